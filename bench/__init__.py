@@ -1,0 +1,1 @@
+"""Benchmark tooling for kgdiff: synthetic dumps, the qwikidata baseline, RSS measurement."""

@@ -1,0 +1,159 @@
+"""Run a command and measure its wall time and the peak RSS of its whole process tree.
+
+Usage as a library::
+
+    from bench.rss import run_measured
+    m = run_measured(["lbzip2", "-dc", "-n2", "dump.json.bz2"], stdout_path="/dev/null")
+    print(m.seconds, m.peak_rss_bytes)
+
+or from the shell (prints one line of JSON)::
+
+    .venv/bin/python -m bench.rss [--stdout /dev/null] -- lbzip2 -dc -n2 dump.json.bz2
+
+Every ``interval`` seconds (50 ms) the RSS of the process and of all its descendants
+is summed with psutil and the peak is kept. Summed RSS counts pages shared between
+processes (forked workers, shared libraries) once per process, so it is an upper
+bound on the tree's real footprint; a peak shorter than the interval can be missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO
+
+import psutil
+
+INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Outcome of :func:`run_measured`."""
+
+    seconds: float
+    peak_rss_bytes: int
+    returncode: int
+    stdout: str
+    stderr: str
+    samples: int = 0
+
+
+def tree_rss(root: psutil.Process) -> int:
+    """Sum of the RSS of ``root`` and all its live descendants (0 once it is gone)."""
+    try:
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for process in processes:
+        try:
+            total += int(process.memory_info().rss)
+        except psutil.Error:
+            continue  # exited or became a zombie between listing and sampling
+    return total
+
+
+def _drain(stream: IO[bytes], sink: list[bytes]) -> None:
+    """Read a pipe to the end so the child never blocks on a full pipe."""
+    for chunk in iter(lambda: stream.read(65536), b""):
+        sink.append(chunk)
+    stream.close()
+
+
+def _start_reader(stream: IO[bytes] | None, sink: list[bytes]) -> threading.Thread | None:
+    if stream is None:
+        return None
+    thread = threading.Thread(target=_drain, args=(stream, sink), daemon=True)
+    thread.start()
+    return thread
+
+
+def _sample_until_exit(process: subprocess.Popen[bytes], interval: float) -> tuple[int, int]:
+    """Sample the tree's RSS until the process exits; return (peak bytes, samples)."""
+    root = psutil.Process(process.pid)
+    peak = samples = 0
+    while True:
+        peak = max(peak, tree_rss(root))
+        samples += 1
+        try:
+            process.wait(timeout=interval)
+        except subprocess.TimeoutExpired:
+            continue
+        return peak, samples
+
+
+def run_measured(
+    cmd: Sequence[str],
+    env: Mapping[str, str] | None = None,
+    stdout_path: str | os.PathLike[str] | None = None,
+    interval: float = INTERVAL,
+    cwd: str | os.PathLike[str] | None = None,
+) -> Measured:
+    """Run ``cmd``; return wall seconds, peak summed RSS of its process tree and its output.
+
+    ``stdout_path`` sends stdout to that file (e.g. ``/dev/null``) instead of capturing
+    it; ``env`` replaces the environment (``None`` inherits ours).
+    """
+    out_chunks: list[bytes] = []
+    err_chunks: list[bytes] = []
+    with contextlib.ExitStack() as stack:
+        out_file = None
+        if stdout_path is not None:
+            out_file = stack.enter_context(Path(stdout_path).open("wb"))
+        start = time.perf_counter()
+        process = subprocess.Popen(
+            list(cmd),
+            stdout=out_file if out_file is not None else subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+        )
+        readers = [
+            _start_reader(process.stdout, out_chunks),
+            _start_reader(process.stderr, err_chunks),
+        ]
+        peak, samples = _sample_until_exit(process, interval)
+        seconds = time.perf_counter() - start
+        for reader in readers:
+            if reader is not None:
+                reader.join()
+    return Measured(
+        seconds=seconds,
+        peak_rss_bytes=peak,
+        returncode=process.returncode,
+        stdout=b"".join(out_chunks).decode("utf-8", "replace"),
+        stderr=b"".join(err_chunks).decode("utf-8", "replace"),
+        samples=samples,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the command after ``--`` and print the measurement as JSON."""
+    parser = argparse.ArgumentParser(prog="python -m bench.rss")
+    parser.add_argument("--stdout", default=None, help="send the command's stdout here")
+    parser.add_argument("--interval", type=float, default=INTERVAL)
+    parser.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command [args...]")
+    args = parser.parse_args(argv)
+    cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    if not cmd:
+        parser.error("no command given")
+    measured = run_measured(cmd, stdout_path=args.stdout, interval=args.interval)
+    report = asdict(measured)
+    report["stdout"] = measured.stdout[-2000:]
+    report["stderr"] = measured.stderr[-2000:]
+    sys.stdout.write(json.dumps(report) + "\n")
+    return measured.returncode
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,33 @@
+"""Errors kgdiff reports to users, each with the exit code scripts can rely on."""
+
+from __future__ import annotations
+
+
+class KgdiffError(Exception):
+    """Base class: a one-line message that says what went wrong and what to do."""
+
+    exit_code = 1
+
+
+class InputError(KgdiffError):
+    """The input file is unreadable, corrupt or truncated (names the file and offset)."""
+
+    exit_code = 3
+
+
+class TooManyRejects(KgdiffError):
+    """More malformed records than ``--max-rejects`` allows."""
+
+    exit_code = 4
+
+
+class StoreError(KgdiffError):
+    """The store is in a state that prevents the operation (e.g. a name already taken)."""
+
+    exit_code = 5
+
+
+class UsageError(KgdiffError):
+    """Arguments that cannot work together, or a value that cannot be inferred."""
+
+    exit_code = 2

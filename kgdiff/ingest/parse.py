@@ -1,0 +1,91 @@
+"""Parse work done inside a worker process: a chunk of input → Arrow tables + rejects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import pyarrow as pa
+
+from kgdiff.readers.entity_model import Entity, decode_entity, entity_from_dict
+from kgdiff.readers.json_dump import Chunk, iter_entity_lines
+from kgdiff.rows.extract import RowBuffers, RowError
+
+SNIPPET_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """A malformed record: where it is and why it was refused."""
+
+    line: int
+    offset: int
+    error: str
+    snippet: str
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """What one chunk produced."""
+
+    seq: int
+    tables: dict[str, pa.Table]
+    entities: int = 0
+    statements: int = 0
+    input_bytes: int = 0
+    rejects: list[Reject] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class EntityTexts:
+    """A batch of entity JSON texts from a source that is not line-framed (XML, API)."""
+
+    seq: int
+    offset: int
+    items: list[tuple[int, int, bytes]]
+    """``(record number, byte offset, entity JSON)`` per entity."""
+
+
+def _add(buffers: RowBuffers, entity: Entity, line: int) -> int:
+    if not entity.id:
+        raise RowError("entity without an 'id'")
+    return buffers.add_entity(entity, line)
+
+
+def _reject(line: int, offset: int, error: str, text: bytes) -> Reject:
+    snippet = text[:SNIPPET_CHARS].decode("utf-8", errors="replace")
+    return Reject(line, offset, error, snippet)
+
+
+def parse_json_chunk(chunk: Chunk) -> ChunkResult:
+    """Decode every entity line of a JSON dump chunk into part-table rows."""
+    buffers = RowBuffers()
+    result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
+    for line, offset, text in iter_entity_lines(chunk):
+        try:
+            result.statements += _add(buffers, decode_entity(text), line)
+            result.entities += 1
+        except (msgspec.DecodeError, RowError) as exc:
+            result.rejects.append(_reject(line, offset, str(exc), text))
+    result.tables = buffers.to_tables()
+    return result
+
+
+def parse_entity_texts(batch: EntityTexts, to_canonical: Any) -> ChunkResult:
+    """Decode entity texts that may need mapping to canonical JSON (legacy XML texts).
+
+    ``to_canonical(bytes) -> dict`` raises ``ValueError`` for malformed input.
+    """
+    buffers = RowBuffers()
+    result = ChunkResult(batch.seq, {})
+    for record, offset, text in batch.items:
+        result.input_bytes += len(text)
+        try:
+            entity = entity_from_dict(to_canonical(text))
+            result.statements += _add(buffers, entity, record)
+            result.entities += 1
+        except (ValueError, RowError) as exc:
+            result.rejects.append(_reject(record, offset, str(exc), text))
+    result.tables = buffers.to_tables()
+    return result

@@ -1,0 +1,171 @@
+"""``kgdiff ingest wikidata``: a dump file → an immutable, published snapshot.
+
+The main process decompresses and cuts the input into tasks; worker processes
+parse them and write part files into the staging folder; DuckDB sorts the parts
+into the published tables; the snapshot folder appears by one atomic rename.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult, Pool
+from pathlib import Path
+
+import msgspec
+
+from kgdiff.errors import TooManyRejects
+from kgdiff.ingest.detect import detect_format, resolve_date
+from kgdiff.ingest.progress import NullProgress, Progress
+from kgdiff.ingest.sources import open_source
+from kgdiff.ingest.tasks import make_tasks
+from kgdiff.ingest.worker import Task, run_task
+from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
+from kgdiff.readers.wikidata_xml import XmlStats
+from kgdiff.store.finalize import finalize
+from kgdiff.store.layout import StoreLayout, check_snapshot_name
+from kgdiff.store.manifest import Manifest, SourceInfo
+from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
+from kgdiff.store.staging import PartMeta, Staging, StagingState
+
+
+@dataclass(frozen=True)
+class IngestRequest:
+    """Everything ``kgdiff ingest wikidata`` was asked to do."""
+
+    path: Path
+    snapshot: str | None = None
+    date: str | None = None
+    store: str | Path | None = None
+    workers: int = 2
+    limit: int | None = None
+    max_rejects: int | None = None
+    chunk_bytes: int = DEFAULT_CHUNK_BYTES
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """The published snapshot, and whether this run built it or found it already there."""
+
+    manifest: Manifest
+    directory: Path
+    status: str
+
+
+class _Tally:
+    """Running totals of finished chunks, checked against ``--max-rejects``."""
+
+    def __init__(self, done: dict[int, PartMeta], max_rejects: int | None, where: Path) -> None:
+        self.entities = sum(m.entities for m in done.values())
+        self.statements = sum(m.statements for m in done.values())
+        self.rejects = sum(m.rejects for m in done.values())
+        self.max_rejects = max_rejects
+        self.where = where
+        self.check()
+
+    def add(self, meta: PartMeta) -> None:
+        self.entities += meta.entities
+        self.statements += meta.statements
+        self.rejects += meta.rejects
+        self.check()
+
+    def check(self) -> None:
+        if self.max_rejects is not None and self.rejects > self.max_rejects:
+            raise TooManyRejects(
+                f"{self.rejects} malformed entities, more than --max-rejects {self.max_rejects}; "
+                f"see {self.where}/parts/*/rejects.jsonl, fix the input or raise the limit"
+            )
+
+
+def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
+    stat = path.stat()
+    return SourceInfo(
+        path=str(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
+        compression=compression, format=kind, limit=limit,
+    )
+
+
+def _pool(workers: int) -> Pool:
+    # forkserver: workers never inherit the decompression threads or DuckDB state.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["kgdiff.ingest.worker"])
+    return context.Pool(processes=workers)
+
+
+def _run_tasks(
+    pool: Pool, tasks: Iterator[Task], in_flight: int, tally: _Tally, on_done: Progress, source_pos
+) -> None:
+    pending: deque[AsyncResult[PartMeta]] = deque()
+    for task in tasks:
+        pending.append(pool.apply_async(run_task, (task,)))
+        while len(pending) >= in_flight or (pending and pending[0].ready()):
+            tally.add(pending.popleft().get())
+            on_done.update(source_pos(), tally.entities, tally.statements)
+    while pending:
+        tally.add(pending.popleft().get())
+        on_done.update(source_pos(), tally.entities, tally.statements)
+
+
+def _parse_into(staging: Staging, request: IngestRequest, kind: str, day, progress: Progress, done):
+    tally = _Tally(done, request.max_rejects, staging.dir)
+    stats = XmlStats()
+    with open_source(request.path, threads=max(1, request.workers)) as source, _pool(
+        request.workers
+    ) as pool:
+        progress.begin(f"parsing {request.path.name}", source.size)
+        payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, day, stats)
+        tasks = (
+            Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done
+        )
+        _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
+        sha256 = source.raw.finish_hash()
+    return tally, sha256
+
+
+def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) -> IngestResult:
+    """Ingest one Wikidata input file into a published snapshot (see module docstring)."""
+    progress = progress or NullProgress()
+    started = time.monotonic()
+    layout = StoreLayout.resolve(request.store)
+    path = request.path.expanduser().resolve()
+    request = IngestRequest(**{**request.__dict__, "path": path})
+    day, dump_day = resolve_date(path, request.date)
+    name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
+    kind, compression = detect_format(path)
+    source = _source_info(path, kind, compression, request.limit)
+    layout.ensure()
+    existing = already_published(layout, name, source)
+    if existing is not None:
+        return IngestResult(existing, layout.snapshot_dir(name), "unchanged")
+    staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
+    done = staging.open()
+    try:
+        tally, sha256 = _parse_into(staging, request, kind, day, progress, done)
+        progress.phase("sorting and writing tables")
+        counts, rejects_file = finalize(staging, threads=max(1, request.workers))
+        manifest = Manifest(
+            name=name,
+            date=day.isoformat(),
+            kind="wikidata",
+            source=msgspec.structs.replace(source, sha256=sha256),
+            dump_date=dump_day.isoformat() if dump_day else None,
+            counts=counts,
+            rejects=tally.rejects,
+            rejects_file=rejects_file,
+            **tool_versions(),
+            created_at=utc_now(),
+            elapsed_seconds=round(time.monotonic() - started, 3),
+            workers=request.workers,
+            chunk_bytes=request.chunk_bytes,
+        )
+        directory = publish_snapshot(layout, staging.final, manifest)
+    except BaseException:
+        staging.close(remove=False)
+        raise
+    finally:
+        progress.end()
+    staging.close(remove=True)
+    return IngestResult(manifest, directory, "ingested")

@@ -1,0 +1,37 @@
+"""How long-running library work reports progress (the CLI draws it with rich)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Progress(Protocol):
+    """Receiver of progress events; every method must be cheap."""
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Work over ``total_bytes`` of input starts."""
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """``done_bytes`` of the input consumed; running totals."""
+
+    def phase(self, description: str) -> None:
+        """A new step without byte progress (e.g. sorting) starts."""
+
+    def end(self) -> None:
+        """The work ended (successfully or not)."""
+
+
+class NullProgress:
+    """Progress that goes nowhere (library use, ``--quiet``)."""
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Ignore."""
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """Ignore."""
+
+    def phase(self, description: str) -> None:
+        """Ignore."""
+
+    def end(self) -> None:
+        """Ignore."""

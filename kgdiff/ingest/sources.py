@@ -1,0 +1,186 @@
+"""Open a dump file as a stream of decompressed bytes, hashing and counting the raw bytes.
+
+Compression is detected from the magic bytes, not the file name. ``.bz2`` goes
+through ``lbzip2`` (parallel) when installed, ``.gz`` through ISA-L in-process,
+``.zst`` through zstandard. Every decompression error becomes an
+:class:`InputError` naming the file and the offsets reached.
+"""
+
+from __future__ import annotations
+
+import bz2
+import hashlib
+import io
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, BinaryIO
+
+import zstandard
+from isal import igzip_threaded
+
+from kgdiff.errors import InputError
+from kgdiff.ingest.bz2tail import bz2_ends_cleanly
+
+READ_BLOCK = 1 << 20
+MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\x28\xb5\x2f\xfd": "zstd"}
+
+
+def detect_compression(path: Path) -> str:
+    """``gzip``, ``bzip2``, ``zstd`` or ``none``, from the file's first bytes."""
+    with path.open("rb") as handle:
+        head = handle.read(4)
+    for magic, name in MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return "none"
+
+
+class HashingReader(io.RawIOBase):
+    """A raw file reader that hashes (sha256) and counts every byte it hands out."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = path.open("rb", buffering=0)
+        self.sha256 = hashlib.sha256()
+        self.position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        count = self._file.readinto(buffer) or 0
+        if count:
+            self.sha256.update(buffer[:count])
+            self.position += count
+        return count
+
+    def finish_hash(self) -> str:
+        """Hash whatever was not read (e.g. after a decompressor stopped early)."""
+        while self.read(READ_BLOCK):
+            pass
+        return self.sha256.hexdigest()
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+class SourceStream:
+    """The decompressed bytes of a dump plus what is known about the raw file."""
+
+    def __init__(self, path: Path, raw: HashingReader, stream: BinaryIO, method: str) -> None:
+        self.path = path
+        self.raw = raw
+        self.stream = stream
+        self.method = method
+        self.size = path.stat().st_size
+        self.decompressed = 0
+
+    def read(self, size: int) -> bytes:
+        """Read decompressed bytes, turning decompressor failures into :class:`InputError`."""
+        try:
+            data = self.stream.read(size)
+        except (EOFError, OSError, zstandard.ZstdError, ValueError) as exc:
+            raise self.error(_describe(exc)) from exc
+        self.decompressed += len(data)
+        return data
+
+    def error(self, what: str) -> InputError:
+        """An :class:`InputError` that names the file and both offsets."""
+        return InputError(
+            f"{self.path}: compressed offset {self.raw.position}, decompressed offset "
+            f"{self.decompressed}: {what}; the file is damaged, fetch it again"
+        )
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, EOFError) or "end-of-stream" in text:
+        return f"truncated compressed stream ({text})"
+    return f"corrupt compressed data ({text})"
+
+
+def _feed(raw: HashingReader, sink: IO[bytes]) -> None:
+    with suppress(BrokenPipeError, ValueError), sink:
+        while block := raw.read(READ_BLOCK):
+            sink.write(block)
+
+
+@contextmanager
+def _lbzip2(raw: HashingReader, threads: int) -> Iterator[BinaryIO]:
+    cmd = ["lbzip2", "-dc", f"-n{threads}"]
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    feeder = threading.Thread(target=_feed, args=(raw, proc.stdin), daemon=True)
+    feeder.start()
+    checked = _CheckedProcessStream(proc, feeder)
+    try:
+        yield checked
+    finally:
+        proc.kill()
+        proc.wait()
+        feeder.join()
+
+
+class _CheckedProcessStream(io.RawIOBase):
+    """stdout of a decompressor process; a failing exit status raises at end of stream."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], feeder: threading.Thread) -> None:
+        self._proc = proc
+        self._feeder = feeder
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        count = self._proc.stdout.readinto(buffer)
+        if count == 0:
+            self._feeder.join()  # the raw reader is the feeder's until it is done
+        if count == 0 and self._proc.wait() != 0:
+            message = self._proc.stderr.read().decode(errors="replace").strip()
+            raise OSError(message.splitlines()[-1] if message else "lbzip2 failed")
+        return count
+
+
+@contextmanager
+def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
+    """Open ``path`` for streaming, whatever its compression."""
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; check the path")
+    method = detect_compression(path)
+    raw = HashingReader(path)
+    try:
+        with _decompressor(path, raw, method, threads) as stream:
+            yield SourceStream(path, raw, stream, method)
+    finally:
+        raw.close()
+
+
+@contextmanager
+def _decompressor(path: Path, raw: HashingReader, method: str, threads: int) -> Iterator[BinaryIO]:
+    if method == "bzip2" and not bz2_ends_cleanly(path):
+        raise InputError(
+            f"{path}: compressed offset {path.stat().st_size}: the bzip2 stream does not end "
+            "with its end-of-stream marker (truncated, or trailing data); fetch the file again"
+        )
+    if method == "bzip2" and shutil.which("lbzip2"):
+        with _lbzip2(raw, threads) as stream:
+            yield io.BufferedReader(stream, READ_BLOCK)  # type: ignore[arg-type]
+    elif method == "bzip2":
+        with bz2.BZ2File(raw) as stream:
+            yield stream
+    elif method == "gzip":
+        with igzip_threaded.open(raw, "rb", threads=1) as stream:
+            yield stream
+    elif method == "zstd":
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+        with reader as stream:
+            yield stream  # type: ignore[misc]
+    else:
+        yield io.BufferedReader(raw, READ_BLOCK)  # type: ignore[arg-type]

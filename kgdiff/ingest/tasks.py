@@ -1,0 +1,92 @@
+"""Cut a source into tasks for the parse workers, deterministically (so a rerun can skip)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date, datetime, time
+from typing import BinaryIO, cast
+
+import msgspec
+
+from kgdiff.errors import InputError
+from kgdiff.ingest.detect import ENTITY_DOC, JSON_DUMP, XML_DUMP
+from kgdiff.ingest.parse import EntityTexts
+from kgdiff.ingest.sources import SourceStream
+from kgdiff.readers.entity_docs import EntityDocError, iter_entity_documents
+from kgdiff.readers.json_dump import Chunk, iter_entity_lines, split_chunks
+from kgdiff.readers.wikidata_xml import XmlDumpError, XmlStats, iter_entity_pages
+
+MAX_DOCUMENT_BYTES = 1 << 30
+
+
+def _limited(chunks: Iterator[Chunk], limit: int) -> Iterator[Chunk]:
+    """Stop after ``limit`` entity lines, cutting the last chunk after the last one kept."""
+    seen = 0
+    for chunk in chunks:
+        for _line, offset, text in iter_entity_lines(chunk):
+            seen += 1
+            if seen == limit:
+                end = offset - chunk.offset + len(text)
+                yield Chunk(chunk.seq, chunk.offset, chunk.first_line, chunk.data[:end] + b"\n")
+                return
+        yield chunk
+
+
+def json_tasks(source: SourceStream, chunk_bytes: int, limit: int | None) -> Iterator[Chunk]:
+    """Line-aligned chunks of a JSON dump."""
+    chunks = split_chunks(cast(BinaryIO, source), str(source.path), chunk_bytes)
+    return _limited(chunks, limit) if limit else chunks
+
+
+def _as_of(day: date) -> datetime:
+    return datetime.combine(day, time(23, 59, 59))
+
+
+def xml_tasks(
+    source: SourceStream, chunk_bytes: int, limit: int | None, day: date, stats: XmlStats
+) -> Iterator[EntityTexts]:
+    """Batches of entity texts from an XML dump (the revision in force at the end of ``day``)."""
+    items: list[tuple[int, int, bytes]] = []
+    size = seq = 0
+    pages = iter_entity_pages(cast(BinaryIO, source), as_of=_as_of(day), stats=stats)
+    try:
+        for record, page in enumerate(pages, start=1):
+            items.append((record, page.byte_offset, page.text))
+            size += len(page.text)
+            if size >= chunk_bytes:
+                yield EntityTexts(seq, items[0][1], items)
+                items, size, seq = [], 0, seq + 1
+            if limit and record >= limit:
+                break
+    except XmlDumpError as exc:
+        raise InputError(f"{source.path}: {exc}; fetch the file again") from exc
+    if items:
+        yield EntityTexts(seq, items[0][1], items)
+
+
+def document_tasks(source: SourceStream, limit: int | None) -> Iterator[EntityTexts]:
+    """The entities of a single JSON document (EntityData, wbgetentities, one entity)."""
+    data = source.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise InputError(f"{source.path}: a single JSON document over 1 GiB; use a dump instead")
+    try:
+        docs = list(iter_entity_documents(data))
+    except EntityDocError as exc:
+        raise InputError(f"{source.path}: offset 0: {exc}") from exc
+    items = [(i, 0, msgspec.json.encode(doc)) for i, doc in enumerate(docs, start=1)]
+    if limit:
+        items = items[:limit]
+    yield EntityTexts(0, 0, items)
+
+
+def make_tasks(
+    kind: str, source: SourceStream, chunk_bytes: int, limit: int | None, day: date, stats: XmlStats
+) -> Iterator[Chunk | EntityTexts]:
+    """The task stream for an input of the given kind."""
+    if kind == JSON_DUMP:
+        return json_tasks(source, chunk_bytes, limit)
+    if kind == XML_DUMP:
+        return xml_tasks(source, chunk_bytes, limit, day, stats)
+    if kind == ENTITY_DOC:
+        return document_tasks(source, limit)
+    raise InputError(f"{source.path}: unsupported input kind {kind!r}")

@@ -1,0 +1,51 @@
+"""The function parse workers run: parse one task, write its part folder, report counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+import msgspec
+
+from kgdiff.ingest.parse import ChunkResult, EntityTexts, Reject, parse_entity_texts, parse_json_chunk
+from kgdiff.readers.json_dump import Chunk
+from kgdiff.readers.wikidata_xml import decode_entity_text
+from kgdiff.store.staging import PartMeta, write_part
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One unit of work: a dump chunk or a batch of entity texts, and where to put it."""
+
+    payload: Chunk | EntityTexts
+    parts_dir: Path
+    source: str
+
+
+def _reject_line(source: str, reject: Reject) -> bytes:
+    record = {
+        "source": source,
+        "line": reject.line,
+        "offset": reject.offset,
+        "error": reject.error,
+        "snippet": reject.snippet,
+    }
+    return msgspec.json.encode(record) + b"\n"
+
+
+def run_task(task: Task) -> PartMeta:
+    """Parse ``task`` and publish its part folder; return its counts."""
+    result: ChunkResult
+    if isinstance(task.payload, Chunk):
+        result = parse_json_chunk(task.payload)
+    else:
+        result = parse_entity_texts(task.payload, decode_entity_text)
+    meta = PartMeta(
+        seq=result.seq,
+        entities=result.entities,
+        statements=result.statements,
+        rejects=len(result.rejects),
+        input_bytes=result.input_bytes,
+    )
+    lines = (_reject_line(task.source, reject) for reject in result.rejects)
+    write_part(task.parts_dir, meta, result.tables, lines)
+    return meta

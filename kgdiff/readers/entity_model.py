@@ -1,0 +1,107 @@
+"""Typed msgspec view of a Wikibase entity in the canonical JSON serialisation.
+
+Only the fields kgdiff needs are declared, so msgspec skips everything else
+without building Python objects. Multilingual maps (labels, descriptions,
+aliases, sitelinks) stay raw JSON: they are exploded later, in bulk, by DuckDB.
+Wikibase writes an empty map as ``[]`` (PHP arrays), so every map is typed
+``dict | list``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class ValueFields(msgspec.Struct, frozen=True):
+    """The union of the fields of every structured datavalue type."""
+
+    id: str | None = None
+    entity_type: str | None = msgspec.field(default=None, name="entity-type")
+    numeric_id: int | None = msgspec.field(default=None, name="numeric-id")
+    time: str | None = None
+    precision: float | None = None
+    calendarmodel: str | None = None
+    amount: str | float | None = None
+    unit: str | None = None
+    text: str | None = None
+    language: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+    globe: str | None = None
+
+
+class DataValue(msgspec.Struct, frozen=True):
+    """A snak's ``datavalue``: its type name and its value."""
+
+    type: str = ""
+    value: str | float | ValueFields | list[Any] | None = None
+
+
+class Snak(msgspec.Struct, frozen=True):
+    """A main snak or a qualifier snak."""
+
+    snaktype: str = "value"
+    property: str = ""
+    datatype: str | None = None
+    datavalue: DataValue | None = None
+
+
+class Statement(msgspec.Struct, frozen=True):
+    """A statement; references are only counted, never decoded."""
+
+    mainsnak: Snak
+    id: str | None = None
+    rank: str = "normal"
+    qualifiers: dict[str, list[Snak]] | list[Any] = msgspec.field(default_factory=list)
+    qualifiers_order: list[str] = msgspec.field(default_factory=list, name="qualifiers-order")
+    references: list[msgspec.Raw] = msgspec.field(default_factory=list)
+
+
+Claims = dict[str, list[Statement]] | list[Any]
+
+
+class Entity(msgspec.Struct):
+    """An entity of any type (item, property, lexeme, mediainfo, redirect)."""
+
+    id: str = ""
+    type: str = ""
+    datatype: str | None = None
+    labels: msgspec.Raw = msgspec.Raw(b"")
+    descriptions: msgspec.Raw = msgspec.Raw(b"")
+    aliases: msgspec.Raw = msgspec.Raw(b"")
+    sitelinks: msgspec.Raw = msgspec.Raw(b"")
+    lemmas: msgspec.Raw = msgspec.Raw(b"")
+    claims: Claims = msgspec.field(default_factory=list)
+    statements: Claims = msgspec.field(default_factory=list)
+    lastrevid: int | None = None
+    modified: str | None = None
+    redirect: str | None = None
+    redirects: dict[str, str] | None = None
+
+
+ENTITY_DECODER = msgspec.json.Decoder(Entity)
+
+
+def decode_entity(data: bytes | str) -> Entity:
+    """Decode one canonical entity JSON document (raises ``msgspec.DecodeError``)."""
+    return ENTITY_DECODER.decode(data)
+
+
+def entity_from_dict(doc: dict[str, Any]) -> Entity:
+    """Build an :class:`Entity` from an already decoded canonical dict.
+
+    Used for inputs that must be inspected as dicts first (legacy XML texts,
+    API responses). Round-trips through JSON so the multilingual maps become raw
+    JSON exactly as in the streaming path.
+    """
+    return ENTITY_DECODER.decode(msgspec.json.encode(doc))
+
+
+def statement_groups(entity: Entity) -> dict[str, list[Statement]]:
+    """The entity's statements by property (items use ``claims``, mediainfo ``statements``)."""
+    for groups in (entity.claims, entity.statements):
+        if isinstance(groups, dict) and groups:
+            return groups
+    return {}

@@ -1,0 +1,79 @@
+"""Arrow schemas of the rows the parse workers produce (the *part* files).
+
+The published tables (DESIGN.md §3) are derived from these by the store's
+finalize SQL: multilingual maps are exploded there, in bulk, by DuckDB.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+INTERVAL_FIELDS = [
+    (f"{name}_{part}", pa.date32() if part != "snaktype" else pa.string())
+    for name in ("start", "end", "point")
+    for part in ("lo", "hi", "snaktype")
+]
+
+ENTITY_PARTS = pa.schema(
+    [
+        ("qid", pa.string()),
+        ("type", pa.string()),
+        ("datatype", pa.string()),
+        ("redirect_to", pa.string()),
+        ("lastrevid", pa.int64()),
+        ("modified", pa.string()),
+        ("labels_json", pa.string()),
+        ("descriptions_json", pa.string()),
+        ("aliases_json", pa.string()),
+        ("sitelinks_json", pa.string()),
+        ("lemmas_json", pa.string()),
+        ("n_statements", pa.int32()),
+        ("source_line", pa.int64()),
+    ]
+)
+
+STATEMENT_PARTS = pa.schema(
+    [
+        ("statement_id", pa.string()),
+        ("subject", pa.string()),
+        ("pid", pa.string()),
+        ("ordinal", pa.int32()),
+        ("rank", pa.string()),
+        ("snaktype", pa.string()),
+        ("datatype", pa.string()),
+        ("value_type", pa.string()),
+        ("value", pa.string()),
+        ("object_qid", pa.string()),
+        ("time_precision", pa.int8()),
+        ("time_calendar", pa.string()),
+        ("time_lo", pa.date32()),
+        ("time_hi", pa.date32()),
+        *INTERVAL_FIELDS,
+        ("n_qualifiers", pa.int32()),
+        ("n_references", pa.int32()),
+    ]
+)
+
+QUALIFIER_PARTS = pa.schema(
+    [
+        ("statement_id", pa.string()),
+        ("subject", pa.string()),
+        ("pid", pa.string()),
+        ("qualifier_pid", pa.string()),
+        ("ordinal", pa.int32()),
+        ("snaktype", pa.string()),
+        ("datatype", pa.string()),
+        ("value_type", pa.string()),
+        ("value", pa.string()),
+        ("object_qid", pa.string()),
+        ("time_precision", pa.int8()),
+        ("time_lo", pa.date32()),
+        ("time_hi", pa.date32()),
+    ]
+)
+
+PART_SCHEMAS: dict[str, pa.Schema] = {
+    "entities": ENTITY_PARTS,
+    "statements": STATEMENT_PARTS,
+    "qualifiers": QUALIFIER_PARTS,
+}

@@ -1,0 +1,69 @@
+"""Load the SQL statements kept in ``sql/`` by name.
+
+Each file holds one statement and starts with a header of ``-- name:``,
+``-- purpose:`` and ``-- params:`` lines. DuckDB cannot bind parameters in
+every position (``COPY ... TO`` paths, ``read_parquet`` file lists in views),
+so such parameters are written ``{{name}}`` and substituted as quoted SQL
+literals by :func:`render` (``{{@name}}`` for an identifier); everything else
+uses ``$name`` bind parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+if not SQL_DIR.is_dir():  # installed as a wheel: the SQL ships inside the package
+    SQL_DIR = Path(__file__).resolve().parent / "sql"
+PLACEHOLDER = re.compile(r"\{\{(@?)(\w+)\}\}")
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+Literal = str | int | float | list[str] | dict[str, str]
+
+
+class SqlFileError(LookupError):
+    """A SQL file is missing, lacks its header, or a placeholder has no value."""
+
+
+@cache
+def load_sql(name: str) -> str:
+    """The text of ``sql/<name>.sql`` (``name`` may contain a sub-folder, e.g. ``ingest/x``)."""
+    path = SQL_DIR / f"{name}.sql"
+    if not path.is_file():
+        raise SqlFileError(f"no SQL statement named {name!r} (looked for {path})")
+    text = path.read_text(encoding="utf-8")
+    if f"-- name: {name.rsplit('/', 1)[-1]}" not in text:
+        raise SqlFileError(f"{path}: the header must start with '-- name: {name}'")
+    return text
+
+
+def quote(value: Literal) -> str:
+    """A SQL literal for ``value``: strings quoted, lists as ``[...]``, dicts as structs."""
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, list):
+        return "[" + ", ".join(quote(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{quote(k)}: {quote(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def render(name: str, **literals: Literal) -> str:
+    """The statement ``name`` with its ``{{placeholders}}`` replaced by quoted literals."""
+    text = load_sql(name)
+
+    def substitute(match: re.Match[str]) -> str:
+        is_identifier, key = match.group(1), match.group(2)
+        if key not in literals:
+            raise SqlFileError(f"sql/{name}.sql needs a value for {{{{{key}}}}}")
+        value = literals[key]
+        if not is_identifier:
+            return quote(value)
+        if not isinstance(value, str) or not IDENTIFIER.fullmatch(value):
+            raise SqlFileError(f"sql/{name}.sql: {value!r} is not a plain identifier")
+        return f'"{value}"'
+
+
+    return PLACEHOLDER.sub(substitute, text)

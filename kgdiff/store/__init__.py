@@ -1,0 +1,1 @@
+"""The snapshot store: immutable Parquet snapshots plus the ``kg.duckdb`` catalog."""

@@ -1,0 +1,72 @@
+"""Build ``STORE/kg.duckdb``: views over every published snapshot, for SQL users.
+
+The catalog is rebuilt from scratch into a temporary file and renamed over the
+old one, so a ``duckdb`` shell that has the catalog open keeps a consistent
+(old) view and is never blocked by, nor blocks, an ingest. It is written with an
+old storage version so that the ``duckdb`` CLI installed with kgdiff (which may
+be older than the Python package) can open it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.sqlfiles import quote, render
+from kgdiff.store.layout import TABLES, StoreLayout
+
+CATALOG_STORAGE_VERSION = "v1.0.0"
+
+
+@contextmanager
+def store_lock(layout: StoreLayout) -> Iterator[None]:
+    """Serialise catalog rebuilds and publish/remove operations across processes."""
+    layout.root.mkdir(parents=True, exist_ok=True)
+    with layout.lock_file.open("wb") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _catalog_statements(layout: StoreLayout) -> list[str]:
+    names = layout.published_names()
+    if not names:
+        return [render("catalog/snapshots_empty")]
+    dirs = [layout.snapshot_dir(name) for name in names]
+    statements = [render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])]
+    for table in TABLES:
+        files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
+        if files:
+            statements.append(render("catalog/table_view", table=table, files=files))
+    return statements
+
+
+def rebuild_catalog(layout: StoreLayout) -> Path:
+    """Write a fresh catalog for the snapshots published now; return its path.
+
+    The caller holds :func:`store_lock`.
+    """
+    target = layout.catalog
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    connection = duckdb.connect()
+    try:
+        connection.execute(
+            f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {quote(CATALOG_STORAGE_VERSION)})"
+        )
+        connection.execute("USE catalog")
+        for statement in _catalog_statements(layout):
+            connection.execute(statement)
+        connection.execute("USE memory")
+        connection.execute("DETACH catalog")
+    finally:
+        connection.close()
+    os.replace(tmp, target)
+    return target

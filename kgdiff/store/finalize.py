@@ -1,0 +1,90 @@
+"""Turn a staging folder's part files into the published tables, with DuckDB."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+
+from kgdiff.sqlfiles import render
+from kgdiff.store.layout import TABLES
+from kgdiff.store.staging import Staging
+
+DEFAULT_MEMORY_LIMIT = "1GB"
+
+
+def _statements(staging: Staging, out: Path) -> list[tuple[str, str]]:
+    entity_parts = staging.part_files("entities")
+    statement_parts = staging.part_files("statements")
+    qualifier_parts = staging.part_files("qualifiers")
+    return [
+        (
+            "entities",
+            render(
+                "ingest/finalize_entities",
+                entity_parts=entity_parts,
+                statement_parts=statement_parts,
+                out=str(out / "entities.parquet"),
+            ),
+        ),
+        ("labels", render("ingest/finalize_labels", entity_parts=entity_parts, out=str(out / "labels.parquet"))),
+        (
+            "sitelinks",
+            render("ingest/finalize_sitelinks", entity_parts=entity_parts, out=str(out / "sitelinks.parquet")),
+        ),
+        (
+            "statements",
+            render(
+                "ingest/finalize_statements",
+                statement_parts=statement_parts,
+                out=str(out / "statements.parquet"),
+            ),
+        ),
+        (
+            "qualifiers",
+            render(
+                "ingest/finalize_qualifiers",
+                qualifier_parts=qualifier_parts,
+                out=str(out / "qualifiers.parquet"),
+            ),
+        ),
+    ]
+
+
+def _merge_rejects(staging: Staging, out: Path) -> str | None:
+    files = staging.reject_files()
+    if not files:
+        return None
+    target = out / "rejects.jsonl"
+    with target.open("wb") as sink:
+        for path in files:
+            with path.open("rb") as source:
+                shutil.copyfileobj(source, sink)
+    return target.name
+
+
+def finalize(
+    staging: Staging, threads: int, memory_limit: str = DEFAULT_MEMORY_LIMIT
+) -> tuple[dict[str, int], str | None]:
+    """Write the sorted tables into a fresh ``final`` folder; return row counts and rejects file."""
+    out = staging.fresh_final()
+    spill = staging.dir / "spill"
+    spill.mkdir(exist_ok=True)
+    connection = duckdb.connect(
+        config={
+            "threads": max(1, threads),
+            "memory_limit": memory_limit,
+            "temp_directory": str(spill),
+            "preserve_insertion_order": False,
+        }
+    )
+    try:
+        for _table, statement in _statements(staging, out):
+            connection.execute(statement)
+    finally:
+        connection.close()
+        shutil.rmtree(spill, ignore_errors=True)
+    counts = {table: pq.ParquetFile(out / f"{table}.parquet").metadata.num_rows for table in TABLES}
+    return counts, _merge_rejects(staging, out)

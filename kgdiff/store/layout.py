@@ -1,0 +1,90 @@
+"""Where things live in a store directory.
+
+::
+
+    STORE/kg.duckdb                          catalog of views (rebuilt atomically)
+    STORE/snapshots/snapshot=NAME/           one published snapshot (never modified)
+        manifest.json  entities.parquet  labels.parquet  sitelinks.parquet
+        statements.parquet  qualifiers.parquet  rejects.jsonl
+    STORE/.staging/NAME/                     an ingest in progress (resumable)
+
+The ``snapshot=NAME`` folders are Hive-style partitions, so DuckDB and Spark
+both read the ``snapshot`` column straight from the paths.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgdiff.errors import UsageError
+
+DEFAULT_STORE = "kgdiff-data"
+STORE_ENV = "KGDIFF_STORE"
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
+
+
+def check_snapshot_name(name: str) -> str:
+    """Return ``name`` if it can name a snapshot, else raise :class:`UsageError`."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"snapshot name {name!r} is not allowed: use letters, digits, '.', '_' and '-' "
+            "(at most 100 characters, starting with a letter or digit)"
+        )
+    return name
+
+
+@dataclass(frozen=True)
+class StoreLayout:
+    """Paths of one store directory (always absolute)."""
+
+    root: Path
+
+    @classmethod
+    def resolve(cls, store: str | Path | None) -> StoreLayout:
+        """The store from ``--store``, else ``$KGDIFF_STORE``, else ``./kgdiff-data``."""
+        chosen = store or os.environ.get(STORE_ENV) or DEFAULT_STORE
+        return cls(Path(chosen).expanduser().resolve())
+
+    @property
+    def catalog(self) -> Path:
+        return self.root / "kg.duckdb"
+
+    @property
+    def snapshots_dir(self) -> Path:
+        return self.root / "snapshots"
+
+    @property
+    def staging_dir(self) -> Path:
+        return self.root / ".staging"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / ".lock"
+
+    def snapshot_dir(self, name: str) -> Path:
+        """Folder of the published snapshot ``name``."""
+        return self.snapshots_dir / f"snapshot={check_snapshot_name(name)}"
+
+    def staging(self, name: str) -> Path:
+        """Work folder of an in-progress ingest of ``name``."""
+        return self.staging_dir / check_snapshot_name(name)
+
+    def published_names(self) -> list[str]:
+        """Names of the published snapshots, sorted."""
+        if not self.snapshots_dir.is_dir():
+            return []
+        names = [
+            path.name.removeprefix("snapshot=")
+            for path in self.snapshots_dir.iterdir()
+            if path.name.startswith("snapshot=") and (path / "manifest.json").is_file()
+        ]
+        return sorted(names)
+
+    def ensure(self) -> None:
+        """Create the store folders if needed."""
+        self.snapshots_dir.mkdir(parents=True, exist_ok=True)
+        self.staging_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,63 @@
+"""The manifest written with every snapshot: what it came from and what it holds."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+
+class SourceInfo(msgspec.Struct, frozen=True):
+    """Identity of the dump file a snapshot was built from."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    sha256: str | None = None
+    compression: str = "none"
+    format: str = "json-dump"
+    limit: int | None = None
+
+    def same_file(self, other: SourceInfo) -> bool:
+        """True when both describe the same file content read the same way."""
+        return (
+            self.path == other.path
+            and self.size == other.size
+            and self.mtime_ns == other.mtime_ns
+            and self.limit == other.limit
+        )
+
+
+class Manifest(msgspec.Struct, frozen=True):
+    """Everything a user (or a script) needs to know about a published snapshot."""
+
+    name: str
+    date: str
+    kind: str
+    source: SourceInfo
+    dump_date: str | None
+    counts: dict[str, int]
+    rejects: int
+    rejects_file: str | None
+    tool_version: str
+    duckdb_version: str
+    python_version: str
+    created_at: str
+    elapsed_seconds: float
+    workers: int
+    chunk_bytes: int
+
+
+def write_manifest(path: Path, manifest: Manifest) -> None:
+    """Write ``manifest`` as pretty JSON (fsynced: it marks a snapshot as complete)."""
+    data = msgspec.json.format(msgspec.json.encode(manifest), indent=2)
+    with path.open("wb") as handle:
+        handle.write(data + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_manifest(path: Path) -> Manifest:
+    """Read a manifest written by :func:`write_manifest`."""
+    return msgspec.json.decode(path.read_bytes(), type=Manifest)

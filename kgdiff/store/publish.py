@@ -1,0 +1,70 @@
+"""Publish a finished snapshot folder atomically and keep the catalog in step."""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+from kgdiff import __version__
+from kgdiff.errors import StoreError
+from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest, write_manifest
+
+
+def tool_versions() -> dict[str, str]:
+    """Versions recorded in every manifest."""
+    return {
+        "tool_version": __version__,
+        "duckdb_version": duckdb.__version__,
+        "python_version": platform.python_version(),
+    }
+
+
+def utc_now() -> str:
+    """The current time, ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def already_published(layout: StoreLayout, name: str, source: SourceInfo) -> Manifest | None:
+    """The manifest of ``name`` if it was built from this very file; raise if from another."""
+    directory = layout.snapshot_dir(name)
+    if not (directory / "manifest.json").is_file():
+        return None
+    manifest = read_manifest(directory / "manifest.json")
+    if not manifest.source.same_file(source):
+        raise StoreError(
+            f"snapshot {name!r} already exists, built from {manifest.source.path} "
+            f"on {manifest.created_at}; remove it with 'kgdiff snapshots rm {name}' "
+            "or choose another --snapshot"
+        )
+    if not layout.catalog.is_file():
+        with store_lock(layout):
+            rebuild_catalog(layout)
+    return manifest
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish_snapshot(layout: StoreLayout, final: Path, manifest: Manifest) -> Path:
+    """Write the manifest, move ``final`` into place by one rename, rebuild the catalog."""
+    write_manifest(final / "manifest.json", manifest)
+    _fsync_dir(final)
+    target = layout.snapshot_dir(manifest.name)
+    with store_lock(layout):
+        if target.exists():
+            raise StoreError(f"snapshot {manifest.name!r} appeared while ingesting; not replaced")
+        os.rename(final, target)
+        _fsync_dir(target.parent)
+        rebuild_catalog(layout)
+    return target

@@ -1,0 +1,145 @@
+"""The staging folder of an ingest: finished chunks survive a crash, nothing is visible.
+
+Each finished chunk is a folder ``parts/NNNNNNN`` (written as ``parts/.tmp-NNNNNNN``
+and renamed when complete), so after a kill the next run knows exactly which
+chunks to skip. ``state.json`` pins the source file and chunking; if either
+changed, the staging folder is discarded and the ingest starts over.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+import msgspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kgdiff.errors import StoreError
+from kgdiff.store.manifest import SourceInfo
+
+FORMAT_VERSION = 1
+PART_COMPRESSION = "zstd"
+PART_LEVEL = 1
+
+
+class StagingState(msgspec.Struct, frozen=True):
+    """What a staging folder was started for."""
+
+    source: SourceInfo
+    chunk_bytes: int
+    format_version: int = FORMAT_VERSION
+
+
+class PartMeta(msgspec.Struct, frozen=True):
+    """Counts of one finished chunk."""
+
+    seq: int
+    entities: int
+    statements: int
+    rejects: int
+    input_bytes: int
+
+
+def part_name(seq: int) -> str:
+    """Folder name of chunk ``seq`` (sortable)."""
+    return f"{seq:07d}"
+
+
+def write_part(
+    parts_dir: Path, meta: PartMeta, tables: dict[str, pa.Table], rejects: Iterable[bytes]
+) -> None:
+    """Write one chunk's tables and rejects, then publish the folder by rename."""
+    final = parts_dir / part_name(meta.seq)
+    tmp = parts_dir / f".tmp-{part_name(meta.seq)}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    for table_name, table in tables.items():
+        pq.write_table(
+            table, tmp / f"{table_name}.parquet", compression=PART_COMPRESSION,
+            compression_level=PART_LEVEL,
+        )
+    lines = list(rejects)
+    if lines:
+        (tmp / "rejects.jsonl").write_bytes(b"".join(lines))
+    (tmp / "meta.json").write_bytes(msgspec.json.encode(meta))
+    os.replace(tmp, final)
+
+
+class Staging:
+    """The staging folder of one snapshot name, locked while an ingest uses it."""
+
+    def __init__(self, directory: Path, state: StagingState) -> None:
+        self.dir = directory
+        self.state = state
+        self.parts = directory / "parts"
+        self.final = directory / "final"
+        self._lock: IO[bytes] | None = None
+
+    def open(self) -> dict[int, PartMeta]:
+        """Lock the folder, resume or reset it; return the chunks already finished."""
+        self.dir.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = (self.dir.parent / f"{self.dir.name}.lock").open("wb")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise StoreError(
+                f"another kgdiff ingest is writing snapshot {self.dir.name!r}; wait for it to end"
+            ) from exc
+        if not self._matches():
+            shutil.rmtree(self.dir, ignore_errors=True)
+        self.parts.mkdir(parents=True, exist_ok=True)
+        (self.dir / "state.json").write_bytes(msgspec.json.encode(self.state))
+        for leftover in self.parts.glob(".tmp-*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        return self.finished()
+
+    def _matches(self) -> bool:
+        path = self.dir / "state.json"
+        if not path.is_file():
+            return False
+        try:
+            old = msgspec.json.decode(path.read_bytes(), type=StagingState)
+        except msgspec.DecodeError:
+            return False
+        return (
+            old.format_version == self.state.format_version
+            and old.chunk_bytes == self.state.chunk_bytes
+            and old.source.same_file(self.state.source)
+        )
+
+    def finished(self) -> dict[int, PartMeta]:
+        """Metadata of every finished chunk, by sequence number."""
+        done: dict[int, PartMeta] = {}
+        for meta_path in self.parts.glob("[0-9]*/meta.json"):
+            meta = msgspec.json.decode(meta_path.read_bytes(), type=PartMeta)
+            done[meta.seq] = meta
+        return done
+
+    def part_files(self, table: str) -> list[str]:
+        """Paths of one table's part files, in chunk order."""
+        return sorted(str(p) for p in self.parts.glob(f"[0-9]*/{table}.parquet"))
+
+    def reject_files(self) -> list[Path]:
+        """Rejects files of the finished chunks, in chunk order."""
+        return sorted(self.parts.glob("[0-9]*/rejects.jsonl"))
+
+    def fresh_final(self) -> Path:
+        """An empty ``final`` folder for the finalize step (a crashed one is discarded)."""
+        shutil.rmtree(self.final, ignore_errors=True)
+        self.final.mkdir()
+        return self.final
+
+    def close(self, remove: bool) -> None:
+        """Release the lock; delete the folder when the snapshot was published."""
+        if remove:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        if self._lock is not None:
+            if remove:
+                Path(self._lock.name).unlink(missing_ok=True)
+            self._lock.close()
+            self._lock = None

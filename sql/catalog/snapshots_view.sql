@@ -1,0 +1,35 @@
+-- name: snapshots_view
+-- purpose: Catalog view `snapshots(name, date, ...)`: one row per published snapshot,
+--          read from the manifests.
+-- params: {{manifests}} list of manifest.json files.
+CREATE OR REPLACE VIEW snapshots AS
+SELECT
+    name,
+    CAST(date AS DATE) AS date,
+    kind,
+    TRY_CAST(dump_date AS DATE) AS dump_date,
+    source.path AS source_path,
+    source.size AS source_size,
+    source.sha256 AS source_sha256,
+    source.compression AS source_compression,
+    source.format AS source_format,
+    source."limit" AS source_limit,
+    CAST(counts.entities AS BIGINT) AS entities,
+    CAST(counts.statements AS BIGINT) AS statements,
+    CAST(counts.qualifiers AS BIGINT) AS qualifiers,
+    CAST(counts.labels AS BIGINT) AS labels,
+    CAST(counts.sitelinks AS BIGINT) AS sitelinks,
+    rejects,
+    tool_version,
+    duckdb_version,
+    CAST(created_at AS TIMESTAMP) AS created_at
+FROM read_json(
+    {{manifests}},
+    format = 'unstructured',
+    columns = {
+        name: 'VARCHAR', date: 'VARCHAR', kind: 'VARCHAR', dump_date: 'VARCHAR',
+        source: 'STRUCT(path VARCHAR, size BIGINT, sha256 VARCHAR, compression VARCHAR, format VARCHAR, "limit" BIGINT)',
+        counts: 'STRUCT(entities BIGINT, statements BIGINT, qualifiers BIGINT, labels BIGINT, sitelinks BIGINT)',
+        rejects: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR'
+    }
+);

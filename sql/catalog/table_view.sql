@@ -1,0 +1,12 @@
+-- name: table_view
+-- purpose: Catalog view over one table of every published snapshot; the `snapshot`
+--          column comes from the Hive-style folder name snapshot=NAME.
+-- params: {{@table}} view name (identifier); {{files}} list of the table's Parquet files.
+CREATE OR REPLACE VIEW {{@table}} AS
+SELECT snapshot, * EXCLUDE (snapshot)
+FROM read_parquet(
+    {{files}},
+    hive_partitioning = true,
+    hive_types = {'snapshot': VARCHAR},
+    hive_types_autocast = false
+);
