@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.readers.legacy import LegacyFormatError, is_legacy, to_canonical
+from tests.paths import DATA, SAMPLES
 
-DATA = Path(__file__).parent / "data"
 LEGACY_FILES = sorted((DATA / "legacy").glob("*_legacy_*.json"))
 RANK_NAMES = {0: "deprecated", 1: "normal", 2: "preferred"}
 
@@ -31,7 +31,7 @@ def legacy_docs_from_dumps() -> tuple[dict[str, Any], ...]:
     """Every legacy entity text in the two wikibrain XML dumps (plain stdlib parse)."""
     docs = []
     for name in ("testDump_xml_2013-12.xml.bz2", "testDump_xml_2014-10.xml.bz2"):
-        with bz2.open(DATA / name) as stream:
+        with bz2.open(SAMPLES / name) as stream:
             for _, elem in ET.iterparse(stream):
                 if elem.tag.rpartition("}")[2] == "text" and elem.text:
                     doc = json.loads(elem.text)

@@ -9,7 +9,6 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,8 +22,8 @@ from kgdiff.readers.wikidata_xml import (
     decode_entity_text,
     iter_entity_pages,
 )
+from tests.paths import DATA, SAMPLES
 
-DATA = Path(__file__).parent / "data"
 DAILY = DATA / "sample-daily-dump-20140220.xml"
 DUMPS = {
     "testDump_xml_2013-12.xml.bz2": (1236, 11340),
@@ -34,7 +33,7 @@ DUMPS = {
 
 @cache
 def raw_bytes(name: str) -> bytes:
-    path = DATA / name
+    path = (SAMPLES if name.startswith("testDump") else DATA) / name
     return bz2.decompress(path.read_bytes()) if name.endswith(".bz2") else path.read_bytes()
 
 
@@ -171,7 +170,7 @@ def test_truncated_xml_raises_with_a_line_number(keep: float) -> None:
 
 
 def test_truncated_bz2_stream_raises() -> None:
-    compressed = (DATA / "testDump_xml_2013-12.xml.bz2").read_bytes()
+    compressed = (SAMPLES / "testDump_xml_2013-12.xml.bz2").read_bytes()
     with (
         bz2.open(io.BytesIO(compressed[: len(compressed) // 2])) as stream,
         pytest.raises(XmlDumpError, match="truncated"),

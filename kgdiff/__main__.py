@@ -1,0 +1,5 @@
+"""``python -m kgdiff`` runs the command line."""
+
+from kgdiff.cli import main
+
+main()

@@ -1,0 +1,28 @@
+"""The ``kgdiff`` command line (typer + rich); a thin layer over the library."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from kgdiff.cli.common import run_guarded
+from kgdiff.cli.demo import demo
+from kgdiff.cli.ingest import ingest_app
+from kgdiff.cli.snapshots import snapshots_app
+
+app = typer.Typer(
+    name="kgdiff",
+    help="Temporal knowledge graph from Wikidata and Wikipedia dumps.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(snapshots_app, name="snapshots")
+app.command("demo")(demo)
+
+
+def main() -> None:
+    """Entry point of the ``kgdiff`` script."""
+    sys.exit(run_guarded(app))

@@ -1,0 +1,64 @@
+"""``kgdiff ingest ...`` commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.progress import RichProgress
+from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
+from kgdiff.ingest.progress import NullProgress
+from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
+
+ingest_app = typer.Typer(help="Load dumps into the snapshot store.", no_args_is_help=True)
+
+
+def print_result(result: IngestResult) -> None:
+    """Summarise a published snapshot in a few lines."""
+    m = result.manifest
+    if result.status == "unchanged":
+        console.print(f"snapshot [bold]{m.name}[/] is already built from this file; nothing to do")
+        return
+    counts = ", ".join(f"{value:,} {key}" for key, value in m.counts.items())
+    console.print(f"published snapshot [bold]{m.name}[/] ({m.date}) in {result.directory}")
+    console.print(f"  {counts}")
+    rejected = f"; {m.rejects:,} rejected, see {m.rejects_file}" if m.rejects else ""
+    console.print(f"  {m.elapsed_seconds:.1f} s, sha256 {m.source.sha256}{rejected}")
+
+
+@ingest_app.command("wikidata")
+def ingest_wikidata_command(
+    path: Annotated[Path, typer.Argument(help="Dump (.json/.gz/.bz2/.zst, XML) or entity file.")],
+    snapshot: Annotated[
+        str | None, typer.Option("--snapshot", help="Snapshot name (default wikidata-YYYYMMDD).")
+    ] = None,
+    date: Annotated[
+        str | None,
+        typer.Option("--date", help="Date the snapshot represents, YYYY-MM-DD (default: from file name)."),
+    ] = None,
+    store: StoreOption = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Parse processes.")] = 2,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N entities.")
+    ] = None,
+    max_rejects: Annotated[
+        int | None,
+        typer.Option("--max-rejects", min=0, help="Abort when more entities than this are malformed."),
+    ] = None,
+    chunk_mb: Annotated[int, typer.Option("--chunk-mb", min=1, help="Work unit size.")] = (
+        DEFAULT_CHUNK_BYTES >> 20
+    ),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+) -> None:
+    """Ingest a Wikidata dump into an immutable snapshot (resumable; re-running is a no-op)."""
+    request = IngestRequest(
+        path=path, snapshot=snapshot, date=date, store=store, workers=workers,
+        limit=limit, max_rejects=max_rejects, chunk_bytes=chunk_mb << 20,
+    )
+    progress = NullProgress() if quiet else RichProgress(console)
+    result = ingest_wikidata(request, progress)
+    if not quiet:
+        print_result(result)

@@ -1,0 +1,63 @@
+"""Rich progress display for long ingests: bytes, entities, speed, ETA."""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
+
+
+class RichProgress:
+    """Implements :class:`kgdiff.ingest.progress.Progress` with a rich progress bar."""
+
+    def __init__(self, console: Console) -> None:
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TextColumn("{task.fields[entities]:>12,} entities"),
+            TextColumn("{task.fields[statements]:>13,} statements"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        )
+        self._task: TaskID | None = None
+        self._phase_started = 0.0
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Show the bar."""
+        self._progress.start()
+        self._task = self._progress.add_task(
+            description, total=total_bytes, entities=0, statements=0
+        )
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """Move the bar."""
+        if self._task is not None:
+            self._progress.update(
+                self._task, completed=done_bytes, entities=entities, statements=statements
+            )
+
+    def phase(self, description: str) -> None:
+        """Complete the bar and announce the next step."""
+        if self._task is not None:
+            task = self._progress.tasks[0]
+            self._progress.update(self._task, completed=task.total)
+        self._progress.console.print(f"[dim]{description}…[/]")
+        self._phase_started = time.monotonic()
+
+    def end(self) -> None:
+        """Remove the live display."""
+        self._progress.stop()

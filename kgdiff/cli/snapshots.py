@@ -1,0 +1,69 @@
+"""``kgdiff snapshots ...`` commands."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.table import Table
+
+from kgdiff.cli.common import StoreOption, console
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import get_snapshot, list_snapshots, refresh_catalog, remove_snapshot
+
+snapshots_app = typer.Typer(help="List, show and remove snapshots.", invoke_without_command=True)
+
+
+@snapshots_app.callback()
+def snapshots_default(ctx: typer.Context, store: StoreOption = None) -> None:
+    """List snapshots when no sub-command is given."""
+    if ctx.invoked_subcommand is None:
+        list_command(store)
+
+
+@snapshots_app.command("list")
+def list_command(store: StoreOption = None) -> None:
+    """One line per published snapshot."""
+    layout = StoreLayout.resolve(store)
+    manifests = list_snapshots(layout)
+    if not manifests:
+        console.print(f"no snapshots in {layout.root}")
+        return
+    table = Table("name", "date", "entities", "statements", "rejects", "source")
+    for m in manifests:
+        table.add_row(
+            m.name, m.date, f"{m.counts['entities']:,}", f"{m.counts['statements']:,}",
+            f"{m.rejects:,}", m.source.path,
+        )
+    console.print(table)
+
+
+@snapshots_app.command("show")
+def show_command(name: str, store: StoreOption = None) -> None:
+    """The manifest of one snapshot, as JSON."""
+    manifest = get_snapshot(StoreLayout.resolve(store), name)
+    console.print_json(msgspec.json.encode(manifest).decode())
+
+
+@snapshots_app.command("rm")
+def remove_command(
+    name: str,
+    store: StoreOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
+) -> None:
+    """Remove a snapshot (its folder and its rows in the catalog views)."""
+    layout = StoreLayout.resolve(store)
+    get_snapshot(layout, name)
+    if not yes:
+        typer.confirm(f"remove snapshot {name!r} from {layout.root}?", abort=True)
+    remove_snapshot(layout, name)
+    console.print(f"removed snapshot {name}")
+
+
+@snapshots_app.command("catalog")
+def catalog_command(store: StoreOption = None) -> None:
+    """Rebuild kg.duckdb (after moving the store folder, say)."""
+    layout = StoreLayout.resolve(store)
+    refresh_catalog(layout)
+    console.print(f"rebuilt {layout.catalog}")
