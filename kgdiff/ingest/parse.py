@@ -8,9 +8,10 @@ from typing import Any
 import msgspec
 import pyarrow as pa
 
-from kgdiff.readers.entity_model import Entity, decode_entity, entity_from_dict
+from kgdiff.readers.entity_model import decode_entity, entity_from_dict
 from kgdiff.readers.json_dump import Chunk, iter_entity_lines
-from kgdiff.rows.extract import RowBuffers, RowError
+from kgdiff.rows.buffers import RowBuffers
+from kgdiff.rows.statements import RowError
 
 SNIPPET_CHARS = 200
 
@@ -47,12 +48,6 @@ class EntityTexts:
     """``(record number, byte offset, entity JSON)`` per entity."""
 
 
-def _add(buffers: RowBuffers, entity: Entity, line: int) -> int:
-    if not entity.id:
-        raise RowError("entity without an 'id'")
-    return buffers.add_entity(entity, line)
-
-
 def _reject(line: int, offset: int, error: str, text: bytes) -> Reject:
     snippet = text[:SNIPPET_CHARS].decode("utf-8", errors="replace")
     return Reject(line, offset, error, snippet)
@@ -64,9 +59,9 @@ def parse_json_chunk(chunk: Chunk) -> ChunkResult:
     result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
     for line, offset, text in iter_entity_lines(chunk):
         try:
-            result.statements += _add(buffers, decode_entity(text), line)
+            result.statements += buffers.add_entity(decode_entity(text), line)
             result.entities += 1
-        except (msgspec.DecodeError, RowError) as exc:
+        except (msgspec.DecodeError, ValueError) as exc:  # ValueError: bad UTF-8, RowError
             result.rejects.append(_reject(line, offset, str(exc), text))
     result.tables = buffers.to_tables()
     return result
@@ -83,7 +78,7 @@ def parse_entity_texts(batch: EntityTexts, to_canonical: Any) -> ChunkResult:
         result.input_bytes += len(text)
         try:
             entity = entity_from_dict(to_canonical(text))
-            result.statements += _add(buffers, entity, record)
+            result.statements += buffers.add_entity(entity, record)
             result.entities += 1
         except (ValueError, RowError) as exc:
             result.rejects.append(_reject(record, offset, str(exc), text))

@@ -22,7 +22,7 @@ from kgdiff.ingest.detect import detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tasks import make_tasks
-from kgdiff.ingest.worker import Task, run_task
+from kgdiff.ingest.worker import Task, ignore_interrupts, run_task
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.store.finalize import finalize
@@ -92,7 +92,7 @@ def _pool(workers: int) -> Pool:
     # forkserver: workers never inherit the decompression threads or DuckDB state.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["kgdiff.ingest.worker"])
-    return context.Pool(processes=workers)
+    return context.Pool(processes=workers, initializer=ignore_interrupts)
 
 
 def _run_tasks(

@@ -24,6 +24,7 @@ from isal import igzip_threaded
 
 from kgdiff.errors import InputError
 from kgdiff.ingest.bz2tail import bz2_ends_cleanly
+from kgdiff.ingest.zstd_stream import ZstdStream
 
 READ_BLOCK = 1 << 20
 MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\x28\xb5\x2f\xfd": "zstd"}
@@ -179,8 +180,6 @@ def _decompressor(path: Path, raw: HashingReader, method: str, threads: int) -> 
         with igzip_threaded.open(raw, "rb", threads=1) as stream:
             yield stream
     elif method == "zstd":
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
-        with reader as stream:
-            yield stream  # type: ignore[misc]
+        yield io.BufferedReader(ZstdStream(raw), READ_BLOCK)  # type: ignore[arg-type]
     else:
         yield io.BufferedReader(raw, READ_BLOCK)  # type: ignore[arg-type]

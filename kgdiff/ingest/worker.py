@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 import msgspec
@@ -30,6 +31,11 @@ def _reject_line(source: str, reject: Reject) -> bytes:
         "snippet": reject.snippet,
     }
     return msgspec.json.encode(record) + b"\n"
+
+
+def ignore_interrupts() -> None:
+    """Pool initializer: Ctrl-C is the main process's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_task(task: Task) -> PartMeta:

@@ -1,10 +1,9 @@
 """Typed msgspec view of a Wikibase entity in the canonical JSON serialisation.
 
 Only the fields kgdiff needs are declared, so msgspec skips everything else
-without building Python objects. Multilingual maps (labels, descriptions,
-aliases, sitelinks) stay raw JSON: they are exploded later, in bulk, by DuckDB.
-Wikibase writes an empty map as ``[]`` (PHP arrays), so every map is typed
-``dict | list``.
+(hashes, snak datatypes of references, reference contents, forms and senses)
+without building Python objects. Wikibase writes an empty map as ``[]`` (PHP
+arrays), so every map is typed ``dict | list``.
 """
 
 from __future__ import annotations
@@ -62,17 +61,33 @@ class Statement(msgspec.Struct, frozen=True):
 Claims = dict[str, list[Statement]] | list[Any]
 
 
+class Term(msgspec.Struct, frozen=True):
+    """A label, description, alias or lemma (its language is the map key)."""
+
+    value: str = ""
+
+
+class Sitelink(msgspec.Struct, frozen=True):
+    """A link to a page of a Wikimedia site."""
+
+    title: str = ""
+    badges: list[str] = msgspec.field(default_factory=list)
+
+
+Terms = dict[str, Term] | list[Any]
+
+
 class Entity(msgspec.Struct):
     """An entity of any type (item, property, lexeme, mediainfo, redirect)."""
 
     id: str = ""
     type: str = ""
     datatype: str | None = None
-    labels: msgspec.Raw = msgspec.Raw(b"")
-    descriptions: msgspec.Raw = msgspec.Raw(b"")
-    aliases: msgspec.Raw = msgspec.Raw(b"")
-    sitelinks: msgspec.Raw = msgspec.Raw(b"")
-    lemmas: msgspec.Raw = msgspec.Raw(b"")
+    labels: Terms = msgspec.field(default_factory=list)
+    descriptions: Terms = msgspec.field(default_factory=list)
+    aliases: dict[str, list[Term]] | list[Any] = msgspec.field(default_factory=list)
+    sitelinks: dict[str, Sitelink] | list[Any] = msgspec.field(default_factory=list)
+    lemmas: Terms = msgspec.field(default_factory=list)
     claims: Claims = msgspec.field(default_factory=list)
     statements: Claims = msgspec.field(default_factory=list)
     lastrevid: int | None = None
@@ -93,8 +108,7 @@ def entity_from_dict(doc: dict[str, Any]) -> Entity:
     """Build an :class:`Entity` from an already decoded canonical dict.
 
     Used for inputs that must be inspected as dicts first (legacy XML texts,
-    API responses). Round-trips through JSON so the multilingual maps become raw
-    JSON exactly as in the streaming path.
+    API responses); round-trips through JSON so both paths decode alike.
     """
     return ENTITY_DECODER.decode(msgspec.json.encode(doc))
 

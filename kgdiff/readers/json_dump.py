@@ -41,12 +41,20 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes:
 
 
 class DumpFraming:
-    """Checks the array framing around the entity lines as chunks go by."""
+    """Checks the array framing around the entity lines as chunks go by.
+
+    Entity lines start with ``{``, so a line starting with ``[`` after the first one,
+    or anything but blank lines after the closing ``]``, means two dumps were
+    joined or garbage was appended.
+    """
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.kind: str | None = None
         self.closed_at: int | None = None
+
+    def _fail(self, offset: int, what: str) -> InputError:
+        return InputError(f"{self.source}: offset {offset}: {what}; fetch the file again")
 
     def see_start(self, data: bytes) -> None:
         """Decide from the first bytes whether this is an array dump or JSON lines."""
@@ -61,55 +69,59 @@ class DumpFraming:
                 "expected '[' or '{')"
             )
 
-    def see_end(self, tail: bytes, end_offset: int) -> None:
-        """At end of stream: an array dump must end with ``]`` and nothing after it."""
-        if self.kind != "array":
-            return
-        lines = tail.rstrip().split(b"\n")
-        if lines[-1].strip() == b"]":
-            return
-        if any(line.strip() == b"]" for line in lines):
-            raise InputError(
-                f"{self.source}: offset {end_offset}: unexpected data after the closing ']' "
-                "(trailing garbage or two files joined?); fetch the file again"
+    def see_chunk(self, chunk: Chunk) -> None:
+        """Check one chunk (whole lines) for misplaced brackets and data after the end."""
+        data = chunk.data
+        if self.closed_at is not None and data.strip():
+            raise self._fail(chunk.offset, "unexpected data after the closing ']'")
+        opening = data.find(b"\n[")
+        if opening >= 0:
+            raise self._fail(chunk.offset + opening + 1, "a second '[' (two dumps joined?)")
+        closing = 0 if data.startswith(b"]") else data.find(b"\n]") + 1 or -1
+        if closing >= 0:
+            if self.kind != "array":
+                raise self._fail(chunk.offset + closing, "a ']' in a JSON-lines file")
+            self.closed_at = chunk.offset + closing
+            rest = data[closing + 1 :]
+            if rest.strip():
+                raise self._fail(chunk.offset + closing, "unexpected data after the closing ']'")
+
+    def see_end(self, end_offset: int) -> None:
+        """At end of stream: an array dump must have ended with ``]``."""
+        if self.kind == "array" and self.closed_at is None:
+            raise self._fail(
+                end_offset, "the dump ends without its closing ']' (truncated download or copy?)"
             )
-        raise InputError(
-            f"{self.source}: offset {end_offset}: the dump ends without its closing ']' "
-            "(truncated download or copy?); fetch the file again"
-        )
 
 
 def split_chunks(
     stream: BinaryIO, source: str, chunk_bytes: int = DEFAULT_CHUNK_BYTES
 ) -> Iterator[Chunk]:
-    """Yield line-aligned chunks of a decompressed dump stream."""
+    """Yield line-aligned chunks of a decompressed dump stream, checking its framing."""
     framing = DumpFraming(source)
     carry = b""
     offset = first_line = seq = 0
-    last_data = b""
-    while True:
-        block = _read_exactly(stream, chunk_bytes)
+    while block := _read_exactly(stream, chunk_bytes):
         data = carry + block
-        if not block:
-            break
         if framing.kind is None:
             framing.see_start(data)
         cut = data.rfind(b"\n") + 1
         if cut == 0:
             carry = data
             continue
-        chunk, carry = data[:cut], data[cut:]
-        yield Chunk(seq, offset, first_line, chunk)
-        last_data = chunk[-4096:]
+        chunk, carry = Chunk(seq, offset, first_line, data[:cut]), data[cut:]
+        framing.see_chunk(chunk)
+        yield chunk
         seq += 1
-        offset += len(chunk)
-        first_line += chunk.count(b"\n")
+        offset += cut
+        first_line += chunk.data.count(b"\n")
     if carry.strip():
-        yield Chunk(seq, offset, first_line, carry)
-        last_data = carry[-4096:]
+        chunk = Chunk(seq, offset, first_line, carry)
+        framing.see_chunk(chunk)
+        yield chunk
     elif framing.kind is None:
         raise InputError(f"{source}: the file holds no data; expected a Wikidata JSON dump")
-    framing.see_end(last_data, offset + len(carry))
+    framing.see_end(offset + len(carry))
 
 
 def iter_entity_lines(chunk: Chunk) -> Iterator[tuple[int, int, bytes]]:

@@ -1,7 +1,7 @@
 """Arrow schemas of the rows the parse workers produce (the *part* files).
 
-The published tables (DESIGN.md §3) are derived from these by the store's
-finalize SQL: multilingual maps are exploded there, in bulk, by DuckDB.
+The published tables (DESIGN.md §3) are these rows sorted by the store's
+finalize SQL (which also adds the P31 types to the entities).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ ENTITY_PARTS = pa.schema(
         ("redirect_to", pa.string()),
         ("lastrevid", pa.int64()),
         ("modified", pa.string()),
-        ("labels_json", pa.string()),
-        ("descriptions_json", pa.string()),
-        ("aliases_json", pa.string()),
-        ("sitelinks_json", pa.string()),
-        ("lemmas_json", pa.string()),
+        ("label_en", pa.string()),
+        ("description_en", pa.string()),
+        ("aliases_en", pa.list_(pa.string())),
+        ("n_labels", pa.int32()),
+        ("n_sitelinks", pa.int32()),
         ("n_statements", pa.int32()),
         ("source_line", pa.int64()),
     ]
@@ -72,8 +72,29 @@ QUALIFIER_PARTS = pa.schema(
     ]
 )
 
+LABEL_PARTS = pa.schema(
+    [
+        ("qid", pa.string()),
+        ("kind", pa.string()),
+        ("lang", pa.string()),
+        ("value", pa.string()),
+        ("ordinal", pa.int32()),
+    ]
+)
+
+SITELINK_PARTS = pa.schema(
+    [
+        ("qid", pa.string()),
+        ("site", pa.string()),
+        ("title", pa.string()),
+        ("badges", pa.list_(pa.string())),
+    ]
+)
+
 PART_SCHEMAS: dict[str, pa.Schema] = {
     "entities": ENTITY_PARTS,
+    "labels": LABEL_PARTS,
+    "sitelinks": SITELINK_PARTS,
     "statements": STATEMENT_PARTS,
     "qualifiers": QUALIFIER_PARTS,
 }

@@ -15,40 +15,30 @@ from kgdiff.store.staging import Staging
 DEFAULT_MEMORY_LIMIT = "1GB"
 
 
-def _statements(staging: Staging, out: Path) -> list[tuple[str, str]]:
-    entity_parts = staging.part_files("entities")
-    statement_parts = staging.part_files("statements")
-    qualifier_parts = staging.part_files("qualifiers")
+def _statements(staging: Staging, out: Path) -> list[str]:
+    parts = {table: staging.part_files(table) for table in TABLES}
     return [
-        (
-            "entities",
-            render(
-                "ingest/finalize_entities",
-                entity_parts=entity_parts,
-                statement_parts=statement_parts,
-                out=str(out / "entities.parquet"),
-            ),
+        render(
+            "ingest/finalize_entities",
+            entity_parts=parts["entities"],
+            statement_parts=parts["statements"],
+            out=str(out / "entities.parquet"),
         ),
-        ("labels", render("ingest/finalize_labels", entity_parts=entity_parts, out=str(out / "labels.parquet"))),
-        (
-            "sitelinks",
-            render("ingest/finalize_sitelinks", entity_parts=entity_parts, out=str(out / "sitelinks.parquet")),
+        render("ingest/finalize_labels", label_parts=parts["labels"], out=str(out / "labels.parquet")),
+        render(
+            "ingest/finalize_sitelinks",
+            sitelink_parts=parts["sitelinks"],
+            out=str(out / "sitelinks.parquet"),
         ),
-        (
-            "statements",
-            render(
-                "ingest/finalize_statements",
-                statement_parts=statement_parts,
-                out=str(out / "statements.parquet"),
-            ),
+        render(
+            "ingest/finalize_statements",
+            statement_parts=parts["statements"],
+            out=str(out / "statements.parquet"),
         ),
-        (
-            "qualifiers",
-            render(
-                "ingest/finalize_qualifiers",
-                qualifier_parts=qualifier_parts,
-                out=str(out / "qualifiers.parquet"),
-            ),
+        render(
+            "ingest/finalize_qualifiers",
+            qualifier_parts=parts["qualifiers"],
+            out=str(out / "qualifiers.parquet"),
         ),
     ]
 
@@ -81,7 +71,7 @@ def finalize(
         }
     )
     try:
-        for _table, statement in _statements(staging, out):
+        for statement in _statements(staging, out):
             connection.execute(statement)
     finally:
         connection.close()

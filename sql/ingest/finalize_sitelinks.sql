@@ -1,20 +1,8 @@
 -- name: finalize_sitelinks
--- purpose: Publish the sitelinks table of a snapshot (wiki → title, badges), sorted by qid.
--- params: {{entity_parts}} list of entity part files; {{out}} path of the Parquet file to write.
+-- purpose: Publish the sitelinks table of a snapshot (site → page title, badges), sorted by qid.
+-- params: {{sitelink_parts}} list of sitelink part files; {{out}} path of the Parquet file.
 COPY (
-    WITH links AS (
-        SELECT qid, unnest(map_entries(json_transform(
-            sitelinks_json,
-            '"MAP(VARCHAR, STRUCT(title VARCHAR, badges VARCHAR[]))"'
-        ))) AS entry
-        FROM read_parquet({{entity_parts}})
-        WHERE sitelinks_json IS NOT NULL
-    )
-    SELECT
-        qid,
-        entry.key AS site,
-        entry.value.title AS title,
-        coalesce(entry.value.badges, []) AS badges
-    FROM links
+    SELECT qid, site, title, coalesce(badges, []) AS badges
+    FROM read_parquet({{sitelink_parts}})
     ORDER BY qid, site
 ) TO {{out}} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 500000);

@@ -1,0 +1,100 @@
+"""Rows of the multilingual tables: labels (with descriptions, aliases, lemmas) and sitelinks.
+
+These tables have many short rows (a popular item has hundreds), so rows are
+kept column-wise and the qid column is built at the end from an index into the
+batch's entities instead of repeating a Python string per row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from kgdiff.readers.entity_model import Entity, Term
+
+KINDS = ("label", "description", "alias", "lemma")
+LABEL, DESCRIPTION, ALIAS, LEMMA = range(4)
+
+
+def english(terms: dict[str, Term] | list[Any]) -> str | None:
+    """The English value of a term map, if any."""
+    if isinstance(terms, dict):
+        term = terms.get("en")
+        return term.value if term is not None else None
+    return None
+
+
+class TermColumns:
+    """Column lists of the labels and sitelinks part tables for one batch."""
+
+    def __init__(self) -> None:
+        self.term_entity: list[int] = []
+        self.term_kind: list[int] = []
+        self.term_lang: list[str] = []
+        self.term_value: list[str] = []
+        self.term_ordinal: list[int] = []
+        self.link_entity: list[int] = []
+        self.link_site: list[str] = []
+        self.link_title: list[str] = []
+        self.link_badges: list[list[str] | None] = []
+
+    def _add_map(self, index: int, kind: int, terms: dict[str, Term] | list[Any]) -> None:
+        if not isinstance(terms, dict) or not terms:
+            return
+        count = len(terms)
+        self.term_entity.extend([index] * count)
+        self.term_kind.extend([kind] * count)
+        self.term_lang.extend(terms)
+        self.term_value.extend([term.value for term in terms.values()])
+        self.term_ordinal.extend([0] * count)
+
+    def _add_aliases(self, index: int, aliases: dict[str, list[Term]] | list[Any]) -> None:
+        if not isinstance(aliases, dict):
+            return
+        for lang, terms in aliases.items():
+            count = len(terms)
+            self.term_entity.extend([index] * count)
+            self.term_kind.extend([ALIAS] * count)
+            self.term_lang.extend([lang] * count)
+            self.term_value.extend([term.value for term in terms])
+            self.term_ordinal.extend(range(count))
+
+    def _add_sitelinks(self, index: int, entity: Entity) -> None:
+        links = entity.sitelinks
+        if not isinstance(links, dict) or not links:
+            return
+        self.link_entity.extend([index] * len(links))
+        self.link_site.extend(links)
+        for link in links.values():
+            self.link_title.append(link.title)
+            self.link_badges.append(link.badges or None)
+
+    def add(self, index: int, entity: Entity) -> None:
+        """Append every term and sitelink of the entity at ``index`` in the batch."""
+        self._add_map(index, LABEL, entity.labels)
+        self._add_map(index, DESCRIPTION, entity.descriptions)
+        self._add_aliases(index, entity.aliases)
+        self._add_map(index, LEMMA, entity.lemmas)
+        self._add_sitelinks(index, entity)
+
+    def to_tables(self, qids: pa.Array, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
+        """The labels and sitelinks tables; ``qids`` holds the qid of each batch entity."""
+        kinds = pa.array(KINDS, pa.string()).take(pa.array(self.term_kind, pa.int8()))
+        labels = [
+            qids.take(pa.array(self.term_entity, pa.int32())),
+            kinds,
+            pa.array(self.term_lang, pa.string()),
+            pa.array(self.term_value, pa.string()),
+            pa.array(self.term_ordinal, pa.int32()),
+        ]
+        sitelinks = [
+            qids.take(pa.array(self.link_entity, pa.int32())),
+            pa.array(self.link_site, pa.string()),
+            pa.array(self.link_title, pa.string()),
+            pa.array(self.link_badges, pa.list_(pa.string())),
+        ]
+        return {
+            "labels": pa.Table.from_arrays(labels, schema=schemas["labels"]),
+            "sitelinks": pa.Table.from_arrays(sitelinks, schema=schemas["sitelinks"]),
+        }
