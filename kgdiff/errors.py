@@ -15,7 +15,7 @@ class InputError(KgdiffError):
     exit_code = 3
 
 
-class TooManyRejects(KgdiffError):
+class TooManyRejectsError(KgdiffError):
     """More malformed records than ``--max-rejects`` allows."""
 
     exit_code = 4

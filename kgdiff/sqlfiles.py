@@ -65,5 +65,4 @@ def render(name: str, **literals: Literal) -> str:
             raise SqlFileError(f"sql/{name}.sql: {value!r} is not a plain identifier")
         return f'"{value}"'
 
-
     return PLACEHOLDER.sub(substitute, text)

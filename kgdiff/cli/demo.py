@@ -27,7 +27,13 @@ def demo(store: StoreOption = None) -> None:
         table.add_row(str(name), f"{entities:,}", f"{statements:,}")
     console.print(table)
     table = Table(
-        "snapshot", "subject", "label", "pid", "value", "start", "end",
+        "snapshot",
+        "subject",
+        "label",
+        "pid",
+        "value",
+        "start",
+        "end",
         title="statements with start/end qualifiers across the three snapshots",
     )
     for snap, subject, label, pid, value, start_lo, start_hi, end_lo, end_hi in report.intervals:

@@ -37,7 +37,7 @@ def ingest_wikidata_command(
     ] = None,
     date: Annotated[
         str | None,
-        typer.Option("--date", help="Date the snapshot represents, YYYY-MM-DD (default: from file name)."),
+        typer.Option("--date", help="Snapshot date, YYYY-MM-DD (default: from the file name)."),
     ] = None,
     store: StoreOption = None,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Parse processes.")] = 2,
@@ -46,7 +46,7 @@ def ingest_wikidata_command(
     ] = None,
     max_rejects: Annotated[
         int | None,
-        typer.Option("--max-rejects", min=0, help="Abort when more entities than this are malformed."),
+        typer.Option("--max-rejects", min=0, help="Abort beyond N malformed entities."),
     ] = None,
     chunk_mb: Annotated[int, typer.Option("--chunk-mb", min=1, help="Work unit size.")] = (
         DEFAULT_CHUNK_BYTES >> 20
@@ -55,8 +55,14 @@ def ingest_wikidata_command(
 ) -> None:
     """Ingest a Wikidata dump into an immutable snapshot (resumable; re-running is a no-op)."""
     request = IngestRequest(
-        path=path, snapshot=snapshot, date=date, store=store, workers=workers,
-        limit=limit, max_rejects=max_rejects, chunk_bytes=chunk_mb << 20,
+        path=path,
+        snapshot=snapshot,
+        date=date,
+        store=store,
+        workers=workers,
+        limit=limit,
+        max_rejects=max_rejects,
+        chunk_bytes=chunk_mb << 20,
     )
     progress = NullProgress() if quiet else RichProgress(console)
     result = ingest_wikidata(request, progress)

@@ -33,8 +33,12 @@ def list_command(store: StoreOption = None) -> None:
     table = Table("name", "date", "entities", "statements", "rejects", "source")
     for m in manifests:
         table.add_row(
-            m.name, m.date, f"{m.counts['entities']:,}", f"{m.counts['statements']:,}",
-            f"{m.rejects:,}", m.source.path,
+            m.name,
+            m.date,
+            f"{m.counts['entities']:,}",
+            f"{m.counts['statements']:,}",
+            f"{m.rejects:,}",
+            m.source.path,
         )
     console.print(table)
 

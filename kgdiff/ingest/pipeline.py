@@ -10,15 +10,16 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from datetime import date
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
 import msgspec
 
-from kgdiff.errors import TooManyRejects
-from kgdiff.ingest.detect import detect_format, resolve_date
+from kgdiff.errors import TooManyRejectsError
+from kgdiff.ingest.detect import XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tasks import make_tasks
@@ -74,7 +75,7 @@ class _Tally:
 
     def check(self) -> None:
         if self.max_rejects is not None and self.rejects > self.max_rejects:
-            raise TooManyRejects(
+            raise TooManyRejectsError(
                 f"{self.rejects} malformed entities, more than --max-rejects {self.max_rejects}; "
                 f"see {self.where}/parts/*/rejects.jsonl, fix the input or raise the limit"
             )
@@ -83,8 +84,12 @@ class _Tally:
 def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
     stat = path.stat()
     return SourceInfo(
-        path=str(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns,
-        compression=compression, format=kind, limit=limit,
+        path=str(path),
+        size=stat.st_size,
+        mtime_ns=stat.st_mtime_ns,
+        compression=compression,
+        format=kind,
+        limit=limit,
     )
 
 
@@ -96,7 +101,12 @@ def _pool(workers: int) -> Pool:
 
 
 def _run_tasks(
-    pool: Pool, tasks: Iterator[Task], in_flight: int, tally: _Tally, on_done: Progress, source_pos
+    pool: Pool,
+    tasks: Iterator[Task],
+    in_flight: int,
+    tally: _Tally,
+    on_done: Progress,
+    source_pos: Callable[[], int],
 ) -> None:
     pending: deque[AsyncResult[PartMeta]] = deque()
     for task in tasks:
@@ -109,20 +119,33 @@ def _run_tasks(
         on_done.update(source_pos(), tally.entities, tally.statements)
 
 
-def _parse_into(staging: Staging, request: IngestRequest, kind: str, day, progress: Progress, done):
+def _parse_into(
+    staging: Staging,
+    request: IngestRequest,
+    kind: str,
+    day: date,
+    progress: Progress,
+    done: dict[int, PartMeta],
+) -> tuple[_Tally, str, XmlStats]:
+    """Run the workers over every unfinished task; return totals, the sha256 and XML counts."""
     tally = _Tally(done, request.max_rejects, staging.dir)
     stats = XmlStats()
-    with open_source(request.path, threads=max(1, request.workers)) as source, _pool(
-        request.workers
-    ) as pool:
+    with (
+        open_source(request.path, threads=max(1, request.workers)) as source,
+        _pool(request.workers) as pool,
+    ):
         progress.begin(f"parsing {request.path.name}", source.size)
         payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, day, stats)
-        tasks = (
-            Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done
-        )
+        tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
         _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
         sha256 = source.raw.finish_hash()
-    return tally, sha256
+    return tally, sha256, stats
+
+
+def _input_stats(kind: str, stats: XmlStats) -> dict[str, int]:
+    if kind != XML_DUMP:
+        return {}
+    return {f"xml_{name}": value for name, value in asdict(stats).items()}
 
 
 def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) -> IngestResult:
@@ -143,7 +166,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:
-        tally, sha256 = _parse_into(staging, request, kind, day, progress, done)
+        tally, sha256, xml_stats = _parse_into(staging, request, kind, day, progress, done)
         progress.phase("sorting and writing tables")
         counts, rejects_file = finalize(staging, threads=max(1, request.workers))
         manifest = Manifest(
@@ -160,6 +183,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
             elapsed_seconds=round(time.monotonic() - started, 3),
             workers=request.workers,
             chunk_bytes=request.chunk_bytes,
+            input_stats=_input_stats(kind, xml_stats),
         )
         directory = publish_snapshot(layout, staging.final, manifest)
     except BaseException:

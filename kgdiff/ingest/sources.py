@@ -12,19 +12,18 @@ import bz2
 import hashlib
 import io
 import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, BinaryIO
 
 import zstandard
 from isal import igzip_threaded
 
 from kgdiff.errors import InputError
 from kgdiff.ingest.bz2tail import bz2_ends_cleanly
+from kgdiff.ingest.lbzip2 import lbzip2_stream
 from kgdiff.ingest.zstd_stream import ZstdStream
+from kgdiff.readers.streams import ByteStream
 
 READ_BLOCK = 1 << 20
 MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\x28\xb5\x2f\xfd": "zstd"}
@@ -72,7 +71,7 @@ class HashingReader(io.RawIOBase):
 class SourceStream:
     """The decompressed bytes of a dump plus what is known about the raw file."""
 
-    def __init__(self, path: Path, raw: HashingReader, stream: BinaryIO, method: str) -> None:
+    def __init__(self, path: Path, raw: HashingReader, stream: ByteStream, method: str) -> None:
         self.path = path
         self.raw = raw
         self.stream = stream
@@ -104,51 +103,6 @@ def _describe(exc: BaseException) -> str:
     return f"corrupt compressed data ({text})"
 
 
-def _feed(raw: HashingReader, sink: IO[bytes]) -> None:
-    with suppress(BrokenPipeError, ValueError), sink:
-        while block := raw.read(READ_BLOCK):
-            sink.write(block)
-
-
-@contextmanager
-def _lbzip2(raw: HashingReader, threads: int) -> Iterator[BinaryIO]:
-    cmd = ["lbzip2", "-dc", f"-n{threads}"]
-    proc = subprocess.Popen(
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    feeder = threading.Thread(target=_feed, args=(raw, proc.stdin), daemon=True)
-    feeder.start()
-    checked = _CheckedProcessStream(proc, feeder)
-    try:
-        yield checked
-    finally:
-        proc.kill()
-        proc.wait()
-        feeder.join()
-
-
-class _CheckedProcessStream(io.RawIOBase):
-    """stdout of a decompressor process; a failing exit status raises at end of stream."""
-
-    def __init__(self, proc: subprocess.Popen[bytes], feeder: threading.Thread) -> None:
-        self._proc = proc
-        self._feeder = feeder
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        assert self._proc.stdout is not None and self._proc.stderr is not None
-        count = self._proc.stdout.readinto(buffer)
-        if count == 0:
-            self._feeder.join()  # the raw reader is the feeder's until it is done
-        if count == 0 and self._proc.wait() != 0:
-            message = self._proc.stderr.read().decode(errors="replace").strip()
-            raise OSError(message.splitlines()[-1] if message else "lbzip2 failed")
-        return count
-
-
 @contextmanager
 def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
     """Open ``path`` for streaming, whatever its compression."""
@@ -164,22 +118,24 @@ def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
 
 
 @contextmanager
-def _decompressor(path: Path, raw: HashingReader, method: str, threads: int) -> Iterator[BinaryIO]:
+def _decompressor(
+    path: Path, raw: HashingReader, method: str, threads: int
+) -> Iterator[ByteStream]:
     if method == "bzip2" and not bz2_ends_cleanly(path):
         raise InputError(
             f"{path}: compressed offset {path.stat().st_size}: the bzip2 stream does not end "
             "with its end-of-stream marker (truncated, or trailing data); fetch the file again"
         )
     if method == "bzip2" and shutil.which("lbzip2"):
-        with _lbzip2(raw, threads) as stream:
-            yield io.BufferedReader(stream, READ_BLOCK)  # type: ignore[arg-type]
+        with lbzip2_stream(raw, threads) as stream:
+            yield io.BufferedReader(stream, READ_BLOCK)
     elif method == "bzip2":
         with bz2.BZ2File(raw) as stream:
             yield stream
     elif method == "gzip":
-        with igzip_threaded.open(raw, "rb", threads=1) as stream:
+        with igzip_threaded.open(raw, "rb", threads=1) as stream:  # type: ignore[no-untyped-call]
             yield stream
     elif method == "zstd":
-        yield io.BufferedReader(ZstdStream(raw), READ_BLOCK)  # type: ignore[arg-type]
+        yield io.BufferedReader(ZstdStream(raw), READ_BLOCK)
     else:
-        yield io.BufferedReader(raw, READ_BLOCK)  # type: ignore[arg-type]
+        yield io.BufferedReader(raw, READ_BLOCK)

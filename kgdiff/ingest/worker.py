@@ -5,9 +5,16 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+
 import msgspec
 
-from kgdiff.ingest.parse import ChunkResult, EntityTexts, Reject, parse_entity_texts, parse_json_chunk
+from kgdiff.ingest.parse import (
+    ChunkResult,
+    EntityTexts,
+    Reject,
+    parse_entity_texts,
+    parse_json_chunk,
+)
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
 from kgdiff.store.staging import PartMeta, write_part

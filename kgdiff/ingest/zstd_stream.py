@@ -10,9 +10,10 @@ the input ends inside one; data after a frame that is not another frame raises
 from __future__ import annotations
 
 import io
-from typing import BinaryIO
 
 import zstandard
+
+from kgdiff.readers.streams import ByteStream
 
 READ_BLOCK = 1 << 20
 
@@ -20,7 +21,7 @@ READ_BLOCK = 1 << 20
 class ZstdStream(io.RawIOBase):
     """Decompressed bytes of every zstd frame of ``raw``, in order."""
 
-    def __init__(self, raw: BinaryIO) -> None:
+    def __init__(self, raw: ByteStream) -> None:
         self._raw = raw
         self._context = zstandard.ZstdDecompressor()
         self._frame = self._context.decompressobj()

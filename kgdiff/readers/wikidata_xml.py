@@ -13,12 +13,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
 
 import orjson
 from lxml import etree
 
 from kgdiff.readers.legacy import JsonDict, to_canonical
+from kgdiff.readers.streams import ByteStream
 
 _MODEL_OF_NS = {0: "wikibase-item", 120: "wikibase-property", 146: "wikibase-lexeme"}
 ENTITY_MODELS = frozenset([*_MODEL_OF_NS.values(), "wikibase-mediainfo"])
@@ -26,12 +26,6 @@ _TITLE_PREFIX_OF_NS = {0: "Q", 120: "Property:P", 146: "Lexeme:L"}
 _POSITION = re.compile(r",? line \d+, column \d+$")
 _NS_OF_PREFIX = {"Property": 120, "Lexeme": 146}
 _TAGS = ("{*}page", "{*}revision")
-
-
-class ByteStream(Protocol):
-    """What the reader needs of a stream: ``read`` returning bytes (a file, bz2, gzip...)."""
-
-    def read(self, size: int = ..., /) -> bytes: ...
 
 
 class XmlDumpError(ValueError):

@@ -50,8 +50,8 @@ def _qualifier_rows(
             ordinal += 1
             slot = TEMPORAL.get(qpid)
             if slot is not None:
-                bound = bounds[slot] = bounds[slot] or [None, None, None]
-                _envelope(bound, value, snak.snaktype)
+                current = bounds[slot] = bounds[slot] or [None, None, None]
+                _envelope(current, value, snak.snaktype)
     flat: list[Any] = []
     for bound in bounds:
         flat.extend(bound or (None, None, None))

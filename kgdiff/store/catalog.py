@@ -40,7 +40,9 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
     if not names:
         return [render("catalog/snapshots_empty")]
     dirs = [layout.snapshot_dir(name) for name in names]
-    statements = [render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])]
+    statements = [
+        render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])
+    ]
     for table in TABLES:
         files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
         if files:
@@ -58,9 +60,8 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     tmp.unlink(missing_ok=True)
     connection = duckdb.connect()
     try:
-        connection.execute(
-            f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {quote(CATALOG_STORAGE_VERSION)})"
-        )
+        version = quote(CATALOG_STORAGE_VERSION)
+        connection.execute(f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {version})")
         connection.execute("USE catalog")
         for statement in _catalog_statements(layout):
             connection.execute(statement)
@@ -68,5 +69,5 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
         connection.execute("DETACH catalog")
     finally:
         connection.close()
-    os.replace(tmp, target)
+    tmp.replace(target)
     return target

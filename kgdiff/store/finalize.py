@@ -24,7 +24,9 @@ def _statements(staging: Staging, out: Path) -> list[str]:
             statement_parts=parts["statements"],
             out=str(out / "entities.parquet"),
         ),
-        render("ingest/finalize_labels", label_parts=parts["labels"], out=str(out / "labels.parquet")),
+        render(
+            "ingest/finalize_labels", label_parts=parts["labels"], out=str(out / "labels.parquet")
+        ),
         render(
             "ingest/finalize_sitelinks",
             sitelink_parts=parts["sitelinks"],

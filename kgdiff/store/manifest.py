@@ -47,6 +47,8 @@ class Manifest(msgspec.Struct, frozen=True):
     elapsed_seconds: float
     workers: int
     chunk_bytes: int
+    input_stats: dict[str, int] = {}
+    """What the reader saw besides entities (e.g. XML pages skipped, and why)."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

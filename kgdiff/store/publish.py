@@ -64,7 +64,7 @@ def publish_snapshot(layout: StoreLayout, final: Path, manifest: Manifest) -> Pa
     with store_lock(layout):
         if target.exists():
             raise StoreError(f"snapshot {manifest.name!r} appeared while ingesting; not replaced")
-        os.rename(final, target)
+        final.rename(target)
         _fsync_dir(target.parent)
         rebuild_catalog(layout)
     return target

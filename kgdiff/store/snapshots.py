@@ -35,7 +35,7 @@ def remove_snapshot(layout: StoreLayout, name: str) -> None:
     layout.ensure()
     trash = layout.staging_dir / f".trash-{name}-{os.getpid()}"
     with store_lock(layout):
-        os.rename(layout.snapshot_dir(name), trash)
+        layout.snapshot_dir(name).rename(trash)
         rebuild_catalog(layout)
     shutil.rmtree(trash, ignore_errors=True)
 

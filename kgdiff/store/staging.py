@@ -9,7 +9,6 @@ changed, the staging folder is discarded and the ingest starts over.
 from __future__ import annotations
 
 import fcntl
-import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,14 +59,16 @@ def write_part(
     tmp.mkdir()
     for table_name, table in tables.items():
         pq.write_table(
-            table, tmp / f"{table_name}.parquet", compression=PART_COMPRESSION,
+            table,
+            tmp / f"{table_name}.parquet",
+            compression=PART_COMPRESSION,
             compression_level=PART_LEVEL,
         )
     lines = list(rejects)
     if lines:
         (tmp / "rejects.jsonl").write_bytes(b"".join(lines))
     (tmp / "meta.json").write_bytes(msgspec.json.encode(meta))
-    os.replace(tmp, final)
+    tmp.replace(final)
 
 
 class Staging:
