@@ -31,3 +31,9 @@ class UsageError(KgdiffError):
     """Arguments that cannot work together, or a value that cannot be inferred."""
 
     exit_code = 2
+
+
+class InterruptedRunError(KgdiffError):
+    """The user interrupted a long run (Ctrl-C); finished work is kept for a resume."""
+
+    exit_code = 130

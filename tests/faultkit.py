@@ -213,21 +213,25 @@ class Background:
         """Everything the run wrote to stderr so far."""
         return self.log.read_text(errors="replace")
 
-    def kill_when(
+    def wait_for(
         self, predicate: Callable[[], bool], poll: float = 0.002, timeout: float = RUN_TIMEOUT
     ) -> bool:
-        """SIGKILL the whole group as soon as ``predicate()``; False if the run ended first."""
+        """Poll until ``predicate()`` (True) or the run ends (False); fail after ``timeout``."""
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None:
             if predicate():
-                kill_group(self.proc)
                 return True
             if time.monotonic() > deadline:
                 kill_group(self.proc)
-                raise AssertionError(f"run did not reach the kill point in {timeout} s")
+                raise AssertionError(f"run did not reach the awaited point in {timeout} s")
             time.sleep(poll)
-        kill_group(self.proc)  # reap anything the finished run left behind
         return False
+
+    def kill_when(self, predicate: Callable[[], bool], poll: float = 0.002) -> bool:
+        """SIGKILL the whole group as soon as ``predicate()``; False if the run ended first."""
+        reached = self.wait_for(predicate, poll)
+        kill_group(self.proc)  # after a normal end: reaps anything the run left behind
+        return reached
 
     def reap(self) -> None:
         """SIGKILL whatever is left of the run's process group and wait for it."""

@@ -52,8 +52,12 @@ def test_q42_statements_match_qwikidata(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("file", "kind", "statements"),
-    [("wdtk_lexeme.json", "lexeme", 0), ("wdtk_mediainfo.json", "mediainfo", 2),
-     ("wdtk_property.json", "property", 10), ("wdtk_item.json", "item", 13)],
+    [
+        ("wdtk_lexeme.json", "lexeme", 0),
+        ("wdtk_mediainfo.json", "mediainfo", 2),
+        ("wdtk_property.json", "property", 10),
+        ("wdtk_item.json", "item", 13),
+    ],
 )
 def test_other_entity_types_are_kept(tmp_path: Path, file: str, kind: str, statements: int) -> None:
     result = ingest(DATA / file, tmp_path, "one")
@@ -97,10 +101,10 @@ def test_wbgetentities_response_with_redirect_and_missing(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("head", "kind"),
     [
-        (b"[\n{\"id\":\"Q1\"},\n", JSON_DUMP),
-        (b"{\"id\":\"Q1\",\"type\":\"item\"}\n{\"id\":\"Q2\",\"type\":\"item\"}\n", JSON_DUMP),
-        (b"{\n  \"pageid\": 1,\n  \"type\": \"item\"", ENTITY_DOC),
-        (b"{\"entities\":{\"Q1\":{\"id\":\"Q1\"}}}", ENTITY_DOC),
+        (b'[\n{"id":"Q1"},\n', JSON_DUMP),
+        (b'{"id":"Q1","type":"item"}\n{"id":"Q2","type":"item"}\n', JSON_DUMP),
+        (b'{\n  "pageid": 1,\n  "type": "item"', ENTITY_DOC),
+        (b'{"entities":{"Q1":{"id":"Q1"}}}', ENTITY_DOC),
         (b"\xef\xbb\xbf  <mediawiki xmlns=", XML_DUMP),
         (b"\x89PNG\r\n", None),
     ],
@@ -111,10 +115,12 @@ def test_classify_head(head: bytes, kind: str | None) -> None:
 
 def test_dates_from_file_names() -> None:
     assert resolve_date(Path("wikidata-20240101-all.json.gz"), None) == (
-        date(2024, 1, 1), date(2024, 1, 1)
+        date(2024, 1, 1),
+        date(2024, 1, 1),
     )
     assert resolve_date(Path("wikidatawiki-20131221-pages-articles.xml.bz2"), "2013-12-31") == (
-        date(2013, 12, 31), date(2013, 12, 21)
+        date(2013, 12, 31),
+        date(2013, 12, 21),
     )
     with pytest.raises(UsageError, match="--date"):
         resolve_date(Path("dump.json"), None)

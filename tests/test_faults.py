@@ -137,6 +137,7 @@ PLAIN_DAMAGES: dict[str, Damage] = {
 def _stream_cases(
     folder: Path, factory: pytest.TempPathFactory, busy: Path
 ) -> dict[str, StreamCase]:
+    """Write every damaged file into ``folder``; key ``codec/damage`` (or ``control/codec``)."""
     cases: dict[str, StreamCase] = {}
     no_lbzip2 = child_env(path_without_lbzip2(folder / "bin"))
     for codec, (ext, hide_lbzip2) in CODECS.items():

@@ -44,8 +44,9 @@ def independent_json_counts(path: Path) -> tuple[int, int]:
     2014 dumps do not write.)
     """
     entities = statements = 0
-    for line in bz2.open(path):
-        text = line.strip().rstrip(b",")
+    with bz2.open(path) as lines:
+        texts = [line.strip().rstrip(b",") for line in lines]
+    for text in texts:
         if text in (b"", b"[", b"]"):
             continue
         doc = json.loads(text)
@@ -88,8 +89,10 @@ def test_counts_match_independent_reading(
 ) -> None:
     sample = next(s for s in load_samples() if s.name == name)
     path = SAMPLES / sample.file
-    expected = independent_json_counts(path) if path.name.endswith("json.bz2") else (
-        independent_xml_counts(path)
+    expected = (
+        independent_json_counts(path)
+        if path.name.endswith("json.bz2")
+        else (independent_xml_counts(path))
     )
     manifest = ingested[name].manifest
     assert (manifest.counts["entities"], manifest.counts["statements"]) == expected
@@ -167,23 +170,21 @@ def test_legacy_and_current_values_share_keys(catalog: duckdb.DuckDBPyConnection
 
 def test_entities_labels_and_sitelinks(catalog: duckdb.DuckDBPyConnection) -> None:
     entity = catalog.execute(
-        "SELECT label_en, p31, n_sitelinks FROM entities WHERE qid = 'Q656' AND snapshot = 'wd-2014-12'"
+        "SELECT label_en, p31, n_sitelinks FROM entities"
+        " WHERE qid = 'Q656' AND snapshot = 'wd-2014-12'"
     ).fetchone()
     assert entity is not None and entity[0] == "Saint Petersburg" and entity[2] > 100
     labels = catalog.execute(
         "SELECT count(*) FILTER (kind = 'label'), count(DISTINCT lang) FROM labels"
         " WHERE qid = 'Q656' AND snapshot = 'wd-2014-12'"
     ).fetchone()
-    raw = json.loads(
-        next(
-            line.rstrip(b",\n")
-            for line in bz2.open(SAMPLES / "testDump_json_2014-12.json.bz2")
-            if line.startswith(b'{"id":"Q656",')
-        )
-    )
+    with bz2.open(SAMPLES / "testDump_json_2014-12.json.bz2") as lines:
+        line = next(line for line in lines if line.startswith(b'{"id":"Q656",'))
+    raw = json.loads(line.rstrip(b",\n"))
     assert labels is not None and labels[0] == len(raw["labels"])
     enwiki = catalog.execute(
-        "SELECT title FROM sitelinks WHERE qid = 'Q656' AND site = 'enwiki' AND snapshot = 'wd-2014-12'"
+        "SELECT title FROM sitelinks"
+        " WHERE qid = 'Q656' AND site = 'enwiki' AND snapshot = 'wd-2014-12'"
     ).fetchone()
     assert enwiki == (raw["sitelinks"]["enwiki"]["title"],)
 
@@ -192,7 +193,9 @@ def test_reingest_is_a_noop(ingested: dict[str, IngestResult], store: Path) -> N
     sample = load_samples()[0]
     before = {p.name: p.stat().st_mtime_ns for p in ingested[sample.name].directory.iterdir()}
     again = ingest_wikidata(
-        IngestRequest(path=SAMPLES / sample.file, snapshot=sample.name, date=sample.date, store=store)
+        IngestRequest(
+            path=SAMPLES / sample.file, snapshot=sample.name, date=sample.date, store=store
+        )
     )
     assert again.status == "unchanged"
     after = {p.name: p.stat().st_mtime_ns for p in again.directory.iterdir()}
@@ -205,9 +208,19 @@ def test_duckdb_cli_opens_catalog_from_any_directory(
     cli = Path(sys.executable).parent / "duckdb"
     env = {"PATH": os.defpath, "HOME": str(tmp_path)}
     result = subprocess.run(
-        [str(cli), "-csv", str(store / "kg.duckdb"), "-c",
-         "select snapshot, count(*) from statements group by 1 order by 1"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False,
+        [
+            str(cli),
+            "-csv",
+            str(store / "kg.duckdb"),
+            "-c",
+            "select snapshot, count(*) from statements group by 1 order by 1",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     counts = {r.manifest.name: r.manifest.counts["statements"] for r in ingested.values()}
@@ -218,8 +231,14 @@ def test_duckdb_cli_opens_catalog_from_any_directory(
 def test_one_and_two_workers_give_identical_tables(tmp_path: Path, store: Path) -> None:
     path = SAMPLES / "testDump_json_2014-12.json.bz2"
     one = ingest_wikidata(
-        IngestRequest(path=path, snapshot="one", date="2014-12-31", store=tmp_path, workers=1,
-                      chunk_bytes=3 << 20)
+        IngestRequest(
+            path=path,
+            snapshot="one",
+            date="2014-12-31",
+            store=tmp_path,
+            workers=1,
+            chunk_bytes=3 << 20,
+        )
     )
     reference = store / "snapshots" / "snapshot=wd-2014-12"
     con = duckdb.connect()
@@ -236,8 +255,13 @@ def test_one_and_two_workers_give_identical_tables(tmp_path: Path, store: Path) 
 
 def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
     result = ingest_wikidata(
-        IngestRequest(path=SAMPLES / "testDump_json_2014-12.json.bz2", snapshot="few",
-                      date="2014-12-31", store=tmp_path, limit=25)
+        IngestRequest(
+            path=SAMPLES / "testDump_json_2014-12.json.bz2",
+            snapshot="few",
+            date="2014-12-31",
+            store=tmp_path,
+            limit=25,
+        )
     )
     assert result.manifest.counts["entities"] == 25
     lines = duckdb.execute(
@@ -249,7 +273,11 @@ def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
 def test_demo_command_runs(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "kgdiff", "demo", "--store", str(tmp_path / "demo")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "wd-2013-12" in result.stdout and "Saint Petersburg" not in result.stderr

@@ -7,7 +7,7 @@ from datetime import date
 from itertools import pairwise
 
 import duckdb
-import pyarrow as pa  # type: ignore[import-untyped]  # no stubs; see pyproject overrides
+import pyarrow as pa  # no stubs; see pyproject overrides
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from kgdiff.errors import KgdiffError
+from kgdiff.errors import InterruptedRunError, KgdiffError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -23,12 +25,24 @@ StoreOption = Annotated[
     ),
 ]
 
-EXIT_INTERRUPTED = 130
-
 
 def fail(message: str) -> None:
     """Print ``error: message`` on one line to stderr."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def resumable() -> Iterator[None]:
+    """Turn Ctrl-C inside a long command into a one-line message and exit code 130.
+
+    (typer would swallow the KeyboardInterrupt silently.)
+    """
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        raise InterruptedRunError(
+            "interrupted; run the same command again to resume where it stopped"
+        ) from exc
 
 
 def run_guarded(app: typer.Typer) -> int:
@@ -41,7 +55,4 @@ def run_guarded(app: typer.Typer) -> int:
     except KgdiffError as exc:
         fail(str(exc))
         return exc.exit_code
-    except KeyboardInterrupt:
-        fail("interrupted; run the same command again to resume where it stopped")
-        return EXIT_INTERRUPTED
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.common import StoreOption, console, resumable
 from kgdiff.cli.ingest import print_result
 from kgdiff.cli.progress import RichProgress
 from kgdiff.demo import Sample, run_demo
@@ -18,7 +18,8 @@ def _progress(sample: Sample) -> Progress:
 
 def demo(store: StoreOption = None) -> None:
     """Ingest the three bundled Wikidata samples (2013-12, 2014-10, 2014-12) and show them."""
-    report = run_demo(store, _progress)
+    with resumable():
+        report = run_demo(store, _progress)
     for result in report.results:
         print_result(result)
     console.rule("[bold]the catalog")

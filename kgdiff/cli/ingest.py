@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.common import StoreOption, console, resumable
 from kgdiff.cli.progress import RichProgress
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress
@@ -65,6 +65,7 @@ def ingest_wikidata_command(
         chunk_bytes=chunk_mb << 20,
     )
     progress = NullProgress() if quiet else RichProgress(console)
-    result = ingest_wikidata(request, progress)
+    with resumable():
+        result = ingest_wikidata(request, progress)
     if not quiet:
         print_result(result)

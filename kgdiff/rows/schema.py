@@ -14,6 +14,19 @@ INTERVAL_FIELDS = [
     for part in ("lo", "hi", "snaktype")
 ]
 
+VALUE_FIELDS = [
+    ("snaktype", pa.string()),
+    ("datatype", pa.string()),
+    ("value_type", pa.string()),
+    ("value", pa.string()),
+    ("object_qid", pa.string()),
+    ("time_precision", pa.int8()),
+    ("time_calendar", pa.string()),
+    ("time_lo", pa.date32()),
+    ("time_hi", pa.date32()),
+]
+"""The columns of a snak's value, shared by statements (main snak) and qualifiers."""
+
 ENTITY_PARTS = pa.schema(
     [
         ("qid", pa.string()),
@@ -39,15 +52,7 @@ STATEMENT_PARTS = pa.schema(
         ("pid", pa.string()),
         ("ordinal", pa.int32()),
         ("rank", pa.string()),
-        ("snaktype", pa.string()),
-        ("datatype", pa.string()),
-        ("value_type", pa.string()),
-        ("value", pa.string()),
-        ("object_qid", pa.string()),
-        ("time_precision", pa.int8()),
-        ("time_calendar", pa.string()),
-        ("time_lo", pa.date32()),
-        ("time_hi", pa.date32()),
+        *VALUE_FIELDS,
         *INTERVAL_FIELDS,
         ("n_qualifiers", pa.int32()),
         ("n_references", pa.int32()),
@@ -61,14 +66,7 @@ QUALIFIER_PARTS = pa.schema(
         ("pid", pa.string()),
         ("qualifier_pid", pa.string()),
         ("ordinal", pa.int32()),
-        ("snaktype", pa.string()),
-        ("datatype", pa.string()),
-        ("value_type", pa.string()),
-        ("value", pa.string()),
-        ("object_qid", pa.string()),
-        ("time_precision", pa.int8()),
-        ("time_lo", pa.date32()),
-        ("time_hi", pa.date32()),
+        *VALUE_FIELDS,
     ]
 )
 

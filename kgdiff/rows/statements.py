@@ -58,25 +58,40 @@ def _qualifier_rows(
     return tuple(flat), ordinal
 
 
-def _qualifier_row(
-    snak: Snak, value: SnakValue, head: tuple[Any, ...], out: list[tuple[Any, ...]]
-) -> None:
+def _value_columns(snak: Snak, value: SnakValue) -> tuple[Any, ...]:
+    """The VALUE_FIELDS columns of a snak (see :mod:`kgdiff.rows.schema`)."""
     time = value.time
-    if value.error is not None:
-        raise RowError(f"qualifier {head[3]} of {head[2]}: {value.error}")
-    out.append(
-        (
-            *head,
+    if time is None:
+        return (
             snak.snaktype,
             snak.datatype,
             value.value_type,
             value.key,
             value.object_qid,
-            time.precision if time else None,
-            to_date32(time.lo) if time else None,
-            to_date32(time.hi) if time else None,
+            None,
+            None,
+            None,
+            None,
         )
+    return (
+        snak.snaktype,
+        snak.datatype,
+        value.value_type,
+        value.key,
+        value.object_qid,
+        time.precision,
+        time.calendar,
+        to_date32(time.lo),
+        to_date32(time.hi),
     )
+
+
+def _qualifier_row(
+    snak: Snak, value: SnakValue, head: tuple[Any, ...], out: list[tuple[Any, ...]]
+) -> None:
+    if value.error is not None:
+        raise RowError(f"qualifier {head[3]} of {head[2]}: {value.error}")
+    out.append((*head, *_value_columns(snak, value)))
 
 
 def statement_rows(
@@ -94,7 +109,6 @@ def statement_rows(
         raise RowError(f"statement {statement.id or pid}: {value.error}")
     sid = statement.id
     intervals, n_qualifiers = _qualifier_rows(statement, sid, subject, pid, qualifiers)
-    time = value.time
     statements.append(
         (
             sid,
@@ -102,15 +116,7 @@ def statement_rows(
             pid,
             ordinal,
             statement.rank,
-            snak.snaktype,
-            snak.datatype,
-            value.value_type,
-            value.key,
-            value.object_qid,
-            time.precision if time else None,
-            time.calendar if time else None,
-            to_date32(time.lo) if time else None,
-            to_date32(time.hi) if time else None,
+            *_value_columns(snak, value),
             *intervals,
             n_qualifiers,
             len(statement.references),

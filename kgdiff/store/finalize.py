@@ -75,6 +75,11 @@ def finalize(
     try:
         for statement in _statements(staging, out):
             connection.execute(statement)
+    except (duckdb.InterruptException, RuntimeError) as exc:
+        # Ctrl-C reaches DuckDB first while a query runs; it answers "Query interrupted".
+        if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
+            raise KeyboardInterrupt from exc
+        raise
     finally:
         connection.close()
         shutil.rmtree(spill, ignore_errors=True)

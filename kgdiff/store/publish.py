@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,10 +43,25 @@ def already_published(layout: StoreLayout, name: str, source: SourceInfo) -> Man
             f"on {manifest.created_at}; remove it with 'kgdiff snapshots rm {name}' "
             "or choose another --snapshot"
         )
-    if not layout.catalog.is_file():
+    _repair_after_publish(layout, name, directory)
+    return manifest
+
+
+def _repair_after_publish(layout: StoreLayout, name: str, directory: Path) -> None:
+    """Finish what a run killed between the publishing rename and its clean-up left undone.
+
+    The manifest is written before the rename and the catalog after it, so a catalog
+    older than the manifest does not list the snapshot yet.
+    """
+    catalog = layout.catalog
+    manifest_time = (directory / "manifest.json").stat().st_mtime_ns
+    if not catalog.is_file() or catalog.stat().st_mtime_ns < manifest_time:
         with store_lock(layout):
             rebuild_catalog(layout)
-    return manifest
+    staging = layout.staging(name)
+    if staging.exists():
+        shutil.rmtree(staging, ignore_errors=True)
+    staging.with_name(f"{staging.name}.lock").unlink(missing_ok=True)
 
 
 def _fsync_dir(path: Path) -> None:

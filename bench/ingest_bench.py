@@ -1,0 +1,183 @@
+"""Ingest benchmark: kgdiff against qwikidata and plain decompression, side by side in one run.
+
+Run with ``make bench`` (or ``.venv/bin/python -m bench.ingest_bench``). It generates (once,
+cached in ``--data``) a ≥ 1 GB Wikidata JSON dump in the real layout from the real samples, as
+``.json``, ``.json.gz`` and ``.json.bz2``, and a 3× larger ``.json`` for the memory check, then
+prints one table and a JSON summary:
+
+- end-to-end ``kgdiff ingest wikidata`` throughput (MB/s of uncompressed JSON, entities/s,
+  statements/s) with 1 and 2 workers on ``.json`` and ``.json.gz``, and 2 workers on ``.bz2``;
+- the qwikidata baseline (same rows, single process) on the ``.json``;
+- ``lbzip2 -dc -n2`` alone, the floor for ``.bz2``;
+- the peak RSS of the whole process tree, for the 1 GB and the 3 GB input.
+
+Ratios are what to read (they hold on a noisy machine); absolute times vary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.rss import Measured, run_measured
+
+FULL_DUMP_BYTES = 1.5e12
+FULL_DUMP_BZ2_BYTES = 1.5e12 / 8.5  # the .bz2 dumps compress about 8.5×
+MB = 1e6
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured run."""
+
+    name: str
+    seconds: float
+    input_bytes: int
+    entities: int
+    statements: int
+    peak_rss: int
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.input_bytes / MB / self.seconds
+
+
+def generate(data: Path, size_mb: int, name: str, formats: str) -> None:
+    """Create (or reuse) the synthetic dump files."""
+    cmd = [sys.executable, "-m", "bench.gendump", "--size-mb", str(size_mb), "--out", str(data)]
+    subprocess.run([*cmd, "--name", name, "--formats", formats], check=True)
+
+
+def ingest(path: Path, workers: int, uncompressed: int, label: str) -> Row:
+    """Time one ``kgdiff ingest wikidata`` into a fresh store."""
+    with tempfile.TemporaryDirectory(prefix="kgdiff-bench-") as store:
+        cmd = [
+            sys.executable,
+            "-m",
+            "kgdiff",
+            "ingest",
+            "wikidata",
+            str(path),
+            "--store",
+            store,
+            "--snapshot",
+            "bench",
+            "--workers",
+            str(workers),
+            "--quiet",
+        ]
+        measured = run_measured(cmd)
+        _check(measured, cmd)
+        manifest = json.loads((Path(store) / "snapshots/snapshot=bench/manifest.json").read_text())
+    counts = manifest["counts"]
+    return Row(
+        label,
+        measured.seconds,
+        uncompressed,
+        counts["entities"],
+        counts["statements"],
+        measured.peak_rss_bytes,
+    )
+
+
+def baseline(path: Path, limit: int) -> Row:
+    """The qwikidata baseline on the first ``limit`` entities."""
+    cmd = [sys.executable, "-m", "bench.qwikidata_baseline", str(path), "--limit", str(limit)]
+    measured = run_measured(cmd)
+    _check(measured, cmd)
+    result = json.loads(measured.stdout.strip().splitlines()[-1])
+    return Row(
+        "qwikidata baseline (1 process)",
+        result["seconds"],
+        result["bytes"],
+        result["entities"],
+        result["statements"],
+        measured.peak_rss_bytes,
+    )
+
+
+def decompress_only(path: Path, uncompressed: int) -> Row:
+    """``lbzip2 -dc -n2 FILE > /dev/null``."""
+    cmd = ["lbzip2", "-dc", "-n2", str(path)]
+    measured = run_measured(cmd, stdout_path="/dev/null")
+    _check(measured, cmd)
+    return Row(
+        "lbzip2 -dc -n2 > /dev/null", measured.seconds, uncompressed, 0, 0, measured.peak_rss_bytes
+    )
+
+
+def _check(measured: Measured, cmd: list[str]) -> None:
+    if measured.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({measured.returncode}): {measured.stderr}")
+
+
+def print_rows(rows: list[Row]) -> None:
+    """The side-by-side table."""
+    print(f"{'run':44} {'s':>7} {'MB/s':>7} {'ent/s':>9} {'stmt/s':>10} {'peak RSS':>9}")
+    for r in rows:
+        print(
+            f"{r.name:44} {r.seconds:7.1f} {r.mb_per_s:7.1f} {r.entities / r.seconds:9.0f}"
+            f" {r.statements / r.seconds:10.0f} {r.peak_rss / 2**20:7.0f}MB"
+        )
+
+
+def summary(rows: dict[str, Row]) -> dict[str, float]:
+    """The ratios the targets are about."""
+    one, two = rows["json-1"], rows["json-2"]
+    return {
+        "json_mb_s_per_core_1_worker": round(one.mb_per_s, 1),
+        "json_mb_s_2_workers": round(two.mb_per_s, 1),
+        "gz_mb_s_per_core_1_worker": round(rows["gz-1"].mb_per_s, 1),
+        "gz_mb_s_2_workers": round(rows["gz-2"].mb_per_s, 1),
+        "speedup_1_to_2_workers_json": round(two.mb_per_s / one.mb_per_s, 2),
+        "speedup_1_to_2_workers_gz": round(rows["gz-2"].mb_per_s / rows["gz-1"].mb_per_s, 2),
+        "vs_qwikidata_per_core": round(one.mb_per_s / rows["qwikidata"].mb_per_s, 1),
+        "bz2_time_over_decompression": round(rows["bz2-2"].seconds / rows["lbzip2"].seconds, 2),
+        "peak_rss_mb_1x": round(two.peak_rss / 2**20),
+        "peak_rss_mb_3x": round(rows["json-2-3x"].peak_rss / 2**20),
+        "projected_full_dump_hours_json_2_workers": round(
+            FULL_DUMP_BYTES / MB / two.mb_per_s / 3600, 1
+        ),
+        "projected_full_dump_hours_bz2_2_workers": round(
+            FULL_DUMP_BYTES / MB / rows["bz2-2"].mb_per_s / 3600, 1
+        ),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every measurement and print the table and the summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("bench/.cache"))
+    parser.add_argument("--size-mb", type=int, default=1024)
+    parser.add_argument("--baseline-entities", type=int, default=20000)
+    args = parser.parse_args(argv)
+    if not shutil.which("lbzip2"):
+        raise SystemExit("lbzip2 is needed for the .bz2 reference: apt-get install lbzip2")
+    generate(args.data, args.size_mb, "wikidata-20240101-all", "json,gz,bz2")
+    generate(args.data, 3 * args.size_mb, "wikidata-20240102-all", "json")
+    base = args.data / "wikidata-20240101-all.json"
+    size = base.stat().st_size
+    rows = {
+        "json-1": ingest(base, 1, size, ".json, 1 worker"),
+        "json-2": ingest(base, 2, size, ".json, 2 workers"),
+        "gz-1": ingest(base.with_suffix(".json.gz"), 1, size, ".json.gz, 1 worker"),
+        "gz-2": ingest(base.with_suffix(".json.gz"), 2, size, ".json.gz, 2 workers"),
+        "bz2-2": ingest(base.with_suffix(".json.bz2"), 2, size, ".json.bz2, 2 workers"),
+        "lbzip2": decompress_only(base.with_suffix(".json.bz2"), size),
+        "qwikidata": baseline(base, args.baseline_entities),
+    }
+    big = args.data / "wikidata-20240102-all.json"
+    rows["json-2-3x"] = ingest(big, 2, big.stat().st_size, ".json (3x), 2 workers")
+    print_rows(list(rows.values()))
+    print(json.dumps(summary(rows), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
