@@ -9,7 +9,7 @@ import msgspec
 import pyarrow as pa
 
 from kgdiff.readers.entity_model import decode_entity, entity_from_dict
-from kgdiff.readers.json_dump import Chunk, iter_entity_lines
+from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_lines
 from kgdiff.rows.buffers import RowBuffers
 from kgdiff.rows.statements import RowError
 
@@ -36,6 +36,7 @@ class ChunkResult:
     statements: int = 0
     input_bytes: int = 0
     rejects: list[Reject] = field(default_factory=list)
+    layout: LineLayout = field(default_factory=LineLayout)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,7 @@ def parse_json_chunk(chunk: Chunk) -> ChunkResult:
     """Decode every entity line of a JSON dump chunk into part-table rows."""
     buffers = RowBuffers()
     result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
-    for line, offset, text in iter_entity_lines(chunk):
+    for line, offset, text in iter_entity_lines(chunk, result.layout):
         try:
             result.statements += buffers.add_entity(decode_entity(text), line)
             result.entities += 1

@@ -19,12 +19,12 @@ from pathlib import Path
 import msgspec
 
 from kgdiff.errors import TooManyRejectsError
-from kgdiff.ingest.detect import XML_DUMP, detect_format, resolve_date
+from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
-from kgdiff.ingest.tasks import make_tasks
+from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task, ignore_interrupts, run_task
-from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
+from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming, LineLayout
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
@@ -63,6 +63,7 @@ class _Tally:
         self.entities = sum(m.entities for m in done.values())
         self.statements = sum(m.statements for m in done.values())
         self.rejects = sum(m.rejects for m in done.values())
+        self.layouts = [_layout(m) for m in done.values()]
         self.max_rejects = max_rejects
         self.where = where
         self.check()
@@ -71,6 +72,7 @@ class _Tally:
         self.entities += meta.entities
         self.statements += meta.statements
         self.rejects += meta.rejects
+        self.layouts.append(_layout(meta))
         self.check()
 
     def check(self) -> None:
@@ -79,6 +81,10 @@ class _Tally:
                 f"{self.rejects} malformed entities, more than --max-rejects {self.max_rejects}; "
                 f"see {self.where}/parts/*/rejects.jsonl, fix the input or raise the limit"
             )
+
+
+def _layout(meta: PartMeta) -> LineLayout:
+    return LineLayout(list(meta.brackets), meta.first_content, meta.last_content)
 
 
 def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
@@ -129,17 +135,19 @@ def _parse_into(
 ) -> tuple[_Tally, str, XmlStats]:
     """Run the workers over every unfinished task; return totals, the sha256 and XML counts."""
     tally = _Tally(done, request.max_rejects, staging.dir)
-    stats = XmlStats()
+    readers = ReaderState(DumpFraming(str(request.path)))
     with (
         open_source(request.path, threads=max(1, request.workers)) as source,
         _pool(request.workers) as pool,
     ):
         progress.begin(f"parsing {request.path.name}", source.size)
-        payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, day, stats)
+        payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, day, readers)
         tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
         _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
         sha256 = source.raw.finish_hash()
-    return tally, sha256, stats
+    if kind == JSON_DUMP:
+        readers.framing.check(tally.layouts, complete=not request.limit)
+    return tally, sha256, readers.xml_stats
 
 
 def _input_stats(kind: str, stats: XmlStats) -> dict[str, int]:
@@ -167,8 +175,13 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     done = staging.open()
     try:
         tally, sha256, xml_stats = _parse_into(staging, request, kind, day, progress, done)
+        parsed = time.monotonic()
         progress.phase("sorting and writing tables")
         counts, rejects_file = finalize(staging, threads=max(1, request.workers))
+        timings = {
+            "parse_seconds": round(parsed - started, 3),
+            "finalize_seconds": round(time.monotonic() - parsed, 3),
+        }
         manifest = Manifest(
             name=name,
             date=day.isoformat(),
@@ -184,6 +197,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
             workers=request.workers,
             chunk_bytes=request.chunk_bytes,
             input_stats=_input_stats(kind, xml_stats),
+            timings=timings,
         )
         directory = publish_snapshot(layout, staging.final, manifest)
     except BaseException:

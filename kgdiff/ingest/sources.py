@@ -79,7 +79,7 @@ class SourceStream:
         self.size = path.stat().st_size
         self.decompressed = 0
 
-    def read(self, size: int) -> bytes:
+    def read(self, size: int = -1, /) -> bytes:
         """Read decompressed bytes, turning decompressor failures into :class:`InputError`."""
         try:
             data = self.stream.read(size)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import BinaryIO, cast
 
 import msgspec
 
@@ -13,10 +13,18 @@ from kgdiff.ingest.detect import ENTITY_DOC, JSON_DUMP, XML_DUMP
 from kgdiff.ingest.parse import EntityTexts
 from kgdiff.ingest.sources import SourceStream
 from kgdiff.readers.entity_docs import EntityDocError, iter_entity_documents
-from kgdiff.readers.json_dump import Chunk, iter_entity_lines, split_chunks
+from kgdiff.readers.json_dump import Chunk, DumpFraming, iter_entity_lines, split_chunks
 from kgdiff.readers.wikidata_xml import XmlDumpError, XmlStats, iter_entity_pages
 
 MAX_DOCUMENT_BYTES = 1 << 30
+
+
+@dataclass
+class ReaderState:
+    """What the readers learn while tasks are cut, needed once every task is done."""
+
+    framing: DumpFraming
+    xml_stats: XmlStats = field(default_factory=XmlStats)
 
 
 def _limited(chunks: Iterator[Chunk], limit: int) -> Iterator[Chunk]:
@@ -32,9 +40,11 @@ def _limited(chunks: Iterator[Chunk], limit: int) -> Iterator[Chunk]:
         yield chunk
 
 
-def json_tasks(source: SourceStream, chunk_bytes: int, limit: int | None) -> Iterator[Chunk]:
-    """Line-aligned chunks of a JSON dump."""
-    chunks = split_chunks(cast(BinaryIO, source), str(source.path), chunk_bytes)
+def json_tasks(
+    source: SourceStream, chunk_bytes: int, limit: int | None, framing: DumpFraming
+) -> Iterator[Chunk]:
+    """Line-aligned chunks of a JSON dump (``framing`` learns the dump's kind and end)."""
+    chunks = split_chunks(source, framing, chunk_bytes)
     return _limited(chunks, limit) if limit else chunks
 
 
@@ -48,7 +58,7 @@ def xml_tasks(
     """Batches of entity texts from an XML dump (the revision in force at the end of ``day``)."""
     items: list[tuple[int, int, bytes]] = []
     size = seq = 0
-    pages = iter_entity_pages(cast(BinaryIO, source), as_of=_as_of(day), stats=stats)
+    pages = iter_entity_pages(source, as_of=_as_of(day), stats=stats)
     try:
         for record, page in enumerate(pages, start=1):
             items.append((record, page.byte_offset, page.text))
@@ -80,13 +90,18 @@ def document_tasks(source: SourceStream, limit: int | None) -> Iterator[EntityTe
 
 
 def make_tasks(
-    kind: str, source: SourceStream, chunk_bytes: int, limit: int | None, day: date, stats: XmlStats
+    kind: str,
+    source: SourceStream,
+    chunk_bytes: int,
+    limit: int | None,
+    day: date,
+    readers: ReaderState,
 ) -> Iterator[Chunk | EntityTexts]:
     """The task stream for an input of the given kind."""
     if kind == JSON_DUMP:
-        return json_tasks(source, chunk_bytes, limit)
+        return json_tasks(source, chunk_bytes, limit, readers.framing)
     if kind == XML_DUMP:
-        return xml_tasks(source, chunk_bytes, limit, day, stats)
+        return xml_tasks(source, chunk_bytes, limit, day, readers.xml_stats)
     if kind == ENTITY_DOC:
         return document_tasks(source, limit)
     raise InputError(f"{source.path}: unsupported input kind {kind!r}")

@@ -58,6 +58,9 @@ def run_task(task: Task) -> PartMeta:
         statements=result.statements,
         rejects=len(result.rejects),
         input_bytes=result.input_bytes,
+        brackets=result.layout.brackets,
+        first_content=result.layout.first_content,
+        last_content=result.layout.last_content,
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
     write_part(task.parts_dir, meta, result.tables, lines)

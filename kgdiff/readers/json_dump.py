@@ -5,15 +5,19 @@ the last entity without the comma, then ``]``. JSON-lines files (no brackets)
 are accepted too. Chunks are cut at fixed uncompressed offsets (then extended to
 the next newline), so the same input always gives the same chunks: an
 interrupted ingest can skip the chunks it already finished.
+
+The framing (one ``[`` first, one ``]`` last, nothing after it) is checked from
+what the workers saw while splitting their chunk into lines, so the main
+process never scans the data for brackets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+from dataclasses import dataclass, field
 
 from kgdiff.errors import InputError
+from kgdiff.readers.streams import ByteStream
 
 DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
 
@@ -28,30 +32,22 @@ class Chunk:
     data: bytes
 
 
-def _read_exactly(stream: BinaryIO, size: int) -> bytes:
-    parts: list[bytes] = []
-    missing = size
-    while missing > 0:
-        block = stream.read(missing)
-        if not block:
-            break
-        parts.append(block)
-        missing -= len(block)
-    return b"".join(parts)
+@dataclass(slots=True)
+class LineLayout:
+    """Where a chunk's bracket lines and its other non-blank lines are (byte offsets)."""
+
+    brackets: list[tuple[int, str]] = field(default_factory=list)
+    first_content: int | None = None
+    last_content: int | None = None
 
 
 class DumpFraming:
-    """Checks the array framing around the entity lines as chunks go by.
-
-    Entity lines start with ``{``, so a line starting with ``[`` after the first one,
-    or anything but blank lines after the closing ``]``, means two dumps were
-    joined or garbage was appended.
-    """
+    """The framing of a whole dump, decided from its first bytes and the chunks' layouts."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.kind: str | None = None
-        self.closed_at: int | None = None
+        self.end_offset = 0
 
     def _fail(self, offset: int, what: str) -> InputError:
         return InputError(f"{self.source}: offset {offset}: {what}; fetch the file again")
@@ -69,67 +65,81 @@ class DumpFraming:
                 "expected '[' or '{')"
             )
 
-    def see_chunk(self, chunk: Chunk) -> None:
-        """Check one chunk (whole lines) for misplaced brackets and data after the end."""
-        data = chunk.data
-        if self.closed_at is not None and data.strip():
-            raise self._fail(chunk.offset, "unexpected data after the closing ']'")
-        opening = data.find(b"\n[")
-        if opening >= 0:
-            raise self._fail(chunk.offset + opening + 1, "a second '[' (two dumps joined?)")
-        closing = 0 if data.startswith(b"]") else data.find(b"\n]") + 1 or -1
-        if closing >= 0:
-            if self.kind != "array":
-                raise self._fail(chunk.offset + closing, "a ']' in a JSON-lines file")
-            self.closed_at = chunk.offset + closing
-            rest = data[closing + 1 :]
-            if rest.strip():
-                raise self._fail(chunk.offset + closing, "unexpected data after the closing ']'")
+    def check(self, layouts: list[LineLayout], complete: bool = True) -> None:
+        """Raise :class:`InputError` unless the brackets frame the entity lines exactly once.
 
-    def see_end(self, end_offset: int) -> None:
-        """At end of stream: an array dump must have ended with ``]``."""
-        if self.kind == "array" and self.closed_at is None:
+        ``complete`` is False when ``--limit`` stopped the read early (no end to check).
+        """
+        brackets = sorted(b for layout in layouts for b in layout.brackets)
+        firsts = [x.first_content for x in layouts if x.first_content is not None]
+        lasts = [x.last_content for x in layouts if x.last_content is not None]
+        first, last = min(firsts, default=None), max(lasts, default=None)
+        opening = [offset for offset, char in brackets if char == "["]
+        closing = [offset for offset, char in brackets if char == "]"]
+        if self.kind == "lines" and brackets:
+            raise self._fail(brackets[0][0], f"a '{brackets[0][1]}' line in a JSON-lines file")
+        if len(opening) > 1 or (opening and first is not None and opening[0] > first):
+            extra = opening[1] if len(opening) > 1 else opening[0]
+            raise self._fail(extra, "a second '[' (two dumps joined?)")
+        if len(closing) > 1:
+            raise self._fail(closing[1], "a second ']' (two dumps joined?)")
+        if closing and last is not None and last > closing[0]:
+            raise self._fail(last, "unexpected data after the closing ']'")
+        if self.kind == "array" and not closing and complete:
             raise self._fail(
-                end_offset, "the dump ends without its closing ']' (truncated download or copy?)"
+                self.end_offset,
+                "the dump ends without its closing ']' (truncated download or copy?)",
             )
 
 
+def _read_exactly(stream: ByteStream, size: int) -> bytes:
+    parts: list[bytes] = []
+    missing = size
+    while missing > 0:
+        block = stream.read(missing)
+        if not block:
+            break
+        parts.append(block)
+        missing -= len(block)
+    return b"".join(parts)
+
+
 def split_chunks(
-    stream: BinaryIO, source: str, chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    stream: ByteStream, framing: DumpFraming, chunk_bytes: int = DEFAULT_CHUNK_BYTES
 ) -> Iterator[Chunk]:
-    """Yield line-aligned chunks of a decompressed dump stream, checking its framing."""
-    framing = DumpFraming(source)
+    """Yield line-aligned chunks of a decompressed dump stream (one copy of the data each)."""
     carry = b""
     offset = first_line = seq = 0
     while block := _read_exactly(stream, chunk_bytes):
-        data = carry + block
         if framing.kind is None:
-            framing.see_start(data)
-        cut = data.rfind(b"\n") + 1
+            framing.see_start(carry + block[:4096])
+        cut = block.rfind(b"\n") + 1
         if cut == 0:
-            carry = data
+            carry += block
             continue
-        chunk, carry = Chunk(seq, offset, first_line, data[:cut]), data[cut:]
-        framing.see_chunk(chunk)
+        chunk = Chunk(seq, offset, first_line, carry + block[:cut] if carry else block[:cut])
+        carry = block[cut:]
         yield chunk
         seq += 1
-        offset += cut
+        offset += len(chunk.data)
         first_line += chunk.data.count(b"\n")
     if carry.strip():
-        chunk = Chunk(seq, offset, first_line, carry)
-        framing.see_chunk(chunk)
-        yield chunk
+        yield Chunk(seq, offset, first_line, carry)
     elif framing.kind is None:
+        source = framing.source
         raise InputError(f"{source}: the file holds no data; expected a Wikidata JSON dump")
-    framing.see_end(offset + len(carry))
+    framing.end_offset = offset + len(carry)
 
 
-def iter_entity_lines(chunk: Chunk) -> Iterator[tuple[int, int, bytes]]:
+def iter_entity_lines(
+    chunk: Chunk, layout: LineLayout | None = None
+) -> Iterator[tuple[int, int, bytes]]:
     """Yield ``(line number, byte offset, entity JSON)`` for the entity lines of a chunk.
 
     Line numbers are 1-based like an editor's. The array brackets, blank lines
-    and the comma after each entity are dropped.
+    and the comma after each entity are dropped; ``layout`` records where they were.
     """
+    layout = layout if layout is not None else LineLayout()
     line_no = chunk.first_line
     pos = chunk.offset
     for line in chunk.data.split(b"\n"):
@@ -139,6 +149,12 @@ def iter_entity_lines(chunk: Chunk) -> Iterator[tuple[int, int, bytes]]:
         text = line.strip()
         if text.endswith(b","):
             text = text[:-1].rstrip()
-        if not text or text == b"[" or text == b"]":
+        if not text:
             continue
+        if text == b"[" or text == b"]":
+            layout.brackets.append((start, text.decode()))
+            continue
+        if layout.first_content is None:
+            layout.first_content = start
+        layout.last_content = start
         yield line_no, start, text

@@ -49,6 +49,8 @@ class Manifest(msgspec.Struct, frozen=True):
     chunk_bytes: int
     input_stats: dict[str, int] = {}
     """What the reader saw besides entities (e.g. XML pages skipped, and why)."""
+    timings: dict[str, float] = {}
+    """Wall seconds of the parse and finalize steps of the run that built the snapshot."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

@@ -42,6 +42,9 @@ class PartMeta(msgspec.Struct, frozen=True):
     statements: int
     rejects: int
     input_bytes: int
+    brackets: list[tuple[int, str]] = []
+    first_content: int | None = None
+    last_content: int | None = None
 
 
 def part_name(seq: int) -> str:
