@@ -27,7 +27,8 @@ def array_dump(entities: list[str], blank_before_close: bool = False) -> bytes:
 
 def read_all(data: bytes, chunk_bytes: int) -> tuple[list[tuple[int, int, bytes]], DumpFraming]:
     framing = DumpFraming("dump.json")
-    layouts, lines = [], []
+    layouts: list[LineLayout] = []
+    lines: list[tuple[int, int, bytes]] = []
     for chunk in split_chunks(io.BytesIO(data), framing, chunk_bytes):
         layout = LineLayout()
         lines.extend(iter_entity_lines(chunk, layout))
