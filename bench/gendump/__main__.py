@@ -1,0 +1,5 @@
+"""``python -m bench.gendump`` runs the command line."""
+
+from bench.gendump.cli import main
+
+raise SystemExit(main())
