@@ -23,7 +23,7 @@ from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_dat
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tasks import ReaderState, make_tasks
-from kgdiff.ingest.worker import Task, ignore_interrupts, run_task
+from kgdiff.ingest.worker import Task, init_worker, run_task
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming, LineLayout
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.store.finalize import finalize
@@ -103,7 +103,7 @@ def _pool(workers: int) -> Pool:
     # forkserver: workers never inherit the decompression threads or DuckDB state.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["kgdiff.ingest.worker"])
-    return context.Pool(processes=workers, initializer=ignore_interrupts)
+    return context.Pool(processes=workers, initializer=init_worker)
 
 
 def _run_tasks(

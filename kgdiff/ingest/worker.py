@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,8 @@ from kgdiff.ingest.parse import (
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
 from kgdiff.store.staging import PartMeta, write_part
+
+COLLECT_EVERY = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +43,15 @@ def _reject_line(source: str, reject: Reject) -> bytes:
     return msgspec.json.encode(record) + b"\n"
 
 
-def ignore_interrupts() -> None:
-    """Pool initializer: Ctrl-C is the main process's to handle (it stops the pool)."""
+def init_worker() -> None:
+    """Pool initializer: Ctrl-C is the main process's to handle (it stops the pool).
+
+    The cyclic garbage collector is switched off: a chunk creates millions of
+    short-lived, acyclic objects and automatic collections cost ~15 % of the
+    parse time; :func:`run_task` collects every ``COLLECT_EVERY`` tasks instead.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.disable()
 
 
 def run_task(task: Task) -> PartMeta:
@@ -64,4 +73,6 @@ def run_task(task: Task) -> PartMeta:
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
     write_part(task.parts_dir, meta, result.tables, lines)
+    if not gc.isenabled() and result.seq % COLLECT_EVERY == 0:
+        gc.collect()  # in case a library made cycles; rare, so it can wait
     return meta

@@ -3,7 +3,9 @@
 Only the fields kgdiff needs are declared, so msgspec skips everything else
 (hashes, snak datatypes of references, reference contents, forms and senses)
 without building Python objects. Wikibase writes an empty map as ``[]`` (PHP
-arrays), so every map is typed ``dict | list``.
+arrays), so every map is typed ``dict | list``. The structs never form reference
+cycles, so they are not tracked by the cyclic garbage collector (``gc=False``):
+millions are created per chunk.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 import msgspec
 
 
-class ValueFields(msgspec.Struct, frozen=True):
+class ValueFields(msgspec.Struct, frozen=True, gc=False):
     """The union of the fields of every structured datavalue type."""
 
     id: str | None = None
@@ -31,14 +33,14 @@ class ValueFields(msgspec.Struct, frozen=True):
     globe: str | None = None
 
 
-class DataValue(msgspec.Struct, frozen=True):
+class DataValue(msgspec.Struct, frozen=True, gc=False):
     """A snak's ``datavalue``: its type name and its value."""
 
     type: str = ""
     value: str | float | ValueFields | list[Any] | None = None
 
 
-class Snak(msgspec.Struct, frozen=True):
+class Snak(msgspec.Struct, frozen=True, gc=False):
     """A main snak or a qualifier snak."""
 
     snaktype: str = "value"
@@ -47,7 +49,7 @@ class Snak(msgspec.Struct, frozen=True):
     datavalue: DataValue | None = None
 
 
-class Statement(msgspec.Struct, frozen=True):
+class Statement(msgspec.Struct, frozen=True, gc=False):
     """A statement; references are only counted, never decoded."""
 
     mainsnak: Snak
@@ -61,13 +63,13 @@ class Statement(msgspec.Struct, frozen=True):
 Claims = dict[str, list[Statement]] | list[Any]
 
 
-class Term(msgspec.Struct, frozen=True):
+class Term(msgspec.Struct, frozen=True, gc=False):
     """A label, description, alias or lemma (its language is the map key)."""
 
     value: str = ""
 
 
-class Sitelink(msgspec.Struct, frozen=True):
+class Sitelink(msgspec.Struct, frozen=True, gc=False):
     """A link to a page of a Wikimedia site."""
 
     title: str = ""
@@ -77,7 +79,7 @@ class Sitelink(msgspec.Struct, frozen=True):
 Terms = dict[str, Term] | list[Any]
 
 
-class Entity(msgspec.Struct):
+class Entity(msgspec.Struct, gc=False):
     """An entity of any type (item, property, lexeme, mediainfo, redirect)."""
 
     id: str = ""
