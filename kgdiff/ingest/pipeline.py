@@ -11,20 +11,20 @@ import multiprocessing
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
 import msgspec
 
-from kgdiff.errors import TooManyRejectsError
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
+from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task, init_worker, run_task
-from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming, LineLayout
+from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
@@ -56,37 +56,6 @@ class IngestResult:
     status: str
 
 
-class _Tally:
-    """Running totals of finished chunks, checked against ``--max-rejects``."""
-
-    def __init__(self, done: dict[int, PartMeta], max_rejects: int | None, where: Path) -> None:
-        self.entities = sum(m.entities for m in done.values())
-        self.statements = sum(m.statements for m in done.values())
-        self.rejects = sum(m.rejects for m in done.values())
-        self.layouts = [_layout(m) for m in done.values()]
-        self.max_rejects = max_rejects
-        self.where = where
-        self.check()
-
-    def add(self, meta: PartMeta) -> None:
-        self.entities += meta.entities
-        self.statements += meta.statements
-        self.rejects += meta.rejects
-        self.layouts.append(_layout(meta))
-        self.check()
-
-    def check(self) -> None:
-        if self.max_rejects is not None and self.rejects > self.max_rejects:
-            raise TooManyRejectsError(
-                f"{self.rejects} malformed entities, more than --max-rejects {self.max_rejects}; "
-                f"see {self.where}/parts/*/rejects.jsonl, fix the input or raise the limit"
-            )
-
-
-def _layout(meta: PartMeta) -> LineLayout:
-    return LineLayout(list(meta.brackets), meta.first_content, meta.last_content)
-
-
 def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
     stat = path.stat()
     return SourceInfo(
@@ -110,7 +79,7 @@ def _run_tasks(
     pool: Pool,
     tasks: Iterator[Task],
     in_flight: int,
-    tally: _Tally,
+    tally: Tally,
     on_done: Progress,
     source_pos: Callable[[], int],
 ) -> None:
@@ -132,9 +101,9 @@ def _parse_into(
     day: date,
     progress: Progress,
     done: dict[int, PartMeta],
-) -> tuple[_Tally, str, XmlStats]:
+) -> tuple[Tally, str, XmlStats]:
     """Run the workers over every unfinished task; return totals, the sha256 and XML counts."""
-    tally = _Tally(done, request.max_rejects, staging.dir)
+    tally = Tally(done, request.max_rejects, staging.dir)
     readers = ReaderState(DumpFraming(str(request.path)))
     with (
         open_source(request.path, threads=max(1, request.workers)) as source,
@@ -156,17 +125,76 @@ def _input_stats(kind: str, stats: XmlStats) -> dict[str, int]:
     return {f"xml_{name}": value for name, value in asdict(stats).items()}
 
 
+@dataclass(frozen=True)
+class _Built:
+    """What the parse and finalize steps produced, for the manifest."""
+
+    tally: Tally
+    sha256: str
+    counts: dict[str, int]
+    rejects_file: str | None
+    input_stats: dict[str, int]
+    timings: dict[str, float]
+
+
+def _build(
+    staging: Staging,
+    request: IngestRequest,
+    kind: str,
+    day: date,
+    progress: Progress,
+    done: dict[int, PartMeta],
+) -> _Built:
+    started = time.monotonic()
+    tally, sha256, xml_stats = _parse_into(staging, request, kind, day, progress, done)
+    parsed = time.monotonic()
+    progress.phase("sorting and writing tables")
+    counts, rejects_file = finalize(staging, threads=max(1, request.workers))
+    timings = {
+        "parse_seconds": round(parsed - started, 3),
+        "finalize_seconds": round(time.monotonic() - parsed, 3),
+    }
+    return _Built(tally, sha256, counts, rejects_file, _input_stats(kind, xml_stats), timings)
+
+
+def _manifest(
+    name: str,
+    day: date,
+    dump_day: date | None,
+    source: SourceInfo,
+    request: IngestRequest,
+    built: _Built,
+    started: float,
+) -> Manifest:
+    return Manifest(
+        name=name,
+        date=day.isoformat(),
+        kind="wikidata",
+        source=msgspec.structs.replace(source, sha256=built.sha256),
+        dump_date=dump_day.isoformat() if dump_day else None,
+        counts=built.counts,
+        rejects=built.tally.rejects,
+        rejects_file=built.rejects_file,
+        **tool_versions(),
+        created_at=utc_now(),
+        elapsed_seconds=round(time.monotonic() - started, 3),
+        workers=request.workers,
+        chunk_bytes=request.chunk_bytes,
+        input_stats=built.input_stats,
+        timings=built.timings,
+    )
+
+
 def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) -> IngestResult:
     """Ingest one Wikidata input file into a published snapshot (see module docstring)."""
     progress = progress or NullProgress()
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
-    path = request.path.expanduser().resolve()
-    request = IngestRequest(**{**request.__dict__, "path": path})
-    day, dump_day = resolve_date(path, request.date)
+    request = replace(request, path=request.path.expanduser().resolve())
+    day, dump_day = resolve_date(request.path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
-    kind, compression = detect_format(path)
-    source = _source_info(path, kind, compression, request.limit)
+    kind, compression = detect_format(request.path)
+    source = _source_info(request.path, kind, compression, request.limit)
     layout.ensure()
     existing = already_published(layout, name, source)
     if existing is not None:
@@ -174,31 +202,8 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:
-        tally, sha256, xml_stats = _parse_into(staging, request, kind, day, progress, done)
-        parsed = time.monotonic()
-        progress.phase("sorting and writing tables")
-        counts, rejects_file = finalize(staging, threads=max(1, request.workers))
-        timings = {
-            "parse_seconds": round(parsed - started, 3),
-            "finalize_seconds": round(time.monotonic() - parsed, 3),
-        }
-        manifest = Manifest(
-            name=name,
-            date=day.isoformat(),
-            kind="wikidata",
-            source=msgspec.structs.replace(source, sha256=sha256),
-            dump_date=dump_day.isoformat() if dump_day else None,
-            counts=counts,
-            rejects=tally.rejects,
-            rejects_file=rejects_file,
-            **tool_versions(),
-            created_at=utc_now(),
-            elapsed_seconds=round(time.monotonic() - started, 3),
-            workers=request.workers,
-            chunk_bytes=request.chunk_bytes,
-            input_stats=_input_stats(kind, xml_stats),
-            timings=timings,
-        )
+        built = _build(staging, request, kind, day, progress, done)
+        manifest = _manifest(name, day, dump_day, source, request, built, started)
         directory = publish_snapshot(layout, staging.final, manifest)
     except BaseException:
         staging.close(remove=False)
