@@ -26,6 +26,9 @@ StoreOption = Annotated[
 ]
 
 
+EXIT_OS_ERROR = 6
+
+
 def fail(message: str) -> None:
     """Print ``error: message`` on one line to stderr."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
@@ -55,4 +58,7 @@ def run_guarded(app: typer.Typer) -> int:
     except KgdiffError as exc:
         fail(str(exc))
         return exc.exit_code
+    except OSError as exc:  # the store or an output path: disk full, no permission, missing dir
+        fail(f"{exc}; check the path, its permissions and the free disk space")
+        return EXIT_OS_ERROR
     return 0
