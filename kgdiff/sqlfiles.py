@@ -66,3 +66,25 @@ def render(name: str, **literals: Literal) -> str:
         return f'"{value}"'
 
     return PLACEHOLDER.sub(substitute, text)
+
+
+def as_table_macro(name: str, macro: str, params: list[str]) -> str:
+    """``CREATE MACRO macro(params) AS TABLE <statement name>`` for the DuckDB prompt.
+
+    The statement's ``$param`` bind parameters become the macro's parameters, so the
+    catalog macro and the library run the very same SQL.
+    """
+    body = (
+        "\n".join(
+            line for line in load_sql(name).splitlines() if not line.lstrip().startswith("--")
+        )
+        .strip()
+        .rstrip(";")
+    )
+    for param in params:
+        if f"${param}" not in body:
+            raise SqlFileError(f"sql/{name}.sql has no parameter ${param}")
+        body = re.sub(rf"\${param}\b", param, body)
+    if not IDENTIFIER.fullmatch(macro) or re.search(r"\$\w", body):
+        raise SqlFileError(f"sql/{name}.sql: cannot make macro {macro!r} ({params=})")
+    return f"CREATE OR REPLACE MACRO {macro}({', '.join(params)}) AS TABLE\n{body};"

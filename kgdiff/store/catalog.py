@@ -17,10 +17,11 @@ from pathlib import Path
 
 import duckdb
 
-from kgdiff.sqlfiles import quote, render
+from kgdiff.sqlfiles import as_table_macro, quote, render
 from kgdiff.store.layout import TABLES, StoreLayout
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
+CLASSIFY_PARAMS = ["init", "cutoff", "current", "mode"]
 
 
 @contextmanager
@@ -47,6 +48,7 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
         files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
         if files:
             statements.append(render("catalog/table_view", table=table, files=files))
+    statements.append(as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS))
     return statements
 
 

@@ -1,0 +1,1 @@
+"""The temporal core: per-cutoff classification of facts (DESIGN.md §4)."""
