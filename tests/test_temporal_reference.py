@@ -1,0 +1,669 @@
+"""Tests of the Python reference classification (tests/temporal_reference.py) itself.
+
+One hand-written example per rule of docs/classification.md, then properties over generated
+histories. The SQL is checked against the reference elsewhere (tests/test_classify.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.temporal_reference import (
+    CHANGE_KINDS,
+    LEVELS,
+    Result,
+    Row,
+    Snapshot,
+    Validity,
+    change_kind_of,
+    classify,
+    level_of,
+    snapshot_read,
+    validity,
+)
+from tests.temporal_strategies import (
+    ENTITY_VALUES,
+    EXTRA_PID,
+    EXTRA_SUBJECT,
+    NOVALUE,
+    SOMEVALUE,
+    VALUES,
+    History,
+    Qual,
+    add_everywhere,
+    add_rows,
+    day,
+    deprecated_statements,
+    histories,
+    single_valued_group,
+    snapshots_of,
+    statement,
+    unchanged_group,
+    year,
+)
+
+S, P = "Q1", "P1"
+A, B, C = "Q100", "Q101", "Q102"
+INIT, CUTOFF, CURRENT = date(2010, 6, 15), date(2015, 6, 15), date(2020, 6, 15)
+# One snapshot shortly before each date: in record mode init reads s0, cutoff s1, current s2.
+D0, D1, D2 = date(2010, 1, 1), date(2015, 1, 1), date(2020, 1, 1)
+T = CUTOFF
+ONE_DAY = timedelta(days=1)
+EXTRA = (EXTRA_SUBJECT, EXTRA_PID)
+FAST = settings(max_examples=100, deadline=None)
+
+
+def stmt(
+    value: str,
+    rank: str = "normal",
+    *,
+    start: Qual | None = None,
+    end: Qual | None = None,
+    point: Qual | None = None,
+) -> Row:
+    """A statement of the group (S, P)."""
+    return statement(S, P, value, rank, start=start, end=end, point=point)
+
+
+def three(at_init: list[Row], at_cutoff: list[Row], at_current: list[Row]) -> list[Snapshot]:
+    """Three snapshots, dated just before init, cutoff and current."""
+    return snapshots_of((D0, at_init), (D1, at_cutoff), (D2, at_current))
+
+
+def everywhere(*rows: Row) -> list[Snapshot]:
+    """The same rows in all three snapshots."""
+    return three(list(rows), list(rows), list(rows))
+
+
+def run(snapshots: list[Snapshot], mode: str = "record") -> dict[tuple[str, str], Result]:
+    """Classify with the standard dates."""
+    return classify(snapshots, INIT, CUTOFF, CURRENT, mode)
+
+
+def group(snapshots: list[Snapshot], mode: str = "record") -> Result:
+    """The result of the group (S, P), which must be reported."""
+    results = run(snapshots, mode)
+    assert set(results) == {(S, P)}
+    return results[(S, P)]
+
+
+def result(
+    level: str,
+    *,
+    latest: tuple[str, ...] = (),
+    outdated: tuple[str, ...] = (),
+    all_answers: tuple[str, ...] = (),
+    change_kind: str | None = None,
+    changed_after_cutoff: bool | None = None,
+    reason: str | None = None,
+) -> Result:
+    """An expected result of the group (S, P)."""
+    return Result(
+        S, P, level, change_kind, changed_after_cutoff, latest, outdated, all_answers, reason
+    )
+
+
+def ambiguous(reason: str) -> Result:
+    """An expected ambiguous result of the group (S, P)."""
+    return result("ambiguous", reason=reason)
+
+
+# --------------------------------------------------------------------------------------------
+# Column contract
+# --------------------------------------------------------------------------------------------
+
+
+def test_row_and_result_columns_are_the_spec_columns_in_order() -> None:
+    assert [f.name for f in dataclasses.fields(Row)] == [
+        "subject", "pid", "rank", "snaktype", "value", "value_type",
+        "start_lo", "start_hi", "start_snaktype", "end_lo", "end_hi", "end_snaktype",
+        "point_lo", "point_hi", "point_snaktype",
+    ]  # fmt: skip
+    assert [f.name for f in dataclasses.fields(Result)] == [
+        "subject", "pid", "level", "change_kind", "changed_after_cutoff",
+        "latest", "outdated", "all_answers", "ambiguous_reason",
+    ]  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# Validity of one statement at T
+# --------------------------------------------------------------------------------------------
+
+V, N, U = Validity.VALID, Validity.NOT_VALID, Validity.UNKNOWN
+THIS_YEAR = T.year
+
+
+@pytest.mark.parametrize(
+    ("quals", "expected"),
+    [
+        ({}, V),  # no qualifier: valid at every T
+        ({"start": day(T)}, V),  # start.hi ≤ T
+        ({"start": day(T + ONE_DAY)}, N),  # start.lo > T
+        ({"end": day(T)}, N),  # end.hi ≤ T: ended that very day
+        ({"end": day(T + ONE_DAY)}, V),  # end.lo > T
+        ({"start": year(THIS_YEAR)}, U),  # T inside a year-precision start
+        ({"start": year(THIS_YEAR - 1)}, V),
+        ({"start": year(THIS_YEAR + 1)}, N),
+        ({"end": year(THIS_YEAR)}, U),  # T inside a year-precision end
+        ({"end": year(THIS_YEAR + 1)}, V),
+        ({"end": year(THIS_YEAR - 1)}, N),
+        ({"start": day(T - ONE_DAY), "end": day(T + ONE_DAY)}, V),
+        ({"start": day(T + ONE_DAY), "end": day(T - ONE_DAY)}, N),  # inverted interval
+        ({"start": SOMEVALUE}, U),  # unknown start
+        ({"end": SOMEVALUE}, U),  # an unknown end is not an open end
+        ({"start": day(T + ONE_DAY), "end": SOMEVALUE}, N),  # NOT_VALID wins over unknown
+        ({"start": SOMEVALUE, "end": day(T)}, N),
+        ({"start": SOMEVALUE, "end": day(T + ONE_DAY)}, U),
+        ({"end": NOVALUE}, V),  # novalue end = no end
+        ({"start": NOVALUE}, V),  # novalue start = no start
+        ({"start": day(T), "end": NOVALUE}, V),
+        ({"point": day(T)}, V),  # event: point.hi ≤ T
+        ({"point": day(T + ONE_DAY)}, N),  # event: point.lo > T
+        ({"point": year(THIS_YEAR)}, U),  # event: T inside the point
+        ({"point": year(THIS_YEAR - 1)}, V),
+        ({"point": SOMEVALUE}, U),  # event with an unknown point
+        ({"point": NOVALUE}, V),  # novalue point = no qualifier at all
+        ({"start": day(T - ONE_DAY), "point": day(T + ONE_DAY)}, V),  # point ignored
+        ({"end": day(T + ONE_DAY), "point": SOMEVALUE}, V),  # point ignored
+        ({"start": NOVALUE, "point": day(T + ONE_DAY)}, N),  # absent start: still an event
+        ({"end": NOVALUE, "point": SOMEVALUE}, U),  # absent end: still an event
+    ],
+)
+def test_validity(quals: dict[str, Qual], expected: Validity) -> None:
+    row = stmt(A, start=quals.get("start"), end=quals.get("end"), point=quals.get("point"))
+    assert validity(row, T) is expected
+
+
+def test_validity_ignores_rank() -> None:
+    assert validity(stmt(A, "deprecated", end=SOMEVALUE), T) is U
+
+
+def test_a_value_bound_needs_both_days() -> None:
+    row = dataclasses.replace(stmt(A, start=day(T)), start_hi=None)
+    with pytest.raises(ValueError, match="lo and hi"):
+        validity(row, T)
+
+
+# --------------------------------------------------------------------------------------------
+# Which snapshot a date reads
+# --------------------------------------------------------------------------------------------
+
+
+def test_record_mode_reads_the_latest_snapshot_on_or_before_the_date() -> None:
+    snaps = three([], [], [])
+    assert snapshot_read(snaps, D0 - ONE_DAY, CURRENT, "record") is None
+    assert snapshot_read(snaps, D0, CURRENT, "record") == snaps[0]  # on the day: inclusive
+    assert snapshot_read(snaps, D1 - ONE_DAY, CURRENT, "record") == snaps[0]
+    assert snapshot_read(snaps, CURRENT, CURRENT, "record") == snaps[2]
+
+
+def test_valid_mode_reads_the_current_snapshot_for_every_date() -> None:
+    snaps = three([], [], []) + snapshots_of((CURRENT + ONE_DAY, []))
+    for t in (D0 - ONE_DAY, INIT, CUTOFF, CURRENT):
+        assert snapshot_read(snaps, t, CURRENT, "valid") == snaps[2]
+
+
+def test_nothing_is_read_before_the_first_snapshot() -> None:
+    # record: init and cutoff read nothing, so a group present from the start is uncharted
+    snaps = snapshots_of((D2, [stmt(A)]))
+    assert group(snaps, "record") == result("uncharted", latest=(A,), all_answers=(A,))
+    assert group(snaps, "valid") == result("stable", latest=(A,), all_answers=(A,))
+    # valid: without a snapshot dated ≤ current nothing at all is reported
+    assert run(snapshots_of((CURRENT + ONE_DAY, [stmt(A)])), "valid") == {}
+
+
+def test_snapshots_after_current_are_never_read() -> None:
+    snaps = everywhere(stmt(A)) + snapshots_of((CURRENT + ONE_DAY, [stmt(B)]))
+    snaps[3] = dataclasses.replace(snaps[3], name="later")
+    for mode in ("record", "valid"):
+        assert group(snaps, mode) == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_snapshot_list_order_does_not_matter() -> None:
+    snaps = three([stmt(A)], [stmt(A), stmt(B)], [stmt(B)])
+    for mode in ("record", "valid"):
+        assert run(snaps, mode) == run(snaps[::-1], mode)
+
+
+# --------------------------------------------------------------------------------------------
+# Levels
+# --------------------------------------------------------------------------------------------
+
+
+def test_stable() -> None:
+    assert group(everywhere(stmt(A))) == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_retracted() -> None:
+    assert group(three([stmt(A)], [stmt(A)], [])) == result("retracted", all_answers=(A,))
+
+
+def test_retracted_also_when_only_present_at_cutoff() -> None:
+    # I = ∅, C ≠ ∅, N = ∅: rule 3 comes before rule 6
+    assert group(three([], [stmt(A)], [])) == result("retracted", all_answers=(A,))
+
+
+def test_retracted_when_ended_in_valid_mode() -> None:
+    snaps = everywhere(stmt(A, end=day(date(2018, 1, 1))))
+    assert group(snaps, "valid") == result("retracted", all_answers=(A,))
+
+
+def test_evolved() -> None:
+    assert group(three([stmt(A)], [stmt(A)], [stmt(B)])) == result(
+        "evolved",
+        latest=(B,),
+        outdated=(A,),
+        all_answers=(A, B),
+        change_kind="replaced",
+        changed_after_cutoff=True,
+    )
+
+
+def test_uncharted() -> None:
+    assert group(three([], [], [stmt(A)])) == result("uncharted", latest=(A,), all_answers=(A,))
+
+
+def test_recent() -> None:
+    snaps = three([], [stmt(A)], [stmt(A), stmt(B)])
+    assert group(snaps) == result("recent", latest=(A, B), all_answers=(A, B))
+
+
+def test_ambiguous() -> None:
+    snaps = everywhere(stmt(A), stmt(B, end=SOMEVALUE))
+    assert group(snaps) == ambiguous("unknown at init")
+
+
+def test_ambiguous_reason_is_the_first_date_that_applies() -> None:
+    late = stmt(B, end=year(CURRENT.year))  # unknown at current only
+    mid = stmt(B, start=year(CUTOFF.year))  # unknown at cutoff only
+    assert group(everywhere(stmt(A), late), "valid") == ambiguous("unknown at current")
+    assert group(everywhere(stmt(A), mid), "valid") == ambiguous("unknown at cutoff")
+    assert group(everywhere(mid, late), "valid") == ambiguous("unknown at cutoff")
+
+
+def test_ambiguity_is_judged_in_the_snapshot_read_for_each_date() -> None:
+    snaps = three([stmt(A, start=SOMEVALUE)], [stmt(A)], [stmt(A)])
+    assert group(snaps, "record") == ambiguous("unknown at init")
+    # valid mode reads only s2, where the start is gone
+    assert group(snaps, "valid") == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_groups_with_three_empty_sets_are_not_reported() -> None:
+    snaps = three(
+        [statement("Q2", P, A, end=day(date(2001, 1, 1)))],  # ended long before init
+        [statement("Q3", P, A, "deprecated")],  # only deprecated
+        [statement("Q4", P, A, start=day(date(2030, 1, 1)))],  # starts after current
+    ) + snapshots_of((CURRENT + ONE_DAY, [statement("Q5", P, A)]))  # never read
+    assert run(snaps, "record") == {}
+    assert run(snaps, "valid") == {}
+
+
+def test_somevalue_and_novalue_values_are_ordinary_objects() -> None:
+    snaps = everywhere(stmt("<somevalue>"), stmt("<novalue>"))
+    answers = ("<novalue>", "<somevalue>")
+    assert group(snaps) == result("stable", latest=answers, all_answers=answers)
+
+
+def test_answers_are_sorted_as_strings_without_duplicates() -> None:
+    snaps = everywhere(stmt("Q2"), stmt("Q10"), stmt("Q2", "preferred"), stmt("Q10", "preferred"))
+    assert group(snaps) == result("stable", latest=("Q10", "Q2"), all_answers=("Q10", "Q2"))
+
+
+# --------------------------------------------------------------------------------------------
+# Change kinds (evolved only)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sets", "kind", "after_cutoff"),
+    [
+        (([A], [A], [A, B]), "added", True),  # P = C ⊊ N
+        (([A], [A, B], [A, B]), "added", False),  # C = N, so P = I ⊊ N
+        (([A], [], [B]), "added", True),  # P = C = ∅ counts as added
+        (([A, B], [A, B], [A]), "removed", True),
+        (([A, B], [A], [A]), "removed", False),
+        (([A], [A, B], [A]), "removed", True),  # B, only known at the cutoff, is outdated
+        (([A], [A, B], [C]), "replaced", True),
+        (([A], [A], [B]), "replaced", True),
+        (([A], [B], [B]), "replaced", False),
+        (([A, B], [A, B], [B, C]), "mixed", True),
+        (([A], [A, B], [B, C]), "mixed", True),  # P = C = {A, B}
+    ],
+)
+def test_change_kind(
+    sets: tuple[list[str], list[str], list[str]], kind: str, after_cutoff: bool
+) -> None:
+    at_init, at_cutoff, at_current = ([stmt(v) for v in values] for values in sets)
+    got = group(three(at_init, at_cutoff, at_current))
+    assert (got.level, got.change_kind, got.changed_after_cutoff) == ("evolved", kind, after_cutoff)
+    old = set(sets[0]) | set(sets[1])
+    assert got.outdated == tuple(sorted(old - set(sets[2])))
+    assert got.all_answers == tuple(sorted(old | set(sets[2])))
+    assert got.latest == tuple(sorted(sets[2]))
+
+
+# --------------------------------------------------------------------------------------------
+# Deprecated statements and ranks
+# --------------------------------------------------------------------------------------------
+
+
+def test_deprecated_statements_never_count() -> None:
+    dep = stmt(B, "deprecated")
+    assert group(everywhere(stmt(A), dep)) == result("stable", latest=(A,), all_answers=(A,))
+    # a deprecated statement with an unknown end does not make the group ambiguous
+    unknown = stmt(B, "deprecated", end=SOMEVALUE)
+    assert group(everywhere(stmt(A), unknown)) == result("stable", latest=(A,), all_answers=(A,))
+    # deprecating the only value retracts it
+    assert group(three([stmt(A)], [stmt(A)], [stmt(A, "deprecated")])).level == "retracted"
+
+
+def test_latest_keeps_the_best_rank() -> None:
+    snaps = everywhere(stmt(A, "preferred"), stmt(B), stmt(C))
+    assert group(snaps) == result("stable", latest=(A,), all_answers=(A, B, C))
+
+
+def test_latest_ignores_a_preferred_statement_not_valid_at_current() -> None:
+    ended = stmt(A, "preferred", end=day(date(2018, 1, 1)))
+    got = group(everywhere(ended, stmt(B)), "valid")
+    assert got == result(
+        "evolved",
+        latest=(B,),
+        outdated=(A,),
+        all_answers=(A, B),
+        change_kind="removed",
+        changed_after_cutoff=True,
+    )
+
+
+def test_latest_is_normal_values_without_preferred() -> None:
+    assert group(everywhere(stmt(B), stmt(A))).latest == (A, B)
+
+
+# --------------------------------------------------------------------------------------------
+# Temporal qualifiers in whole classifications
+# --------------------------------------------------------------------------------------------
+
+
+def test_year_precision_start_in_the_cutoff_year_is_ambiguous() -> None:
+    snaps = everywhere(stmt(A, start=year(CUTOFF.year)))
+    assert group(snaps, "valid") == ambiguous("unknown at cutoff")
+    # in record mode too: s1 and s2 hold it, s0 (read at init) as well but not yet valid there
+    assert group(snaps, "record") == ambiguous("unknown at cutoff")
+
+
+@pytest.mark.parametrize(
+    ("point", "expected"),
+    [
+        (day(date(2009, 3, 1)), result("stable", latest=(A,), all_answers=(A,))),
+        (day(date(2012, 3, 1)), result("recent", latest=(A,), all_answers=(A,))),
+        (day(date(2018, 3, 1)), result("uncharted", latest=(A,), all_answers=(A,))),
+        (day(CUTOFF), result("recent", latest=(A,), all_answers=(A,))),  # happened that day
+        (year(INIT.year), ambiguous("unknown at init")),
+        (SOMEVALUE, ambiguous("unknown at init")),
+    ],
+)
+def test_event_with_point_in_time(point: Qual, expected: Result) -> None:
+    assert group(everywhere(stmt(A, point=point)), "valid") == expected
+
+
+def test_somevalue_end_is_ambiguous() -> None:
+    assert group(everywhere(stmt(A, end=SOMEVALUE)), "valid") == ambiguous("unknown at init")
+    # not yet started at init, so only unknown from the cutoff on
+    started = stmt(A, start=day(date(2012, 1, 1)), end=SOMEVALUE)
+    assert group(everywhere(started), "valid") == ambiguous("unknown at cutoff")
+
+
+def test_novalue_end_is_open() -> None:
+    snaps = everywhere(stmt(A, start=day(date(2005, 1, 1)), end=NOVALUE))
+    for mode in ("record", "valid"):
+        assert group(snaps, mode) == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_supersession_in_valid_mode() -> None:
+    change = date(2017, 1, 1)
+    snaps = everywhere(stmt(A, end=day(change)), stmt(B, start=day(change)))
+    assert group(snaps, "valid") == result(
+        "evolved",
+        latest=(B,),
+        outdated=(A,),
+        all_answers=(A, B),
+        change_kind="replaced",
+        changed_after_cutoff=True,
+    )
+
+
+def test_record_and_valid_mode_differ_on_a_backfilled_statement() -> None:
+    # B, valid since 2012 (before the cutoff), is only recorded in the snapshot after the cutoff
+    backfilled = stmt(B, start=day(date(2012, 1, 1)))
+    alone = three([], [], [backfilled])
+    assert group(alone, "record") == result("uncharted", latest=(B,), all_answers=(B,))
+    assert group(alone, "valid") == result("recent", latest=(B,), all_answers=(B,))
+    beside = three([stmt(A)], [stmt(A)], [stmt(A), backfilled])
+    assert group(beside, "record").changed_after_cutoff is True
+    assert group(beside, "valid").changed_after_cutoff is False
+    assert group(beside, "record").change_kind == group(beside, "valid").change_kind == "added"
+
+
+# --------------------------------------------------------------------------------------------
+# Input checks
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dates", "mode"),
+    [
+        ((CUTOFF, CUTOFF, CURRENT), "record"),
+        ((INIT, CURRENT, CUTOFF), "record"),
+        ((INIT, CUTOFF, CURRENT), "both"),
+    ],
+)
+def test_bad_dates_or_mode_are_rejected(dates: tuple[date, date, date], mode: str) -> None:
+    with pytest.raises(ValueError):
+        classify(everywhere(stmt(A)), *dates, mode)
+
+
+def test_non_date_bounds_are_rejected() -> None:
+    row = dataclasses.replace(stmt(A), start_lo="0659-01-28 (BC)", start_snaktype="value")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a date"):
+        run(everywhere(row))
+
+
+def test_duplicate_snapshot_dates_are_rejected() -> None:
+    with pytest.raises(ValueError, match="distinct"):
+        run(snapshots_of((D0, [stmt(A)]), (D0, [stmt(B)])))
+
+
+# --------------------------------------------------------------------------------------------
+# Properties of the set-level rules
+# --------------------------------------------------------------------------------------------
+
+small_sets = st.sets(st.sampled_from([A, B, C]))
+
+
+@given(small_sets, small_sets, small_sets)
+def test_levels_partition_the_set_triples(i: set[str], c: set[str], n: set[str]) -> None:
+    """Rules 2–6, restated as mutually exclusive conditions, pick exactly the reference's level."""
+    conditions = {
+        "stable": i == c == n != set(),
+        "retracted": not n and bool(i | c),
+        "evolved": bool(i) and bool(n) and not i == c == n,
+        "uncharted": not i and not c and bool(n),
+        "recent": not i and bool(c) and bool(n),
+        None: not (i | c | n),
+    }
+    assert sum(conditions.values()) == 1
+    assert conditions[level_of(i, c, n)]
+
+
+@given(small_sets, small_sets, small_sets)
+def test_change_kinds_partition_evolved_triples(i: set[str], c: set[str], n: set[str]) -> None:
+    """The four change kinds, restated as mutually exclusive conditions."""
+    if level_of(i, c, n) != "evolved":
+        return
+    p = c if c != n else i
+    assert p != n
+    conditions = {
+        "added": p < n,
+        "removed": n < p,
+        "replaced": bool(p) and not p & n,
+        "mixed": bool(p & n) and not p <= n and not n <= p,
+    }
+    assert sum(conditions.values()) == 1
+    assert conditions[change_kind_of(i, c, n)]
+
+
+# --------------------------------------------------------------------------------------------
+# Properties over generated histories
+# --------------------------------------------------------------------------------------------
+
+
+def check_result(key: tuple[str, str], res: Result, history: History) -> None:
+    """Invariants every reported result satisfies."""
+    assert (res.subject, res.pid) == key
+    assert res.level in LEVELS
+    assert (res.change_kind is not None) == (res.level == "evolved")
+    assert (res.changed_after_cutoff is not None) == (res.level == "evolved")
+    assert res.change_kind is None or res.change_kind in CHANGE_KINDS
+    assert (res.ambiguous_reason is not None) == (res.level == "ambiguous")
+    for answers in (res.latest, res.outdated, res.all_answers):
+        assert list(answers) == sorted(set(answers))
+    assert set(res.latest) <= set(res.all_answers)
+    assert set(res.outdated) <= set(res.all_answers)
+    assert not set(res.outdated) & set(res.latest)
+    assert bool(res.latest) == (res.level in ("stable", "evolved", "uncharted", "recent"))
+    assert bool(res.outdated) <= (res.level == "evolved")
+    if res.level == "ambiguous":
+        assert res.all_answers == ()
+    else:
+        assert res.all_answers
+    if res.level in ("stable", "uncharted", "recent"):
+        # every answer is current: all_answers = N, and latest is its best-ranked part
+        assert res.outdated == ()
+    assert set(res.all_answers) <= set(VALUES)
+
+
+@FAST
+@given(histories())
+def test_every_reported_group_has_exactly_one_level(history: History) -> None:
+    groups = {(r.subject, r.pid) for s in history.snapshots for r in s.rows}
+    for mode in ("record", "valid"):
+        results = classify(*history, mode)
+        assert set(results) <= groups
+        for key, res in results.items():
+            check_result(key, res, history)
+
+
+@FAST
+@given(st.data())
+def test_snapshot_list_order_never_matters(data: st.DataObject) -> None:
+    history = data.draw(histories())
+    shuffled = data.draw(st.permutations(history.snapshots))
+    for mode in ("record", "valid"):
+        assert classify(shuffled, *history[1:], mode) == classify(*history, mode)
+
+
+@FAST
+@given(histories())
+def test_valid_mode_reads_only_the_current_snapshot(history: History) -> None:
+    read = [s for s in history.snapshots if s.date <= history.current][-1:]
+    assert classify(read, *history[1:], "valid") == classify(*history, "valid")
+
+
+@FAST
+@given(histories(stable_window=True), unchanged_group())
+def test_an_unchanged_group_without_qualifiers_is_stable(history: History, rows: list[Row]) -> None:
+    values = {r.value or "" for r in rows if r.rank != "deprecated"}
+    preferred = {r.value or "" for r in rows if r.rank == "preferred"}
+    extended = add_everywhere(history, rows)
+    for mode in ("record", "valid"):
+        before = classify(*history, mode)
+        after = classify(*extended, mode)
+        latest = tuple(sorted(preferred or values))
+        assert after[EXTRA] == Result(
+            *EXTRA, "stable", None, None, latest, (), tuple(sorted(values)), None
+        )
+        # groups are independent: the others are untouched
+        assert {k: v for k, v in after.items() if k != EXTRA} == before
+
+
+@st.composite
+def new_value_for(draw: st.DrawFn, rows: list[Row]) -> str:
+    """A value that none of the rows has."""
+    return draw(st.sampled_from([v for v in ENTITY_VALUES if v not in {r.value for r in rows}]))
+
+
+@FAST
+@given(histories(stable_window=True), unchanged_group(), st.data())
+def test_a_new_object_after_the_cutoff_is_added(
+    history: History, rows: list[Row], data: st.DataObject
+) -> None:
+    new = statement(*EXTRA, data.draw(new_value_for(rows)))
+    stable = add_everywhere(history, rows)
+    extended = stable._replace(
+        snapshots=add_rows(stable.snapshots, [new], lambda d: d > history.cutoff)
+    )
+    old = {r.value or "" for r in rows if r.rank != "deprecated"}
+    got = classify(*extended, "record")[EXTRA]
+    assert (got.level, got.change_kind, got.changed_after_cutoff) == ("evolved", "added", True)
+    assert got.outdated == ()
+    assert got.all_answers == tuple(sorted({*old, new.value or ""}))
+    preferred = {r.value or "" for r in rows if r.rank == "preferred"}
+    assert got.latest == tuple(sorted(preferred or {*old, new.value or ""}))
+    # in valid mode the new statement, lacking qualifiers, holds at every date
+    assert classify(*extended, "valid")[EXTRA].level == "stable"
+
+
+@FAST
+@given(histories(stable_window=True), single_valued_group(), st.data())
+def test_a_replaced_value_after_the_cutoff_is_replaced(
+    history: History, rows: list[Row], data: st.DataObject
+) -> None:
+    old = rows[0].value or ""
+    new = data.draw(st.sampled_from([v for v in VALUES if v != old]))
+    replaced = [statement(*EXTRA, new, r.rank) for r in rows]
+    snaps = add_rows(history.snapshots, rows, lambda d: d <= history.cutoff)
+    snaps = add_rows(snaps, replaced, lambda d: d > history.cutoff)
+    got = classify(snaps, *history[1:], "record")[EXTRA]
+    answers = tuple(sorted({old, new}))
+    assert got == Result(*EXTRA, "evolved", "replaced", True, (new,), (old,), answers, None)
+
+
+@FAST
+@given(st.data())
+def test_a_deprecated_statement_is_invisible(data: st.DataObject) -> None:
+    history = data.draw(histories())
+    row = data.draw(deprecated_statements(history))
+    where = data.draw(st.sets(st.sampled_from([s.date for s in history.snapshots]), min_size=1))
+    extended = history._replace(snapshots=add_rows(history.snapshots, [row], where.__contains__))
+    for mode in ("record", "valid"):
+        assert classify(*extended, mode) == classify(*history, mode)
+
+
+# --------------------------------------------------------------------------------------------
+# The strategies reach every level and change kind
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stable_window", [False, True])
+def test_histories_cover_every_level_and_change_kind(stable_window: bool) -> None:
+    seen: Counter[tuple[str, str]] = Counter()
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(histories(stable_window=stable_window))
+    def collect(history: History) -> None:
+        for mode in ("record", "valid"):
+            for res in classify(*history, mode).values():
+                seen[(mode, res.level)] += 1
+                if res.change_kind is not None:
+                    seen[(mode, res.change_kind)] += 1
+
+    collect()
+    for mode in ("record", "valid"):
+        for name in (*LEVELS, *CHANGE_KINDS):
+            assert seen[(mode, name)] > 0, (mode, name, seen)
