@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -11,8 +12,9 @@ import msgspec
 
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.builds import Build, classification
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "snapshots"
 
@@ -34,6 +36,8 @@ class DemoReport:
     catalog: Path
     per_snapshot: list[tuple[str, int, int]]
     intervals: list[tuple[object, ...]]
+    classification: Build
+    examples: list[tuple[object, ...]]
 
 
 def load_samples(directory: Path = SAMPLES_DIR) -> list[Sample]:
@@ -54,10 +58,11 @@ def run_demo(
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikidata(request, progress))
     layout = StoreLayout.resolve(store)
-    connection = duckdb.connect(str(layout.catalog), read_only=True)
-    try:
+    dates = [date.fromisoformat(s.date) for s in load_samples()]
+    build = classification(layout, dates[0], dates[1], dates[2], "record")
+    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
         per_snapshot = connection.execute(load_sql("demo/per_snapshot")).fetchall()
         intervals = connection.execute(load_sql("demo/qualified_statements")).fetchall()
-    finally:
-        connection.close()
-    return DemoReport(results, layout.catalog, per_snapshot, intervals)
+        examples = connection.execute(render("demo/level_examples", build=str(build.path)))
+        rows = examples.fetchall()
+    return DemoReport(results, layout.catalog, per_snapshot, intervals, build, rows)

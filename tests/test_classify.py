@@ -12,9 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kgdiff.demo import load_samples
-from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.temporal.classify import classify
-from tests.paths import SAMPLES
 from tests.temporal_reference import Result, Row, Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import histories
@@ -71,17 +69,10 @@ def test_sql_matches_reference_on_generated_histories(history) -> None:
 
 
 @pytest.fixture(scope="module")
-def real_snapshots(tmp_path_factory: pytest.TempPathFactory) -> list[Snapshot]:
+def real_snapshots(sample_store: Path) -> list[Snapshot]:
     """The three bundled real snapshots, ingested, as reference rows."""
-    store = tmp_path_factory.mktemp("classify-store")
     samples = load_samples()
-    for sample in samples:
-        ingest_wikidata(
-            IngestRequest(
-                path=SAMPLES / sample.file, snapshot=sample.name, date=sample.date, store=store
-            )
-        )
-    connection = duckdb.connect(str(Path(store) / "kg.duckdb"), read_only=True)
+    connection = duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True)
     # Python dates stop at year 1 (DuckDB hands BCE dates over as strings): clamp, which
     # changes no comparison with the 2014 dates used here.
     columns = ", ".join(

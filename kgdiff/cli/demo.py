@@ -7,7 +7,7 @@ from rich.table import Table
 from kgdiff.cli.common import StoreOption, console, resumable
 from kgdiff.cli.ingest import print_result
 from kgdiff.cli.progress import RichProgress
-from kgdiff.demo import Sample, run_demo
+from kgdiff.demo import DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress
 
 
@@ -16,8 +16,27 @@ def _progress(sample: Sample) -> Progress:
     return RichProgress(console)
 
 
+def _joined(values: object) -> str:
+    return ", ".join(str(v) for v in values) if isinstance(values, list) else ""
+
+
+def _print_classification(report: DemoReport) -> None:
+    params = report.classification.params
+    title = (
+        f"a model with cutoff {params.cutoff}: facts since {params.init}, as of {params.current} "
+        f"({params.mode} time; view {params.view_name})"
+    )
+    table = Table("level", "subject", "property", "change", "latest", "outdated", title=title)
+    for level, subject, prop, kind, latest, outdated, reason in report.examples:
+        answers = _joined(latest) or str(reason or "")
+        table.add_row(
+            str(level), str(subject), str(prop), str(kind or ""), answers, _joined(outdated)
+        )
+    console.print(table)
+
+
 def demo(store: StoreOption = None) -> None:
-    """Ingest the three bundled Wikidata samples (2013-12, 2014-10, 2014-12) and show them."""
+    """Ingest the three bundled samples (2013-12, 2014-10, 2014-12), show them and classify."""
     with resumable():
         report = run_demo(store, _progress)
     for result in report.results:
@@ -42,6 +61,7 @@ def demo(store: StoreOption = None) -> None:
         end = f"{end_lo}…{end_hi}" if end_lo != end_hi else str(end_lo)
         table.add_row(str(snap), str(subject), str(label), str(pid), str(value), start, end)
     console.print(table)
+    _print_classification(report)
     console.print(
         f"explore with: [bold].venv/bin/duckdb {report.catalog}[/] "
         '-c "select snapshot, count(*) from statements group by 1"'

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import msgspec
 
 from kgdiff.sqlfiles import as_table_macro, quote, render
 from kgdiff.store.layout import TABLES, StoreLayout
@@ -49,7 +50,26 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
         if files:
             statements.append(render("catalog/table_view", table=table, files=files))
     statements.append(as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS))
+    statements.extend(_build_views(layout, dirs))
     return statements
+
+
+def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
+    """Views over the classification builds made from exactly the snapshots published now."""
+    current = sorted(
+        [m["name"], m["source"].get("sha256")]
+        for m in (msgspec.json.decode((d / "manifest.json").read_bytes()) for d in dirs)
+    )
+    views = []
+    for params_file in sorted((layout.root / "builds" / "classify").glob("*/params.json")):
+        params = msgspec.json.decode(params_file.read_bytes())
+        if sorted(params["snapshots"]) != current:
+            continue  # a build of an earlier set of snapshots: kept on disk, not shown
+        days = "_".join(params[k].replace("-", "") for k in ("init", "cutoff", "current"))
+        view = f"classified_{days}_{params['mode']}"
+        result = str(params_file.parent / "result.parquet")
+        views.append(render("catalog/build_view", view=view, file=result))
+    return views
 
 
 def rebuild_catalog(layout: StoreLayout) -> Path:

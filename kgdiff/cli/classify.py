@@ -1,0 +1,51 @@
+"""``kgdiff classify``: stable / evolved / uncharted ... for a knowledge cutoff."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kgdiff.cli.common import StoreOption, console
+from kgdiff.errors import UsageError
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.builds import classification
+from kgdiff.temporal.export import export_classification, level_counts
+
+
+def _day(value: str, option: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
+
+
+def classify_command(
+    init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
+    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
+    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
+    pid: Annotated[
+        list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the groups to FILE.jsonl or FILE.parquet.")
+    ] = None,
+    store: StoreOption = None,
+) -> None:
+    """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
+    layout = StoreLayout.resolve(store)
+    days = _day(init, "--init"), _day(cutoff, "--cutoff"), _day(current, "--current")
+    build = classification(layout, *days, mode)
+    source = "reused" if build.reused else "built"
+    console.print(f"{source} {build.path} (view {build.params.view_name} in {layout.catalog})")
+    table = Table("level", "groups", title="groups by level")
+    for level, count in level_counts(build.path, pid or []):
+        table.add_row(level, f"{count:,}")
+    console.print(table)
+    if out is not None:
+        written = export_classification(build.path, out, pid or [])
+        console.print(f"wrote {written:,} groups to {out}")

@@ -1,0 +1,97 @@
+"""Classification results materialised as Parquet builds, keyed by their parameters.
+
+``STORE/builds/classify/<key>/`` holds ``result.parquet`` and ``params.json``; the
+key hashes the dates, the mode, the snapshots (names and source checksums) and the
+kgdiff version, so asking twice reuses the build and a new snapshot makes a new one.
+Builds appear in the catalog as views ``classified_<init>_<cutoff>_<current>_<mode>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import msgspec
+
+from kgdiff import __version__
+from kgdiff.errors import StoreError, UsageError
+from kgdiff.sqlfiles import render
+from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import list_snapshots
+from kgdiff.temporal.classify import MODES, check_dates
+
+
+class BuildParams(msgspec.Struct, frozen=True):
+    """What a classification build was computed from."""
+
+    init: str
+    cutoff: str
+    current: str
+    mode: str
+    snapshots: list[tuple[str, str | None]]
+    tool_version: str
+
+    @property
+    def view_name(self) -> str:
+        """The catalog view of this build."""
+        days = (d.replace("-", "") for d in (self.init, self.cutoff, self.current))
+        return f"classified_{'_'.join(days)}_{self.mode}"
+
+
+@dataclass(frozen=True)
+class Build:
+    """A materialised classification."""
+
+    params: BuildParams
+    path: Path
+    reused: bool
+
+
+def _params(layout: StoreLayout, init: date, cutoff: date, current: date, mode: str) -> BuildParams:
+    check_dates(init, cutoff, current)
+    if mode not in MODES:
+        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)} ('both' comes later)")
+    manifests = list_snapshots(layout)
+    if not manifests:
+        raise StoreError(
+            f"no snapshots in {layout.root}; ingest some with 'kgdiff ingest wikidata'"
+        )
+    snapshots = [(m.name, m.source.sha256) for m in manifests]
+    return BuildParams(
+        init.isoformat(), cutoff.isoformat(), current.isoformat(), mode, snapshots, __version__
+    )
+
+
+def build_dir(layout: StoreLayout, params: BuildParams) -> Path:
+    """Folder of the build for ``params``."""
+    key = hashlib.sha256(msgspec.json.encode(params)).hexdigest()[:16]
+    return layout.root / "builds" / "classify" / key
+
+
+def classification(
+    layout: StoreLayout, init: date, cutoff: date, current: date, mode: str
+) -> Build:
+    """The classification build for these parameters, computed if it does not exist yet."""
+    params = _params(layout, init, cutoff, current, mode)
+    folder = build_dir(layout, params)
+    result = folder / "result.parquet"
+    if result.is_file():
+        return Build(params, result, reused=True)
+    tmp = folder.with_name(f".tmp-{folder.name}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    values = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
+    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+        connection.execute(
+            render("classify/classify_build", out=str(tmp / "result.parquet")), values
+        )
+    (tmp / "params.json").write_bytes(msgspec.json.encode(params))
+    with store_lock(layout):
+        tmp.rename(folder)
+        rebuild_catalog(layout)
+    return Build(params, result, reused=False)

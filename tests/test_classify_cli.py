@@ -1,0 +1,79 @@
+"""``kgdiff classify``: builds keyed by their parameters, exports, catalog views and macro."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.paths import ROOT
+
+DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
+VIEW = "classified_20131221_20141011_20141231_record"
+
+
+def kgdiff(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kgdiff", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_classify_builds_once_exports_and_shows_in_the_catalog(
+    sample_store: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "groups.jsonl"
+    first = kgdiff("classify", *DATES, "--store", str(sample_store), "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    assert "built" in first.stdout
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {"subject", "pid", "level", "change_kind", "latest", "outdated", "all_answers"} <= set(
+        records[0]
+    )
+    levels = {r["level"] for r in records}
+    assert {"stable", "evolved", "uncharted"} <= levels
+    again = kgdiff(
+        "classify",
+        *DATES,
+        "--store",
+        str(sample_store),
+        "--pid",
+        "P6",
+        "--pid",
+        "P35",
+        "--out",
+        str(tmp_path / "heads.parquet"),
+    )
+    assert again.returncode == 0 and "reused" in again.stdout
+    pids = duckdb.execute(f"SELECT DISTINCT pid FROM '{tmp_path / 'heads.parquet'}'").fetchall()
+    assert {p for (p,) in pids} <= {"P6", "P35"} and pids
+    with duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True) as catalog:
+        count = catalog.execute(f"SELECT count(*) FROM {VIEW}").fetchone()
+        macro = catalog.execute(
+            "SELECT count(*) FROM classify(DATE '2013-12-21', DATE '2014-10-11', "
+            "DATE '2014-12-31', 'record')"
+        ).fetchone()
+    assert count == macro == (len(records),)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--init", "2014-10-11", "--cutoff", "2013-12-21", "--current", "2014-12-31"],
+        [*DATES, "--mode", "both"],
+        ["--init", "21/12/2013", "--cutoff", "2014-10-11", "--current", "2014-12-31"],
+    ],
+)
+def test_bad_classify_arguments_are_usage_errors(sample_store: Path, args: list[str]) -> None:
+    result = kgdiff("classify", *args, "--store", str(sample_store))
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("error:") and len(result.stderr.splitlines()) == 1
