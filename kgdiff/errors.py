@@ -37,3 +37,9 @@ class InterruptedRunError(KgdiffError):
     """The user interrupted a long run (Ctrl-C); finished work is kept for a resume."""
 
     exit_code = 130
+
+
+class AuditFailedError(KgdiffError):
+    """An SQL audit returned rows that break a classification rule."""
+
+    exit_code = 1

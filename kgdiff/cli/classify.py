@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console
-from kgdiff.errors import UsageError
+from kgdiff.errors import AuditFailedError, UsageError
 from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
 from kgdiff.temporal.export import export_classification, level_counts
 
@@ -49,3 +50,25 @@ def classify_command(
     if out is not None:
         written = export_classification(build.path, out, pid or [])
         console.print(f"wrote {written:,} groups to {out}")
+
+
+def audit_command(
+    init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
+    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
+    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
+    store: StoreOption = None,
+) -> None:
+    """Run the SQL audits (sql/audits/) on a classification; exit 1 if any finds a row."""
+    layout = StoreLayout.resolve(store)
+    days = _day(init, "--init"), _day(cutoff, "--cutoff"), _day(current, "--current")
+    build = classification(layout, *days, mode)
+    failed = 0
+    for result in run_audits(build.path):
+        status = "[green]ok[/]" if result.violations == 0 else f"[red]{result.violations} rows[/]"
+        console.print(f"{result.name:32} {status}")
+        for row in result.examples:
+            console.print(f"    {row}", highlight=False)
+        failed += result.violations > 0
+    if failed:
+        raise AuditFailedError(f"{failed} audit(s) found violating rows in {build.path}")

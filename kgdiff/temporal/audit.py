@@ -1,0 +1,36 @@
+"""SQL audits of a classification build: each returns the rows that break a rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.sqlfiles import SQL_DIR, render
+
+AUDIT_DIR = SQL_DIR / "audits"
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """One audit and the rows that violate it (first few kept)."""
+
+    name: str
+    violations: int
+    examples: list[tuple[object, ...]]
+
+
+def audit_names() -> list[str]:
+    """Every audit in ``sql/audits/``."""
+    return sorted(path.stem for path in AUDIT_DIR.glob("*.sql"))
+
+
+def run_audits(build: Path, examples: int = 3) -> list[AuditResult]:
+    """Run every audit against a classification build."""
+    results = []
+    with duckdb.connect() as connection:
+        for name in audit_names():
+            rows = connection.execute(render(f"audits/{name}", build=str(build))).fetchall()
+            results.append(AuditResult(name, len(rows), rows[:examples]))
+    return results
