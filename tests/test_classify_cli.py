@@ -3,36 +3,22 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from tests.paths import ROOT
+from tests.paths import run_kgdiff
 
 DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
 VIEW = "classified_20131221_20141011_20141231_record"
-
-
-def kgdiff(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kgdiff", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
 
 
 def test_classify_builds_once_exports_and_shows_in_the_catalog(
     sample_store: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "groups.jsonl"
-    first = kgdiff("classify", *DATES, "--store", str(sample_store), "--out", str(out))
+    first = run_kgdiff("classify", *DATES, "--store", str(sample_store), "--out", str(out))
     assert first.returncode == 0, first.stderr
     assert "built" in first.stdout
     records = [json.loads(line) for line in out.read_text().splitlines()]
@@ -41,7 +27,7 @@ def test_classify_builds_once_exports_and_shows_in_the_catalog(
     )
     levels = {r["level"] for r in records}
     assert {"stable", "evolved", "uncharted"} <= levels
-    again = kgdiff(
+    again = run_kgdiff(
         "classify",
         *DATES,
         "--store",
@@ -74,6 +60,6 @@ def test_classify_builds_once_exports_and_shows_in_the_catalog(
     ],
 )
 def test_bad_classify_arguments_are_usage_errors(sample_store: Path, args: list[str]) -> None:
-    result = kgdiff("classify", *args, "--store", str(sample_store))
+    result = run_kgdiff("classify", *args, "--store", str(sample_store))
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error:") and len(result.stderr.splitlines()) == 1

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.paths import ROOT, SAMPLES
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kgdiff", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.paths import SAMPLES, run_kgdiff
 
 
 def test_unusable_store_is_one_line_exit_6(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the store should go")
     sample = str(SAMPLES / "testDump_json_2014-12.json.bz2")
-    result = run(
+    result = run_kgdiff(
         "ingest",
         "wikidata",
         sample,
@@ -43,7 +30,7 @@ def test_snapshots_list_show_and_remove(tmp_path: Path) -> None:
     store = str(tmp_path / "store")
     sample = str(SAMPLES / "testDump_json_2014-12.json.bz2")
     assert (
-        run(
+        run_kgdiff(
             "ingest",
             "wikidata",
             sample,
@@ -59,11 +46,11 @@ def test_snapshots_list_show_and_remove(tmp_path: Path) -> None:
         ).returncode
         == 0
     )
-    listing = run("snapshots", "--store", store)
+    listing = run_kgdiff("snapshots", "--store", store)
     assert listing.returncode == 0 and "s1" in listing.stdout
-    shown = run("snapshots", "show", "s1", "--store", store)
+    shown = run_kgdiff("snapshots", "show", "s1", "--store", store)
     assert shown.returncode == 0 and '"entities": 50' in shown.stdout
-    assert run("snapshots", "rm", "s1", "--store", store, "--yes").returncode == 0
+    assert run_kgdiff("snapshots", "rm", "s1", "--store", store, "--yes").returncode == 0
     assert not (tmp_path / "store" / "snapshots" / "snapshot=s1").exists()
-    missing = run("snapshots", "show", "s1", "--store", store)
+    missing = run_kgdiff("snapshots", "show", "s1", "--store", store)
     assert missing.returncode == 5 and "no snapshot named 's1'" in missing.stderr
