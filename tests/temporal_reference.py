@@ -16,6 +16,17 @@ Decisions where the spec leaves room (the SQL must match them):
 * The candidate groups are every (subject, pid) that has a row in any snapshot; a group is reported
   when it is ambiguous or when I ∪ C ∪ N ≠ ∅.
 * Lists are sorted by Python string order (code points, i.e. the byte order of UTF-8 strings).
+* ``time_lo`` and ``time_hi`` are both set or both NULL (``ValueError`` otherwise), so an implied
+  start bound always has both days.
+* "No start, end or point" uses the same notion of absent: a statement whose only qualifiers are
+  ``novalue`` ones gets an implied start too. A birth (P569) statement is an "other pid", so its
+  own implied start is the subject's earliest start of existence (often itself).
+* A statement whose main snak is not 'value' (``<somevalue>``) never gives an implied start, even
+  if it carries time_lo; only the pids listed in the spec give one (P570 for P509/P1196).
+* Measurement series: a group with no non-deprecated statement in the snapshot is (vacuously) a
+  series, which changes nothing as its set is empty. ``latest`` of a series uses the statements
+  that give N (valid at current *and* at the greatest point_lo), not every valid statement whose
+  value is in N.
 """
 
 from __future__ import annotations
@@ -30,7 +41,16 @@ MODES = ("record", "valid")
 LEVELS = ("ambiguous", "stable", "retracted", "evolved", "uncharted", "recent")
 CHANGE_KINDS = ("added", "removed", "replaced", "mixed")
 BOUND_SNAKTYPES = (None, "value", "somevalue", "novalue")
-DATE_COLUMNS = ("start_lo", "start_hi", "end_lo", "end_hi", "point_lo", "point_hi")
+DATE_COLUMNS = (
+    "time_lo",
+    "time_hi",
+    "start_lo",
+    "start_hi",
+    "end_lo",
+    "end_hi",
+    "point_lo",
+    "point_hi",
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,8 @@ class Row:
     snaktype: str | None
     value: str | None
     value_type: str | None
+    time_lo: date | None
+    time_hi: date | None
     start_lo: date | None
     start_hi: date | None
     start_snaktype: str | None
@@ -155,16 +177,87 @@ def interval_validity(start: Bound | None, end: Bound | None, t: date) -> Validi
     return Validity.UNKNOWN
 
 
+def qualifiers(row: Row) -> tuple[Bound | None, Bound | None, Bound | None]:
+    """The start, end and point of a statement (each None when absent)."""
+    return (
+        make_bound(row.start_snaktype, row.start_lo, row.start_hi),
+        make_bound(row.end_snaktype, row.end_lo, row.end_hi),
+        make_bound(row.point_snaktype, row.point_lo, row.point_hi),
+    )
+
+
 def validity(row: Row, t: date) -> Validity:
-    """Three-valued validity of one statement at day t, as the spec defines it."""
-    start = make_bound(row.start_snaktype, row.start_lo, row.start_hi)
-    end = make_bound(row.end_snaktype, row.end_lo, row.end_hi)
-    point = make_bound(row.point_snaktype, row.point_lo, row.point_hi)
+    """Three-valued validity of one statement at day t by its own qualifiers (no implied start)."""
+    start, end, point = qualifiers(row)
     if start is None and end is None and point is not None:
         return event_validity(point, t)
     # The point in time is ignored when a start or an end is present; with nothing at all
     # present this yields VALID at every t.
     return interval_validity(start, end, t)
+
+
+# --------------------------------------------------------------------------------------------
+# Implied start bound (valid mode only)
+# --------------------------------------------------------------------------------------------
+
+DEATH_DEPENDENT_PIDS = ("P509", "P1196")  # cause of death, manner of death
+DEATH_PIDS = ("P570",)
+EXISTENCE_PIDS = ("P569", "P571", "P577", "P575", "P580")
+
+# Implied start bounds of one snapshot: (subject, 'death' | 'existence') -> bound.
+ImpliedStarts = dict[tuple[str, str], Bound]
+
+
+def source_of(pid: str) -> str:
+    """Which implied start a statement of this pid gets: the subject's 'death' or 'existence'."""
+    return "death" if pid in DEATH_DEPENDENT_PIDS else "existence"
+
+
+def gives_source(row: Row) -> str | None:
+    """Which implied start this statement can give ('death', 'existence'), or None."""
+    if row.rank == "deprecated" or row.snaktype != "value" or row.time_lo is None:
+        return None
+    if row.pid in DEATH_PIDS:
+        return "death"
+    if row.pid in EXISTENCE_PIDS:
+        return "existence"
+    return None
+
+
+def implied_starts(snapshot: Snapshot | None) -> ImpliedStarts:
+    """Per subject, the earliest death and start of existence of a snapshot (smallest time_lo,
+    ties: smallest time_hi), as 'value' bounds [time_lo, time_hi]."""
+    chosen: dict[tuple[str, str], Row] = {}
+    for row in snapshot.rows if snapshot is not None else ():
+        source = gives_source(row)
+        if source is None:
+            continue
+        key = (row.subject, source)
+        best = chosen.get(key)
+        if best is None or sort_key(row) < sort_key(best):
+            chosen[key] = row
+    return {key: Bound("value", row.time_lo, row.time_hi) for key, row in chosen.items()}
+
+
+def sort_key(row: Row) -> tuple[date, date]:
+    """(time_lo, time_hi) of a statement giving an implied start."""
+    assert row.time_lo is not None and row.time_hi is not None
+    return (row.time_lo, row.time_hi)
+
+
+def has_no_qualifiers(row: Row) -> bool:
+    """True when start, end and point are all absent."""
+    return qualifiers(row) == (None, None, None)
+
+
+def validity_in(row: Row, t: date, starts: ImpliedStarts) -> Validity:
+    """Validity of a statement at t, given the implied starts of the snapshot it comes from
+    (empty in record mode, where a statement without qualifiers is VALID at every t)."""
+    if has_no_qualifiers(row):
+        start = starts.get((row.subject, source_of(row.pid)))
+        if start is not None:
+            return interval_validity(start, None, t)
+    return validity(row, t)
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,14 +300,37 @@ def counting_rows(rows: list[Row]) -> list[Row]:
     return [row for row in rows if row.rank != "deprecated"]
 
 
-def valid_rows(rows: list[Row], t: date) -> list[Row]:
+def valid_rows(rows: list[Row], t: date, starts: ImpliedStarts) -> list[Row]:
     """The non-deprecated rows that are VALID at t."""
-    return [row for row in counting_rows(rows) if validity(row, t) is Validity.VALID]
+    return [row for row in counting_rows(rows) if validity_in(row, t, starts) is Validity.VALID]
 
 
-def object_set(rows: list[Row], t: date) -> set[str]:
-    """Value keys of the non-deprecated rows VALID at t."""
-    return {value_key(row) for row in valid_rows(rows, t)}
+def is_series(rows: list[Row]) -> bool:
+    """True when every non-deprecated row is a quantity with a point and neither start nor end."""
+    for row in counting_rows(rows):
+        start, end, point = qualifiers(row)
+        if row.value_type != "quantity" or point is None or start is not None or end is not None:
+            return False
+    return True
+
+
+def newest(rows: list[Row]) -> list[Row]:
+    """The rows whose point_lo is the greatest among them (rows are VALID events)."""
+    points = [row.point_lo for row in rows if row.point_lo is not None]
+    assert len(points) == len(rows)
+    return [row for row in rows if row.point_lo == max(points)]
+
+
+def rows_giving_set(rows: list[Row], t: date, starts: ImpliedStarts) -> list[Row]:
+    """The statements whose values make the object set at t (the newest ones for a series)."""
+    if is_series(rows):
+        return newest(valid_rows(rows, t, starts))
+    return valid_rows(rows, t, starts)
+
+
+def object_set(rows: list[Row], t: date, starts: ImpliedStarts) -> set[str]:
+    """The object set at t: value keys of ``rows_giving_set``."""
+    return {value_key(row) for row in rows_giving_set(rows, t, starts)}
 
 
 def value_key(row: Row) -> str:
@@ -224,9 +340,9 @@ def value_key(row: Row) -> str:
     return row.value
 
 
-def has_unknown(rows: list[Row], t: date) -> bool:
+def has_unknown(rows: list[Row], t: date, starts: ImpliedStarts) -> bool:
     """True when some non-deprecated row has UNKNOWN validity at t."""
-    return any(validity(row, t) is Validity.UNKNOWN for row in counting_rows(rows))
+    return any(validity_in(row, t, starts) is Validity.UNKNOWN for row in counting_rows(rows))
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,28 +375,51 @@ def change_kind_of(initial: set[str], at_cutoff: set[str], now: set[str]) -> str
     return "mixed"
 
 
-def best_ranked_values(rows: list[Row], t: date) -> tuple[str, ...]:
+def best_ranked_values(rows: list[Row], t: date, starts: ImpliedStarts) -> tuple[str, ...]:
     """Values of the rows giving N that have the best rank among them (preferred, else normal)."""
-    current_rows = valid_rows(rows, t)
+    current_rows = rows_giving_set(rows, t, starts)
     ranks = {row.rank for row in current_rows}
     best = "preferred" if "preferred" in ranks else "normal"
     return tuple(sorted({value_key(row) for row in current_rows if row.rank == best}))
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one of the three dates reads: the day, its snapshot's rows by group, implied starts."""
+
+    day: date
+    groups: dict[tuple[str, str], list[Row]]
+    starts: ImpliedStarts
+
+    def rows(self, key: tuple[str, str]) -> list[Row]:
+        """The rows of one group (empty when the group is absent)."""
+        return self.groups.get(key, [])
+
+    def has_unknown(self, key: tuple[str, str]) -> bool:
+        """True when some non-deprecated row of the group is UNKNOWN at the day."""
+        return has_unknown(self.rows(key), self.day, self.starts)
+
+    def object_set(self, key: tuple[str, str]) -> set[str]:
+        """The group's object set at the day."""
+        return object_set(self.rows(key), self.day, self.starts)
+
+
+def reading(snapshots: list[Snapshot], t: date, current: date, mode: str) -> Reading:
+    """The reading for day t: implied starts only in valid mode, from the snapshot read."""
+    snapshot = snapshot_read(snapshots, t, current, mode)
+    starts = implied_starts(snapshot) if mode == "valid" else {}
+    return Reading(t, group_rows(snapshot), starts)
+
+
 def ambiguous_reason_of(
-    init_rows: list[Row],
-    cutoff_rows: list[Row],
-    current_rows: list[Row],
-    init: date,
-    cutoff: date,
-    current: date,
+    key: tuple[str, str], at_init: Reading, at_cutoff: Reading, at_current: Reading
 ) -> str | None:
     """The first of 'unknown at init/cutoff/current' that applies, or None."""
-    if has_unknown(init_rows, init):
+    if at_init.has_unknown(key):
         return "unknown at init"
-    if has_unknown(cutoff_rows, cutoff):
+    if at_cutoff.has_unknown(key):
         return "unknown at cutoff"
-    if has_unknown(current_rows, current):
+    if at_current.has_unknown(key):
         return "unknown at current"
     return None
 
@@ -310,6 +449,8 @@ def check_inputs(
                 if day is not None and not isinstance(day, date):
                     # e.g. DuckDB returns BCE dates as strings like '0659-01-28 (BC)'
                     raise ValueError(f"{name} of {row.subject} {row.pid} is not a date: {day!r}")
+            if (row.time_lo is None) != (row.time_hi is None):
+                raise ValueError(f"time_lo and time_hi of {row.subject} {row.pid}: both or none")
 
 
 def classify(
@@ -317,36 +458,32 @@ def classify(
 ) -> dict[tuple[str, str], Result]:
     """Classify every reported (subject, pid) group; see docs/classification.md."""
     check_inputs(snapshots, init, cutoff, current, mode)
-    by_group_at_init = group_rows(snapshot_read(snapshots, init, current, mode))
-    by_group_at_cutoff = group_rows(snapshot_read(snapshots, cutoff, current, mode))
-    by_group_at_current = group_rows(snapshot_read(snapshots, current, current, mode))
+    at_init = reading(snapshots, init, current, mode)
+    at_cutoff = reading(snapshots, cutoff, current, mode)
+    at_current = reading(snapshots, current, current, mode)
     every_group = {(row.subject, row.pid) for snapshot in snapshots for row in snapshot.rows}
 
     results: dict[tuple[str, str], Result] = {}
     for key in sorted(every_group):
-        init_rows = by_group_at_init.get(key, [])
-        cutoff_rows = by_group_at_cutoff.get(key, [])
-        current_rows = by_group_at_current.get(key, [])
         subject, pid = key
-
-        reason = ambiguous_reason_of(init_rows, cutoff_rows, current_rows, init, cutoff, current)
+        reason = ambiguous_reason_of(key, at_init, at_cutoff, at_current)
         if reason is not None:
             results[key] = Result(subject, pid, "ambiguous", None, None, (), (), (), reason)
             continue
 
-        initial = object_set(init_rows, init)
-        at_cutoff = object_set(cutoff_rows, cutoff)
-        now = object_set(current_rows, current)
-        level = level_of(initial, at_cutoff, now)
+        initial = at_init.object_set(key)
+        cutoff_set = at_cutoff.object_set(key)
+        now = at_current.object_set(key)
+        level = level_of(initial, cutoff_set, now)
         if level is None:
             continue
 
-        latest = best_ranked_values(current_rows, current) if now else ()
-        all_answers = tuple(sorted(initial | at_cutoff | now))
+        latest = best_ranked_values(at_current.rows(key), current, at_current.starts) if now else ()
+        all_answers = tuple(sorted(initial | cutoff_set | now))
         if level == "evolved":
-            outdated = tuple(sorted((initial | at_cutoff) - now))
-            change_kind: str | None = change_kind_of(initial, at_cutoff, now)
-            changed_after_cutoff: bool | None = at_cutoff != now
+            outdated = tuple(sorted((initial | cutoff_set) - now))
+            change_kind: str | None = change_kind_of(initial, cutoff_set, now)
+            changed_after_cutoff: bool | None = cutoff_set != now
         else:
             outdated, change_kind, changed_after_cutoff = (), None, None
         results[key] = Result(

@@ -1,10 +1,13 @@
 """Hypothesis strategies (and small constructors) for snapshot histories of Wikidata statements.
 
 ``histories()`` draws ``History(snapshots, init, cutoff, current)``: 1–4 snapshots at increasing
-dates, a few groups (subjects Q1..Q5 × properties P1..P4) whose statements are carried over from one
-snapshot to the next with a few changes, and three dates init < cutoff < current placed before,
-between, on and after the snapshot dates. Temporal qualifier dates are drawn near those dates too,
-so that every validity case and every level occurs often.
+dates, a few groups (subjects Q1..Q5 × properties P1..P4, P509 and the quantity P1082) whose
+statements are carried over from one snapshot to the next with a few changes, and three dates
+init < cutoff < current placed before, between, on and after the snapshot dates. Temporal qualifier
+dates are drawn near those dates too, so that every validity case and every level occurs often.
+Subjects often also get start-of-existence and death statements (P569, P570, P571, P580, time
+values near the same dates) that give implied start bounds in valid mode, and P1082 statements
+mostly carry only a point in time, so that measurement series occur often.
 
 The group ``(EXTRA_SUBJECT, EXTRA_PID)`` never occurs in generated histories: targeted property
 tests insert their own statements for it with ``add_rows``.
@@ -24,8 +27,13 @@ from tests.temporal_reference import Row, Snapshot
 
 SUBJECTS = ("Q1", "Q2", "Q3", "Q4", "Q5")
 PIDS = ("P1", "P2", "P3", "P4")
+CAUSE_OF_DEATH, SERIES_PID = "P509", "P1082"
+BIRTH, DEATH = "P569", "P570"
+TIME_PIDS = ("P569", "P570", "P571", "P580")
 ENTITY_VALUES = ("Q100", "Q101", "Q102", "Q103", "Q104", "Q105")
 VALUES = (*ENTITY_VALUES, "<somevalue>")
+QUANTITY_VALUES = ("+100|1", "+120|1", "+150|1", "+200|1")
+ENTITY_TYPE = "wikibase-entityid"
 EXTRA_SUBJECT, EXTRA_PID = "Q9", "P9"
 
 SNAPSHOT_FIRST, SNAPSHOT_LAST = date(2000, 1, 1), date(2030, 12, 31)
@@ -43,6 +51,11 @@ QUALIFIER_SHAPES = (
     + (("start", "point"), ("start", "end", "point"))
 )
 BOUND_KINDS = ("day",) * 5 + ("year",) * 2 + ("somevalue", "novalue")
+# Shapes for P1082: mostly a point only (a measurement series), sometimes something else.
+SERIES_SHAPES = (("point",),) * 20 + ((), ("start",), ("start", "point"))
+# Start-of-existence / death groups a subject gets besides its drawn groups.
+LIFE_SHAPES: tuple[tuple[str, ...], ...] = ((),) * 2 + (("P569",),) * 3 + (("P569", "P570"),) * 3
+LIFE_SHAPES += (("P570",), ("P571",), ("P569", "P580"))
 CHANGE_COUNTS = (0, 0, 0, 0, 1, 1, 1, 2)
 CHANGES: tuple[str, ...] = ("add",) * 2 + ("replace",) * 2 + ("supersede",) * 2
 CHANGES += ("remove", "deprecate", "promote", "end", "requalify", "fresh")
@@ -86,6 +99,22 @@ def year(number: int) -> Qual:
     return Qual("value", date(number, 1, 1), date(number, 12, 31))
 
 
+def time_key(when: Qual) -> str:
+    """A value key for a time value (day or year precision)."""
+    assert when.lo is not None and when.hi is not None
+    precision = 11 if when.lo == when.hi else 9
+    return f"+{when.lo.isoformat()}T00:00:00Z/{precision}"
+
+
+def value_type_of(value: str, time: Qual | None) -> str | None:
+    """The value type of a value key: NULL for <somevalue>/<novalue>, else by its shape."""
+    if value.startswith("<"):
+        return None
+    if time is not None:
+        return "time"
+    return "quantity" if "|" in value else ENTITY_TYPE
+
+
 def statement(
     subject: str,
     pid: str,
@@ -95,8 +124,12 @@ def statement(
     start: Qual | None = None,
     end: Qual | None = None,
     point: Qual | None = None,
+    time: Qual | None = None,
 ) -> Row:
-    """A statement row; qualifiers default to absent (snaktype NULL)."""
+    """A statement row; qualifiers default to absent (snaktype NULL).
+
+    ``time``: the main snak's time interval (time_lo, time_hi), for time values.
+    """
     s, e, p = start or ABSENT, end or ABSENT, point or ABSENT
     return Row(
         subject=subject,
@@ -104,7 +137,9 @@ def statement(
         rank=rank,
         snaktype={"<somevalue>": "somevalue", "<novalue>": "novalue"}.get(value, "value"),
         value=value,
-        value_type=None if value.startswith("<") else "wikibase-item",
+        value_type=value_type_of(value, time),
+        time_lo=time.lo if time else None,
+        time_hi=time.hi if time else None,
         start_lo=s.lo,
         start_hi=s.hi,
         start_snaktype=s.snaktype,
@@ -115,6 +150,21 @@ def statement(
         point_hi=p.hi,
         point_snaktype=p.snaktype,
     )
+
+
+def dated(
+    subject: str,
+    pid: str,
+    when: Qual,
+    rank: str = "normal",
+    *,
+    start: Qual | None = None,
+    end: Qual | None = None,
+    point: Qual | None = None,
+) -> Row:
+    """A statement whose value is the time ``when`` (a day or a year), e.g. a birth (P569)."""
+    key = time_key(when)
+    return statement(subject, pid, key, rank, start=start, end=end, point=point, time=when)
 
 
 def snapshots_of(*dated_rows: tuple[date, Sequence[Row]]) -> list[Snapshot]:
@@ -205,12 +255,15 @@ def timelines(draw: st.DrawFn, stable_window: bool = False) -> tuple[list[date],
 
 RANK = st.sampled_from(RANK_CHOICES)
 VALUE = st.sampled_from(VALUES)
-OTHER_VALUE = {v: st.sampled_from([w for w in VALUES if w != v]) for v in VALUES}
+QUANTITY = st.sampled_from(QUANTITY_VALUES * 4 + ("<somevalue>",))
 SHAPE = st.sampled_from(QUALIFIER_SHAPES)
+SERIES_SHAPE = st.sampled_from(SERIES_SHAPES)
+LIFE_SHAPE = st.sampled_from(LIFE_SHAPES)
 BOUND_KIND = st.sampled_from(BOUND_KINDS)
 CHANGE_COUNT = st.sampled_from(CHANGE_COUNTS)
 CHANGE = st.sampled_from(CHANGES)
 STATEMENT_COUNT = st.integers(0, 4)
+LIFE_COUNT = st.sampled_from((1, 1, 1, 2))
 
 
 @dataclass(frozen=True)
@@ -241,9 +294,11 @@ def draw_bound(draw: st.DrawFn, pools: Pools) -> Qual:
     return SOMEVALUE if kind == "somevalue" else NOVALUE
 
 
-def draw_qualifiers(draw: st.DrawFn, pools: Pools) -> dict[str, Qual]:
+def draw_qualifiers(
+    draw: st.DrawFn, pools: Pools, shapes: st.SearchStrategy[tuple[str, ...]] = SHAPE
+) -> dict[str, Qual]:
     """Temporal qualifiers of a statement: mostly none, sometimes start/end/point."""
-    quals = {name: draw_bound(draw, pools) for name in draw(SHAPE)}
+    quals = {name: draw_bound(draw, pools) for name in draw(shapes)}
     start, end = quals.get("start"), quals.get("end")
     if (
         start is not None
@@ -257,6 +312,29 @@ def draw_qualifiers(draw: st.DrawFn, pools: Pools) -> dict[str, Qual]:
     return quals
 
 
+def draw_main(
+    draw: st.DrawFn, subject: str, pid: str, pools: Pools, values: st.SearchStrategy[str] = VALUE
+) -> Row:
+    """A normal statement without qualifiers whose value suits the pid: a time (day or year,
+    sometimes <somevalue>) for TIME_PIDS, a quantity for SERIES_PID, else one of ``values``."""
+    if pid in TIME_PIDS:
+        if draw(st.integers(0, 7)) == 0:
+            return statement(subject, pid, "<somevalue>")
+        when = day(draw(pools.days)) if draw(st.booleans()) else year(draw(pools.years))
+        return dated(subject, pid, when)
+    return statement(subject, pid, draw(QUANTITY if pid == SERIES_PID else values))
+
+
+def draw_other_main(draw: st.DrawFn, old: Row, pools: Pools) -> Row:
+    """A statement like ``draw_main`` of the old row's group, with a value other than its value
+    (after a few tries: the value <novalue>, which drawn statements never have)."""
+    for _ in range(5):
+        like = draw_main(draw, old.subject, old.pid, pools)
+        if like.value != old.value:
+            return like
+    return statement(old.subject, old.pid, "<novalue>")
+
+
 def draw_statement(
     draw: st.DrawFn,
     subject: str,
@@ -266,16 +344,18 @@ def draw_statement(
     values: st.SearchStrategy[str] = VALUE,
     with_qualifiers: bool = True,
 ) -> Row:
-    """One statement of the group (subject, pid)."""
-    value = draw(values)
-    rank = draw(ranks)
-    quals = draw_qualifiers(draw, pools) if with_qualifiers else {}
-    return statement(subject, pid, value, rank, **quals)
+    """One statement of the group (subject, pid); time statements rarely have qualifiers."""
+    row = replace(draw_main(draw, subject, pid, pools, values), rank=draw(ranks))
+    if not with_qualifiers or (pid in TIME_PIDS and draw(st.integers(0, 5)) > 0):
+        return row
+    shapes = SERIES_SHAPE if pid == SERIES_PID else SHAPE
+    return with_qualifiers_of(row, draw_qualifiers(draw, pools, shapes))
 
 
 def draw_statements(draw: st.DrawFn, subject: str, pid: str, pools: Pools) -> list[Row]:
-    """0–4 statements of the group (subject, pid)."""
-    return [draw_statement(draw, subject, pid, pools) for _ in range(draw(STATEMENT_COUNT))]
+    """0–4 statements of the group (subject, pid); 1–2 for a time (existence, death) pid."""
+    count = draw(LIFE_COUNT if pid in TIME_PIDS else STATEMENT_COUNT)
+    return [draw_statement(draw, subject, pid, pools) for _ in range(count)]
 
 
 @st.composite
@@ -307,9 +387,20 @@ def statements(
 
 
 def with_value(row: Row, value: str) -> Row:
-    """The row with another value (its snaktype and value type following)."""
-    like = statement(row.subject, row.pid, value)
-    return replace(row, snaktype=like.snaktype, value=value, value_type=like.value_type)
+    """The row with another (non-time) value (its snaktype and value type following)."""
+    return with_main_of(row, statement(row.subject, row.pid, value))
+
+
+def with_main_of(row: Row, like: Row) -> Row:
+    """The row with the main snak (snaktype, value, value type, time interval) of ``like``."""
+    return replace(
+        row,
+        snaktype=like.snaktype,
+        value=like.value,
+        value_type=like.value_type,
+        time_lo=like.time_lo,
+        time_hi=like.time_hi,
+    )
 
 
 def with_bound(row: Row, name: str, qual: Qual | None) -> Row:
@@ -324,7 +415,7 @@ def with_bound(row: Row, name: str, qual: Qual | None) -> Row:
     return replace(row, point_lo=lo, point_hi=hi, point_snaktype=snaktype)
 
 
-def with_qualifiers(row: Row, quals: dict[str, Qual]) -> Row:
+def with_qualifiers_of(row: Row, quals: dict[str, Qual]) -> Row:
     """The row with exactly the temporal qualifiers ``quals``."""
     for name in ("start", "end", "point"):
         row = with_bound(row, name, quals.get(name))
@@ -349,12 +440,15 @@ def draw_evolved(
         if change == "remove":
             del result[index]
         elif change == "replace":
-            result[index] = with_value(old, draw(OTHER_VALUE[old.value or ""]))
+            result[index] = with_main_of(old, draw_other_main(draw, old, pools))
+        elif change == "supersede" and pid == SERIES_PID:  # a new census, a later figure
+            new = draw_main(draw, subject, pid, pools)
+            result.append(with_bound(new, "point", day(draw(pools.days))))
         elif change == "supersede":  # the old value ends the day a new one starts
             when = draw(pools.days)
-            value = draw(OTHER_VALUE[old.value or ""])
+            new = draw_other_main(draw, old, pools)
             result[index] = with_bound(old, "end", day(when))
-            result.append(statement(subject, pid, value, start=day(when)))
+            result.append(with_bound(new, "start", day(when)))
         elif change == "deprecate":
             result[index] = replace(old, rank="deprecated")
         elif change == "promote":
@@ -362,7 +456,8 @@ def draw_evolved(
         elif change == "end":
             result[index] = with_bound(old, "end", draw_bound(draw, pools))
         else:  # requalify
-            result[index] = with_qualifiers(old, draw_qualifiers(draw, pools))
+            shapes = SERIES_SHAPE if pid == SERIES_PID else SHAPE
+            result[index] = with_qualifiers_of(old, draw_qualifiers(draw, pools, shapes))
     return result
 
 
@@ -370,7 +465,8 @@ def draw_evolved(
 # Histories
 # --------------------------------------------------------------------------------------------
 
-ALL_GROUPS = tuple(product(SUBJECTS, PIDS))
+ALL_GROUPS = tuple(product(SUBJECTS, (*PIDS, CAUSE_OF_DEATH, SERIES_PID)))
+LIFE_GROUPS = tuple(product(SUBJECTS, TIME_PIDS))
 GROUPS = st.lists(st.sampled_from(ALL_GROUPS), min_size=1, max_size=6, unique=True)
 
 
@@ -383,6 +479,8 @@ def histories(draw: st.DrawFn, stable_window: bool = False) -> History:
     dates, init, cutoff, current = draw(timelines(stable_window))
     pools = pools_for(qualifier_days([*dates, init, cutoff, current]))
     groups = draw(GROUPS)
+    for subject in sorted({subject for subject, _ in groups}):
+        groups += [(subject, pid) for pid in draw(LIFE_SHAPE)]
     rows_per_snapshot: list[list[Row]] = [[] for _ in dates]
     for subject, pid in groups:
         rows = draw_statements(draw, subject, pid, pools)
@@ -420,7 +518,9 @@ def single_valued_group(
 
 @st.composite
 def deprecated_statements(
-    draw: st.DrawFn, history: History, groups: Sequence[tuple[str, str]] = ALL_GROUPS
+    draw: st.DrawFn,
+    history: History,
+    groups: Sequence[tuple[str, str]] = ALL_GROUPS + LIFE_GROUPS,
 ) -> Row:
     """A deprecated statement with any value and qualifiers, for any group."""
     subject, pid = draw(st.sampled_from([*groups, (EXTRA_SUBJECT, EXTRA_PID)]))

@@ -23,21 +23,27 @@ from tests.temporal_reference import (
     Validity,
     change_kind_of,
     classify,
+    has_no_qualifiers,
     level_of,
     snapshot_read,
     validity,
+)
+from tests.temporal_reference import (
+    DEATH_DEPENDENT_PIDS as DEATH_DEPENDENT,
 )
 from tests.temporal_strategies import (
     ENTITY_VALUES,
     EXTRA_PID,
     EXTRA_SUBJECT,
     NOVALUE,
+    SERIES_PID,
     SOMEVALUE,
     VALUES,
     History,
     Qual,
     add_everywhere,
     add_rows,
+    dated,
     day,
     deprecated_statements,
     histories,
@@ -121,7 +127,7 @@ def ambiguous(reason: str) -> Result:
 
 def test_row_and_result_columns_are_the_spec_columns_in_order() -> None:
     assert [f.name for f in dataclasses.fields(Row)] == [
-        "subject", "pid", "rank", "snaktype", "value", "value_type",
+        "subject", "pid", "rank", "snaktype", "value", "value_type", "time_lo", "time_hi",
         "start_lo", "start_hi", "start_snaktype", "end_lo", "end_hi", "end_snaktype",
         "point_lo", "point_hi", "point_snaktype",
     ]  # fmt: skip
@@ -451,6 +457,242 @@ def test_record_and_valid_mode_differ_on_a_backfilled_statement() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Implied start bound from the subject's start of existence or death (valid mode only)
+# --------------------------------------------------------------------------------------------
+
+BIRTH, DEATH, CAUSE, MANNER = "P569", "P570", "P509", "P1196"
+
+
+def of(pid: str, value: str, rank: str = "normal", **quals: Qual) -> Row:
+    """A statement of subject S with another pid."""
+    return statement(S, pid, value, rank, **quals)
+
+
+def birth(when: Qual, rank: str = "normal", pid: str = BIRTH) -> Row:
+    """A start of existence of S (by default a date of birth)."""
+    return dated(S, pid, when, rank)
+
+
+def death(when: Qual, rank: str = "normal") -> Row:
+    """A date of death of S."""
+    return dated(S, DEATH, when, rank)
+
+
+def test_birth_after_the_cutoff_makes_a_plain_statement_uncharted_in_valid_mode() -> None:
+    born = birth(day(date(2017, 3, 1)))
+    snaps = everywhere(stmt(A), born)
+    results = run(snaps, "valid")
+    assert results[(S, P)] == result("uncharted", latest=(A,), all_answers=(A,))
+    # the birth statement itself gets its own date as implied start
+    assert results[(S, BIRTH)].level == "uncharted"
+    # record mode applies no implied start
+    assert run(snaps, "record")[(S, P)] == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_birth_before_init_changes_nothing() -> None:
+    snaps = everywhere(stmt(A), birth(day(date(1990, 5, 5))))
+    assert run(snaps, "valid")[(S, P)] == result("stable", latest=(A,), all_answers=(A,))
+
+
+def test_year_precision_birth_in_the_cutoff_year_is_ambiguous() -> None:
+    snaps = everywhere(stmt(A), birth(year(CUTOFF.year)))
+    results = run(snaps, "valid")
+    assert results[(S, P)] == ambiguous("unknown at cutoff")
+    assert results[(S, BIRTH)] == dataclasses.replace(ambiguous("unknown at cutoff"), pid=BIRTH)
+    assert run(snaps, "record")[(S, P)].level == "stable"
+
+
+def test_the_earliest_start_of_existence_wins_ties_by_the_smallest_hi() -> None:
+    # same time_lo (Jan 1 of the cutoff year): the day-precision one (smaller hi) is chosen
+    snaps = everywhere(
+        stmt(A), birth(year(CUTOFF.year)), birth(day(date(CUTOFF.year, 1, 1)), pid="P571")
+    )
+    assert run(snaps, "valid")[(S, P)] == result("recent", latest=(A,), all_answers=(A,))
+    # an earlier start of existence under another pid wins over the birth
+    snaps = everywhere(stmt(A), birth(year(CUTOFF.year)), birth(year(2001), pid="P580"))
+    assert run(snaps, "valid")[(S, P)] == result("stable", latest=(A,), all_answers=(A,))
+
+
+@pytest.mark.parametrize(
+    "ignored",
+    [
+        birth(day(date(2001, 1, 1)), "deprecated"),  # deprecated
+        statement(S, BIRTH, "<somevalue>"),  # no value
+        dataclasses.replace(birth(day(date(2001, 1, 1))), pid="P1"),  # not an existence pid
+        dated("Q2", BIRTH, day(date(2001, 1, 1))),  # another subject
+        death(day(date(2001, 1, 1))),  # a death is no start of existence
+    ],
+)
+def test_statements_that_give_no_start_of_existence(ignored: Row) -> None:
+    # with a birth in 2017 alone, P1 is uncharted; the ignored statement changes nothing
+    snaps = everywhere(stmt(A), birth(day(date(2017, 3, 1))), ignored)
+    assert run(snaps, "valid")[(S, P)].level == "uncharted"
+
+
+def test_only_statements_without_qualifiers_get_an_implied_start() -> None:
+    born = birth(day(date(2017, 3, 1)))
+    started = stmt(A, start=day(date(2012, 1, 1)))
+    assert run(everywhere(started, born), "valid")[(S, P)].level == "recent"
+    event = stmt(A, point=day(date(2009, 1, 1)))
+    assert run(everywhere(event, born), "valid")[(S, P)].level == "stable"
+    # a novalue start is an absent start, so the implied one applies
+    novalue = stmt(A, start=NOVALUE)
+    assert run(everywhere(novalue, born), "valid")[(S, P)].level == "uncharted"
+
+
+def test_implied_start_comes_from_the_current_snapshot_in_valid_mode() -> None:
+    snaps = three([stmt(A), birth(day(date(2017, 3, 1)))], [stmt(A)], [stmt(A)])
+    assert run(snaps, "valid")[(S, P)] == result("stable", latest=(A,), all_answers=(A,))
+    snaps = three([stmt(A)], [stmt(A)], [stmt(A), birth(day(date(2017, 3, 1)))])
+    assert run(snaps, "valid")[(S, P)].level == "uncharted"
+
+
+@pytest.mark.parametrize("pid", [CAUSE, MANNER])
+def test_cause_of_death_is_valid_from_the_death_date(pid: str) -> None:
+    cause = of(pid, A)
+    born = birth(day(date(1950, 1, 1)))
+    died = everywhere(cause, born, death(day(date(2017, 3, 1))))
+    assert run(died, "valid")[(S, pid)] == dataclasses.replace(
+        result("uncharted", latest=(A,), all_answers=(A,)), pid=pid
+    )
+    assert run(died, "record")[(S, pid)].level == "stable"
+    # the earliest non-deprecated death counts
+    two = everywhere(cause, death(day(date(2017, 3, 1))), death(day(date(2012, 3, 1))))
+    assert run(two, "valid")[(S, pid)].level == "recent"
+    # death in the cutoff year at year precision: unknown at the cutoff
+    vague = everywhere(cause, death(year(CUTOFF.year)))
+    assert run(vague, "valid")[(S, pid)].ambiguous_reason == "unknown at cutoff"
+    # without a death no bound is implied, even with a recent birth
+    alive = everywhere(cause, birth(day(date(2017, 3, 1))))
+    assert run(alive, "valid")[(S, pid)].level == "stable"
+
+
+def test_other_pids_ignore_the_death_date() -> None:
+    snaps = everywhere(stmt(A), death(day(date(2017, 3, 1))))
+    assert run(snaps, "valid")[(S, P)].level == "stable"
+    # the date of death itself takes the birth as implied start
+    snaps = everywhere(death(day(date(2017, 3, 1))), birth(day(date(2012, 1, 1))))
+    assert run(snaps, "valid")[(S, DEATH)].level == "recent"
+
+
+# --------------------------------------------------------------------------------------------
+# Measurement series
+# --------------------------------------------------------------------------------------------
+
+OLD, NEW, OTHER = "+100|1", "+120|1", "+90|1"
+CENSUS_OLD, CENSUS_NEW = day(date(2009, 3, 1)), day(date(2017, 3, 1))
+
+
+def figure(value: str, when: Qual, rank: str = "normal") -> Row:
+    """A measurement of S (population, P1082) at a point in time."""
+    return statement(S, SERIES_PID, value, rank, point=when)
+
+
+def series(rows: list[Row], mode: str) -> Result:
+    """The result of the group (S, P1082), with the same rows in all three snapshots."""
+    return run(everywhere(*rows), mode)[(S, SERIES_PID)]
+
+
+def of_series(expected: Result) -> Result:
+    """An expected result for the group (S, P1082) instead of (S, P)."""
+    return dataclasses.replace(expected, pid=SERIES_PID)
+
+
+def ordered(*values: str) -> tuple[str, ...]:
+    """The values sorted as answers are ('+100|1' < '+120|1' < '+90|1')."""
+    return tuple(sorted(values))
+
+
+def test_a_new_census_replaces_the_old_figure() -> None:
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW)]
+    replaced = of_series(
+        result(
+            "evolved",
+            latest=(NEW,),
+            outdated=(OLD,),
+            all_answers=ordered(NEW, OLD),
+            change_kind="replaced",
+            changed_after_cutoff=True,
+        )
+    )
+    assert series(rows, "valid") == replaced
+    # record mode: the new figure is only recorded after the cutoff
+    snaps = three(rows[:1], rows[:1], rows)
+    assert run(snaps, "record")[(S, SERIES_PID)] == replaced
+
+
+def test_a_quantity_without_point_makes_the_group_a_set() -> None:
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW), of(SERIES_PID, OTHER)]
+    assert series(rows, "valid") == of_series(
+        result(
+            "evolved",
+            latest=ordered(NEW, OLD, OTHER),
+            all_answers=ordered(NEW, OLD, OTHER),
+            change_kind="added",
+            changed_after_cutoff=True,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "breaker",
+    [
+        of(SERIES_PID, A, point=day(date(2001, 1, 1))),  # not a quantity
+        of(SERIES_PID, "<somevalue>", point=day(date(2001, 1, 1))),  # no value type
+        of(SERIES_PID, OTHER, point=NOVALUE),  # novalue point: no point
+        of(SERIES_PID, OTHER, start=day(date(2001, 1, 1)), point=day(date(2001, 1, 1))),
+        of(SERIES_PID, OTHER, end=day(date(2030, 1, 1)), point=day(date(2001, 1, 1))),
+    ],
+)
+def test_series_need_every_statement_to_be_a_quantity_with_only_a_point(breaker: Row) -> None:
+    got = series([figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW), breaker], "valid")
+    assert got.level == "evolved"
+    assert OLD in got.latest and NEW in got.latest  # a set: the old figure stays
+
+
+def test_deprecated_statements_do_not_break_a_series() -> None:
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW), of(SERIES_PID, A, "deprecated")]
+    assert series(rows, "valid").change_kind == "replaced"
+
+
+def test_figures_at_the_same_newest_point_all_count() -> None:
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW), figure(OTHER, CENSUS_NEW)]
+    got = series(rows, "valid")
+    assert (got.latest, got.outdated, got.change_kind) == (ordered(NEW, OTHER), (OLD,), "replaced")
+
+
+def test_newest_figure_is_by_point_lo_among_valid_statements() -> None:
+    # a figure dated after current is not valid and does not hide the 2017 one
+    later = figure(OTHER, day(CURRENT + ONE_DAY))
+    got = series([figure(OLD, CENSUS_OLD), figure(NEW, CENSUS_NEW), later], "valid")
+    assert got.latest == (NEW,)
+    # a repeated figure: old and new census with the same value → stable
+    same = [figure(OLD, CENSUS_OLD), figure(OLD, CENSUS_NEW)]
+    assert series(same, "valid") == of_series(result("stable", latest=(OLD,), all_answers=(OLD,)))
+
+
+def test_latest_of_a_series_ranks_only_the_newest_statements() -> None:
+    # the old census is preferred, the new one normal: latest comes from the new statements only
+    rows = [figure(OLD, CENSUS_OLD, "preferred"), figure(OLD, CENSUS_NEW), figure(NEW, CENSUS_NEW)]
+    assert series(rows, "valid").latest == ordered(NEW, OLD)
+    rows[2] = figure(NEW, CENSUS_NEW, "preferred")
+    assert series(rows, "valid").latest == (NEW,)
+
+
+def test_an_unknown_point_makes_a_series_ambiguous() -> None:
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, SOMEVALUE)]
+    assert series(rows, "valid") == of_series(ambiguous("unknown at init"))
+    rows = [figure(OLD, CENSUS_OLD), figure(NEW, year(CUTOFF.year))]
+    assert series(rows, "valid").ambiguous_reason == "unknown at cutoff"
+
+
+def test_a_series_without_valid_figure_at_init_is_recent() -> None:
+    rows = [figure(OLD, day(date(2012, 1, 1))), figure(NEW, CENSUS_NEW)]
+    got = series(rows, "valid")
+    assert (got.level, got.latest, got.all_answers) == ("recent", (NEW,), ordered(NEW, OLD))
+
+
+# --------------------------------------------------------------------------------------------
 # Input checks
 # --------------------------------------------------------------------------------------------
 
@@ -545,7 +787,7 @@ def check_result(key: tuple[str, str], res: Result, history: History) -> None:
     if res.level in ("stable", "uncharted", "recent"):
         # every answer is current: all_answers = N, and latest is its best-ranked part
         assert res.outdated == ()
-    assert set(res.all_answers) <= set(VALUES)
+    assert set(res.all_answers) <= {r.value for s in history.snapshots for r in s.rows}
 
 
 @FAST
@@ -645,6 +887,53 @@ def test_a_deprecated_statement_is_invisible(data: st.DataObject) -> None:
         assert classify(*extended, mode) == classify(*history, mode)
 
 
+def with_times(history: History, when: date | None) -> History:
+    """The history with every time_lo and time_hi set to ``when`` (None: cleared)."""
+    snaps = [
+        dataclasses.replace(
+            snap,
+            rows=tuple(dataclasses.replace(r, time_lo=when, time_hi=when) for r in snap.rows),
+        )
+        for snap in history.snapshots
+    ]
+    return history._replace(snapshots=snaps)
+
+
+@FAST
+@given(histories())
+def test_record_mode_ignores_time_values(history: History) -> None:
+    assert classify(*with_times(history, None), "record") == classify(*history, "record")
+
+
+@FAST
+@given(histories())
+def test_implied_starts_before_every_date_change_nothing(history: History) -> None:
+    early = with_times(history, date(1900, 1, 1))
+    assert classify(*early, "valid") == classify(*with_times(history, None), "valid")
+
+
+@FAST
+@given(histories(), st.data())
+def test_an_implied_start_after_current_hides_plain_statements(
+    history: History, data: st.DataObject
+) -> None:
+    # every subject born after current: its statements without qualifiers never count
+    late = day(history.current + ONE_DAY)
+    subjects = sorted({r.subject for s in history.snapshots for r in s.rows})
+    births = [dated(subject, "P569", late) for subject in subjects]
+    extended = add_everywhere(with_times(history, None), births)
+    for key, res in classify(*extended, "valid").items():
+        rows = [r for s in extended.snapshots for r in s.rows if (r.subject, r.pid) == key]
+        plain = {r.value for r in rows if has_no_qualifiers(r) and r.pid not in DEATH_DEPENDENT}
+        if res.level != "ambiguous":
+            assert not set(res.all_answers) & (plain - qualified_values(rows)), (key, res)
+
+
+def qualified_values(rows: list[Row]) -> set[str | None]:
+    """Values of the rows that have some temporal qualifier."""
+    return {r.value for r in rows if not has_no_qualifiers(r)}
+
+
 # --------------------------------------------------------------------------------------------
 # The strategies reach every level and change kind
 # --------------------------------------------------------------------------------------------
@@ -662,8 +951,16 @@ def test_histories_cover_every_level_and_change_kind(stable_window: bool) -> Non
                 seen[(mode, res.level)] += 1
                 if res.change_kind is not None:
                     seen[(mode, res.change_kind)] += 1
+                if res.pid == SERIES_PID and res.change_kind == "replaced":
+                    seen[(mode, "series replaced")] += 1
+        if classify(*history, "valid") != classify(*with_times(history, None), "valid"):
+            seen[("valid", "implied start")] += 1
 
     collect()
     for mode in ("record", "valid"):
         for name in (*LEVELS, *CHANGE_KINDS):
             assert seen[(mode, name)] > 0, (mode, name, seen)
+    # a new census after the cutoff (rarer in record mode, which needs a snapshot between)
+    assert seen[("valid", "series replaced")] > 0, seen
+    assert seen[("record", "series replaced")] > 0 or not stable_window, seen
+    assert seen[("valid", "implied start")] > 0, seen

@@ -24,25 +24,58 @@ reads AS (
     ) AS snapshot
     FROM dates AS d
 ),
+implied AS (
+    -- valid time: the start a statement without temporal qualifiers implicitly has, the
+    -- subject's death (for causes/manners of death) or its start of existence
+    SELECT
+        st.snapshot, st.subject,
+        CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
+        min(st.time_lo) AS lo,
+        first(st.time_hi ORDER BY st.time_lo, st.time_hi) AS hi
+    FROM statements AS st
+    WHERE st.pid IN ('P570', 'P569', 'P571', 'P577', 'P575', 'P580')
+      AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
+      AND st.snapshot IN (SELECT snapshot FROM reads)
+    GROUP BY ALL
+),
 candidates AS (
     SELECT
-        r.role, r.day, st.subject, st.pid, st.value, st.rank,
-        st.start_snaktype IN ('value', 'somevalue') AS has_start,
-        st.end_snaktype IN ('value', 'somevalue') AS has_end,
-        st.point_snaktype IN ('value', 'somevalue') AS has_point,
+        r.role, r.day, st.subject, st.pid, st.value, st.rank, st.value_type,
+        coalesce(st.start_snaktype IN ('value', 'somevalue'), false) AS has_start,
+        coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS has_end,
+        coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS has_point,
         st.start_snaktype, st.start_lo, st.start_hi,
         st.end_snaktype, st.end_lo, st.end_hi,
-        st.point_snaktype, st.point_lo, st.point_hi
+        st.point_snaktype, st.point_lo, st.point_hi,
+        im.lo AS implied_lo, im.hi AS implied_hi
     FROM reads AS r
     JOIN statements AS st ON st.snapshot = r.snapshot
+    LEFT JOIN implied AS im
+        ON $mode = 'valid' AND im.snapshot = r.snapshot AND im.subject = st.subject
+       AND im.kind = (CASE WHEN st.pid IN ('P509', 'P1196') THEN 'death' ELSE 'existence' END)
     WHERE st.rank <> 'deprecated'
 ),
-evaluated AS (
+bounded AS (
     SELECT
-        role, subject, pid, value, rank,
+        * REPLACE (
+            CASE WHEN implied THEN 'value' ELSE start_snaktype END AS start_snaktype,
+            CASE WHEN implied THEN implied_lo ELSE start_lo END AS start_lo,
+            CASE WHEN implied THEN implied_hi ELSE start_hi END AS start_hi,
+            has_start OR implied AS has_start
+        )
+    FROM (
+        SELECT *, (NOT has_start AND NOT has_end AND NOT has_point
+                   AND implied_lo IS NOT NULL) AS implied
+        FROM candidates
+    )
+),
+judged AS (
+    SELECT
+        role, subject, pid, value, rank, point_lo,
+        coalesce(value_type = 'quantity', false) AND has_point AND NOT has_start AND NOT has_end
+            AS series_like,
         CASE
-            WHEN NOT coalesce(has_start, false) AND NOT coalesce(has_end, false)
-                 AND coalesce(has_point, false) THEN
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
                 CASE
                     WHEN point_snaktype = 'value' AND point_hi <= day THEN 'valid'
                     WHEN point_snaktype = 'value' AND point_lo > day THEN 'not_valid'
@@ -51,11 +84,29 @@ evaluated AS (
             WHEN (start_snaktype = 'value' AND start_lo > day)
                  OR (end_snaktype = 'value' AND end_hi <= day) THEN 'not_valid'
             WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 'unknown'
-            WHEN (NOT coalesce(has_start, false) OR start_hi <= day)
-                 AND (NOT coalesce(has_end, false) OR end_lo > day) THEN 'valid'
+            WHEN (NOT has_start OR start_hi <= day)
+                 AND (NOT has_end OR end_lo > day) THEN 'valid'
             ELSE 'unknown'
         END AS validity
-    FROM candidates
+    FROM bounded
+),
+evaluated AS (
+    -- a measurement series keeps only its newest valid figure(s)
+    SELECT
+        role, subject, pid, value, rank,
+        CASE
+            WHEN validity = 'valid' AND is_series AND point_lo <> newest THEN 'superseded'
+            ELSE validity
+        END AS validity
+    FROM (
+        SELECT
+            *,
+            coalesce(bool_and(series_like) OVER (PARTITION BY role, subject, pid), false)
+                AS is_series,
+            max(CASE WHEN validity = 'valid' THEN point_lo END)
+                OVER (PARTITION BY role, subject, pid) AS newest
+        FROM judged
+    )
 ),
 per_value AS (
     SELECT
