@@ -19,7 +19,7 @@ import duckdb
 import msgspec
 
 from kgdiff.sqlfiles import as_table_macro, quote, render
-from kgdiff.store.layout import TABLES, StoreLayout
+from kgdiff.store.layout import TABLES, StoreLayout, classification_view
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
 CLASSIFY_PARAMS = ["init", "cutoff", "current", "mode"]
@@ -65,8 +65,9 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         params = msgspec.json.decode(params_file.read_bytes())
         if sorted(params["snapshots"]) != current:
             continue  # a build of an earlier set of snapshots: kept on disk, not shown
-        days = "_".join(params[k].replace("-", "") for k in ("init", "cutoff", "current"))
-        view = f"classified_{days}_{params['mode']}"
+        view = classification_view(
+            params["init"], params["cutoff"], params["current"], params["mode"]
+        )
         result = str(params_file.parent / "result.parquet")
         views.append(render("catalog/build_view", view=view, file=result))
     return views

@@ -37,6 +37,12 @@ def check_snapshot_name(name: str) -> str:
     return name
 
 
+def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
+    """Catalog view of a classification build: ``classified_<init>_<cutoff>_<current>_<mode>``."""
+    days = "_".join(day.replace("-", "") for day in (init, cutoff, current))
+    return f"classified_{days}_{mode}"
+
+
 @dataclass(frozen=True)
 class StoreLayout:
     """Paths of one store directory (always absolute)."""

@@ -21,7 +21,7 @@ from kgdiff import __version__
 from kgdiff.errors import StoreError, UsageError
 from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, classification_view
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.classify import MODES, check_dates
 
@@ -39,8 +39,7 @@ class BuildParams(msgspec.Struct, frozen=True):
     @property
     def view_name(self) -> str:
         """The catalog view of this build."""
-        days = (d.replace("-", "") for d in (self.init, self.cutoff, self.current))
-        return f"classified_{'_'.join(days)}_{self.mode}"
+        return classification_view(self.init, self.cutoff, self.current, self.mode)
 
 
 @dataclass(frozen=True)
