@@ -94,15 +94,27 @@ def _run_tasks(
         on_done.update(source_pos(), tally.entities, tally.statements)
 
 
-def _parse_into(
-    staging: Staging,
-    request: IngestRequest,
-    kind: str,
-    day: date,
-    progress: Progress,
-    done: dict[int, PartMeta],
-) -> tuple[Tally, str, XmlStats]:
+@dataclass(frozen=True)
+class _Job:
+    """One ingest run: what to read, where it goes, and what is already done."""
+
+    staging: Staging
+    request: IngestRequest
+    kind: str
+    day: date
+    progress: Progress
+    done: dict[int, PartMeta]
+
+
+def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
     """Run the workers over every unfinished task; return totals, the sha256 and XML counts."""
+    staging, request, kind, progress, done = (
+        job.staging,
+        job.request,
+        job.kind,
+        job.progress,
+        job.done,
+    )
     tally = Tally(done, request.max_rejects, staging.dir)
     readers = ReaderState(DumpFraming(str(request.path)))
     with (
@@ -110,7 +122,7 @@ def _parse_into(
         _pool(request.workers) as pool,
     ):
         progress.begin(f"parsing {request.path.name}", source.size)
-        payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, day, readers)
+        payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, job.day, readers)
         tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
         _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
         sha256 = source.raw.finish_hash()
@@ -137,24 +149,18 @@ class _Built:
     timings: dict[str, float]
 
 
-def _build(
-    staging: Staging,
-    request: IngestRequest,
-    kind: str,
-    day: date,
-    progress: Progress,
-    done: dict[int, PartMeta],
-) -> _Built:
+def _build(job: _Job) -> _Built:
     started = time.monotonic()
-    tally, sha256, xml_stats = _parse_into(staging, request, kind, day, progress, done)
+    tally, sha256, xml_stats = _parse_into(job)
     parsed = time.monotonic()
-    progress.phase("sorting and writing tables")
-    counts, rejects_file = finalize(staging, threads=max(1, request.workers))
+    job.progress.phase("sorting and writing tables")
+    counts, rejects_file = finalize(job.staging, threads=max(1, job.request.workers))
     timings = {
         "parse_seconds": round(parsed - started, 3),
         "finalize_seconds": round(time.monotonic() - parsed, 3),
     }
-    return _Built(tally, sha256, counts, rejects_file, _input_stats(kind, xml_stats), timings)
+    stats = _input_stats(job.kind, xml_stats)
+    return _Built(tally, sha256, counts, rejects_file, stats, timings)
 
 
 def _manifest(
@@ -202,7 +208,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:
-        built = _build(staging, request, kind, day, progress, done)
+        built = _build(_Job(staging, request, kind, day, progress, done))
         manifest = _manifest(name, day, dump_day, source, request, built, started)
         directory = publish_snapshot(layout, staging.final, manifest)
     except BaseException:

@@ -60,30 +60,11 @@ def _qualifier_rows(
 
 def _value_columns(snak: Snak, value: SnakValue) -> tuple[Any, ...]:
     """The VALUE_FIELDS columns of a snak (see :mod:`kgdiff.rows.schema`)."""
+    head = (snak.snaktype, snak.datatype, value.value_type, value.key, value.object_qid)
     time = value.time
     if time is None:
-        return (
-            snak.snaktype,
-            snak.datatype,
-            value.value_type,
-            value.key,
-            value.object_qid,
-            None,
-            None,
-            None,
-            None,
-        )
-    return (
-        snak.snaktype,
-        snak.datatype,
-        value.value_type,
-        value.key,
-        value.object_qid,
-        time.precision,
-        time.calendar,
-        to_date32(time.lo),
-        to_date32(time.hi),
-    )
+        return (*head, None, None, None, None)
+    return (*head, time.precision, time.calendar, to_date32(time.lo), to_date32(time.hi))
 
 
 def _qualifier_row(
