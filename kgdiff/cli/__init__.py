@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from kgdiff.cli.classify import audit_command, classify_command
+from kgdiff.cli.classify import audit_command, classify_command, timeline_command
 from kgdiff.cli.common import run_guarded
 from kgdiff.cli.demo import demo
 from kgdiff.cli.ingest import ingest_app
@@ -23,6 +23,7 @@ app.add_typer(ingest_app, name="ingest")
 app.add_typer(snapshots_app, name="snapshots")
 app.command("classify")(classify_command)
 app.command("audit")(audit_command)
+app.command("timeline")(timeline_command)
 app.command("demo")(demo)
 
 

@@ -6,6 +6,7 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 from rich.table import Table
 
@@ -15,6 +16,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
 from kgdiff.temporal.export import export_classification, level_counts
+from kgdiff.temporal.timeline import timeline
 
 
 def _day(value: str, option: str) -> date:
@@ -72,3 +74,46 @@ def audit_command(
         failed += result.violations > 0
     if failed:
         raise AuditFailedError(f"{failed} audit(s) found violating rows in {build.path}")
+
+
+def timeline_command(
+    qid: Annotated[str, typer.Argument(help="The entity, e.g. Q42.")],
+    pid: Annotated[
+        list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
+    ] = None,
+    store: StoreOption = None,
+) -> None:
+    """Every statement of an entity across the snapshots, with record and valid intervals."""
+    layout = StoreLayout.resolve(store)
+    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+        cursor = timeline(connection, qid)
+        names = [d[0] for d in cursor.description or []]
+        rows = [r for r in cursor.fetchall() if not pid or r[0] in pid]
+    table = Table(
+        "pid",
+        "value",
+        "first seen",
+        "last seen",
+        "now",
+        "valid from",
+        "valid until",
+        title=f"{qid}: {len(rows)} statements across snapshots",
+    )
+    column = {name: i for i, name in enumerate(names)}
+    for row in rows:
+        table.add_row(
+            str(row[column["pid"]]),
+            str(row[column["value"]]),
+            str(row[column["first_seen"]]),
+            str(row[column["last_seen"]]),
+            "yes" if row[column["current"]] else "no",
+            _interval(row[column["valid_from_lo"]], row[column["valid_from_hi"]]),
+            _interval(row[column["valid_until_lo"]], row[column["valid_until_hi"]]),
+        )
+    console.print(table)
+
+
+def _interval(lo: object, hi: object) -> str:
+    if lo is None:
+        return ""
+    return str(lo) if lo == hi else f"{lo} … {hi}"

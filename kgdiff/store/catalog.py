@@ -50,6 +50,7 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
         if files:
             statements.append(render("catalog/table_view", table=table, files=files))
     statements.append(as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS))
+    statements.append(as_table_macro("timeline/timeline", "timeline", ["qid"]))
     statements.extend(_build_views(layout, dirs))
     return statements
 

@@ -1,0 +1,33 @@
+-- name: timeline
+-- purpose: Every statement of an entity across the snapshots: its record interval (the first
+--          and last snapshot it was seen in, and whether it is in the latest one) and its valid
+--          interval (start/end/point qualifiers as read in the last snapshot that has it).
+--          A statement whose value was edited keeps its id but gets one row per value.
+-- params: $qid the entity (e.g. 'Q42').
+WITH seen AS (
+    SELECT st.*, s.date AS snapshot_date
+    FROM statements AS st
+    JOIN snapshots AS s ON s.name = st.snapshot
+    WHERE st.subject = $qid
+),
+latest AS (
+    SELECT max(date) AS date FROM snapshots
+)
+SELECT
+    pid,
+    value,
+    statement_id,
+    arg_max(rank, snapshot_date) AS rank,
+    min(snapshot_date) AS first_seen,
+    max(snapshot_date) AS last_seen,
+    max(snapshot_date) = (SELECT date FROM latest) AS current,
+    list(snapshot ORDER BY snapshot_date) AS snapshots,
+    arg_max(start_lo, snapshot_date) AS valid_from_lo,
+    arg_max(start_hi, snapshot_date) AS valid_from_hi,
+    arg_max(end_lo, snapshot_date) AS valid_until_lo,
+    arg_max(end_hi, snapshot_date) AS valid_until_hi,
+    arg_max(point_lo, snapshot_date) AS point_lo,
+    arg_max(point_hi, snapshot_date) AS point_hi
+FROM seen
+GROUP BY pid, value, statement_id
+ORDER BY pid, first_seen, value, statement_id;

@@ -1,0 +1,60 @@
+"""An entity's timeline across the real snapshots."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from kgdiff.errors import UsageError
+from kgdiff.temporal.timeline import timeline
+from tests.paths import run_kgdiff
+
+
+def rows(store: Path, qid: str) -> list[dict[str, object]]:
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
+        cursor = timeline(connection, qid)
+        names = [d[0] for d in cursor.description or []]
+        return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
+
+
+def test_a_statement_seen_in_every_snapshot(sample_store: Path) -> None:
+    """Q183 P463 Q2595976 is in all three snapshots, valid 1990-07-01 … 1990-10-02."""
+    (row,) = [r for r in rows(sample_store, "Q183") if r["value"] == "Q2595976"]
+    assert row["snapshots"] == ["wd-2013-12", "wd-2014-10", "wd-2014-12"]
+    assert (row["first_seen"], row["last_seen"], row["current"]) == (
+        date(2013, 12, 21),
+        date(2014, 12, 31),
+        True,
+    )
+    assert (row["valid_from_lo"], row["valid_until_hi"]) == (date(1990, 7, 1), date(1990, 10, 2))
+
+
+def test_record_intervals_match_the_snapshots(sample_store: Path) -> None:
+    """Every row's first/last seen and 'current' agree with the snapshots it lists."""
+    dates = {
+        "wd-2013-12": date(2013, 12, 21),
+        "wd-2014-10": date(2014, 10, 11),
+        "wd-2014-12": date(2014, 12, 31),
+    }
+    found = rows(sample_store, "Q183") + rows(sample_store, "Q1")
+    assert len(found) > 100
+    for row in found:
+        seen = [dates[name] for name in row["snapshots"]]  # type: ignore[attr-defined]
+        assert (row["first_seen"], row["last_seen"]) == (min(seen), max(seen))
+        assert row["current"] == (max(seen) == date(2014, 12, 31))
+    gone = [r for r in found if r["pid"] == "P31" and r["value"] == "Q1088088"]
+    assert [(r["snapshots"], r["current"]) for r in gone] == [(["wd-2013-12"], False)]
+
+
+def test_bad_entity_id(sample_store: Path) -> None:
+    with pytest.raises(UsageError, match="not an entity id"):
+        rows(sample_store, "Q42'; drop table x; --")
+
+
+def test_timeline_command(sample_store: Path) -> None:
+    result = run_kgdiff("timeline", "Q183", "--pid", "P6", "--store", str(sample_store))
+    assert result.returncode == 0, result.stderr
+    assert "Q567" in result.stdout and "2005-11-22" in result.stdout
