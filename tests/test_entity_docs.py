@@ -126,3 +126,17 @@ def test_dates_from_file_names() -> None:
         resolve_date(Path("dump.json"), None)
     with pytest.raises(UsageError, match="YYYY-MM-DD"):
         resolve_date(Path("dump.json"), "31/12/2013")
+
+
+def test_wrongly_typed_entity_in_a_document_is_a_reject(tmp_path: Path) -> None:
+    """A response whose entity has a field of the wrong type: that entity is rejected, the
+    others are ingested (the document path goes through dicts, then msgspec validation)."""
+    q42 = json.loads((DATA / "wd_Q42.json").read_text(encoding="utf-8"))
+    broken = {"type": "item", "id": "Q9", "claims": {"P31": [{"mainsnak": 5}]}}
+    path = tmp_path / "response.json"
+    path.write_text(json.dumps({"entities": {"Q42": q42, "Q9": broken}}), encoding="utf-8")
+    result = ingest(path, tmp_path / "store", "mixed")
+    assert result.manifest.rejects == 1
+    assert [r[0] for r in rows(result, "entities")] == ["Q42"]
+    reject = json.loads((result.directory / "rejects.jsonl").read_text().splitlines()[0])
+    assert "mainsnak" in reject["error"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,6 @@ import pyarrow as pa
 from kgdiff.readers.entity_model import decode_entity, entity_from_dict
 from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_lines
 from kgdiff.rows.buffers import RowBuffers
-from kgdiff.rows.statements import RowError
 
 SNIPPET_CHARS = 200
 
@@ -68,10 +68,13 @@ def parse_json_chunk(chunk: Chunk) -> ChunkResult:
     return result
 
 
-def parse_entity_texts(batch: EntityTexts, to_canonical: Any) -> ChunkResult:
+def parse_entity_texts(
+    batch: EntityTexts, to_canonical: Callable[[bytes], dict[str, Any]]
+) -> ChunkResult:
     """Decode entity texts that may need mapping to canonical JSON (legacy XML texts).
 
-    ``to_canonical(bytes) -> dict`` raises ``ValueError`` for malformed input.
+    ``to_canonical`` raises ``ValueError`` for malformed input; a canonical dict whose
+    fields have the wrong types fails msgspec's validation: both are rejects.
     """
     buffers = RowBuffers()
     result = ChunkResult(batch.seq, {})
@@ -81,7 +84,7 @@ def parse_entity_texts(batch: EntityTexts, to_canonical: Any) -> ChunkResult:
             entity = entity_from_dict(to_canonical(text))
             result.statements += buffers.add_entity(entity, record)
             result.entities += 1
-        except (ValueError, RowError) as exc:
+        except (msgspec.DecodeError, ValueError) as exc:  # ValueError includes RowError
             result.rejects.append(_reject(record, offset, str(exc), text))
     result.tables = buffers.to_tables()
     return result
