@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bz2
+import hashlib
 import html
 import json
 import os
@@ -96,6 +97,7 @@ def test_counts_match_independent_reading(
     )
     manifest = ingested[name].manifest
     assert (manifest.counts["entities"], manifest.counts["statements"]) == expected
+    assert manifest.source.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert manifest.rejects == 0
     rows = catalog.execute(
         "SELECT (SELECT count(*) FROM entities WHERE snapshot = $n),"
@@ -264,6 +266,9 @@ def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
         )
     )
     assert result.manifest.counts["entities"] == 25
+    # the whole file is hashed even though the read stopped early
+    digest = hashlib.sha256((SAMPLES / "testDump_json_2014-12.json.bz2").read_bytes()).hexdigest()
+    assert result.manifest.source.sha256 == digest
     lines = duckdb.execute(
         f"SELECT min(source_line), max(source_line) FROM '{result.directory}/entities.parquet'"
     ).fetchall()

@@ -125,7 +125,8 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
         payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, job.day, readers)
         tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
         _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
-        sha256 = source.raw.finish_hash()
+    sha256 = source.sha256
+    assert sha256 is not None  # set by open_source on a clean exit
     if kind == JSON_DUMP:
         readers.framing.check(tally.layouts, complete=not request.limit)
     return tally, sha256, readers.xml_stats

@@ -78,6 +78,8 @@ class SourceStream:
         self.method = method
         self.size = path.stat().st_size
         self.decompressed = 0
+        self.sha256: str | None = None
+        """The whole file's sha256, set when the stream was read and closed without error."""
 
     def read(self, size: int = -1, /) -> bytes:
         """Read decompressed bytes, turning decompressor failures into :class:`InputError`."""
@@ -112,7 +114,11 @@ def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
     raw = HashingReader(path)
     try:
         with _decompressor(path, raw, method, threads) as stream:
-            yield SourceStream(path, raw, stream, method)
+            source = SourceStream(path, raw, stream, method)
+            yield source
+        # Only now, with the decompressor's threads and child process stopped, may the
+        # rest of the file (left unread by --limit) be hashed without racing them.
+        source.sha256 = raw.finish_hash()
     finally:
         raw.close()
 
