@@ -20,7 +20,7 @@ import pytest
 
 from kgdiff.demo import load_samples
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
-from tests.paths import ROOT, SAMPLES
+from tests.paths import SAMPLES, run_kgdiff
 
 TEXT = re.compile(rb"<text[^>]*>(.*?)</text>", re.S)
 EPOCH = date(1970, 1, 1)
@@ -276,13 +276,16 @@ def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
 
 
 def test_demo_command_runs(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "kgdiff", "demo", "--store", str(tmp_path / "demo")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    """The demo ingests the three samples, shows their counts and examples of every level."""
+    result = run_kgdiff("demo", "--store", str(tmp_path / "demo"))
     assert result.returncode == 0, result.stderr
-    assert "wd-2013-12" in result.stdout and "Saint Petersburg" not in result.stderr
+    out = result.stdout
+    for name, statements in (
+        ("wd-2013-12", "11,340"),
+        ("wd-2014-10", "14,647"),
+        ("wd-2014-12", "11,712"),
+    ):
+        assert re.search(rf"{name}\s.*{statements}", out), name
+    for level in ("stable", "evolved", "uncharted", "recent", "retracted", "ambiguous"):
+        assert re.search(rf"^.\s*{level}\s", out, re.M), level
+    assert (tmp_path / "demo" / "kg.duckdb").is_file()
