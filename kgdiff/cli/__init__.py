@@ -6,11 +6,11 @@ import sys
 
 import typer
 
-from kgdiff.cli.classify import audit_command, classify_command, timeline_command
 from kgdiff.cli.common import run_guarded
 from kgdiff.cli.demo import demo
 from kgdiff.cli.ingest import ingest_app
 from kgdiff.cli.snapshots import snapshots_app
+from kgdiff.cli.temporal import audit_command, classify_command, timeline_command
 
 app = typer.Typer(
     name="kgdiff",

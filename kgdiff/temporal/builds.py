@@ -9,6 +9,7 @@ Builds appear in the catalog as views ``classified_<init>_<cutoff>_<current>_<mo
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from dataclasses import dataclass
 from datetime import date
@@ -81,7 +82,7 @@ def classification(
     result = folder / "result.parquet"
     if result.is_file():
         return Build(params, result, reused=True)
-    tmp = folder.with_name(f".tmp-{folder.name}")
+    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     values = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
@@ -91,6 +92,9 @@ def classification(
         )
     (tmp / "params.json").write_bytes(msgspec.json.encode(params))
     with store_lock(layout):
+        if folder.exists():  # another process published the same build meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return Build(params, result, reused=True)
         tmp.rename(folder)
         rebuild_catalog(layout)
     return Build(params, result, reused=False)

@@ -1,4 +1,4 @@
-"""``kgdiff classify``: stable / evolved / uncharted ... for a knowledge cutoff."""
+"""Temporal commands: `kgdiff classify`, `kgdiff audit` and `kgdiff timeline`."""
 
 from __future__ import annotations
 
