@@ -114,8 +114,4 @@ def snak_value(snak: Snak) -> SnakValue:
     datavalue = snak.datavalue
     if datavalue is None:
         return SnakValue(None, None, None, None, "value snak without datavalue")
-    value = datavalue.value
-    if datavalue.type == "wikibase-entityid" and isinstance(value, ValueFields):
-        qid = value.id or entity_id(value)
-        return SnakValue("wikibase-entityid", qid, qid, None, None)
     return _other(datavalue)
