@@ -32,12 +32,14 @@ Decisions where the spec leaves room (the SQL must match them):
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from enum import Enum
 
 RANKS = ("preferred", "normal", "deprecated")
-MODES = ("record", "valid")
+MODES = ("record", "valid", "both")
+ENTITY_VALUE_TYPE = "wikibase-entityid"
 LEVELS = ("ambiguous", "stable", "retracted", "evolved", "uncharted", "recent")
 CHANGE_KINDS = ("added", "removed", "replaced", "mixed")
 BOUND_SNAKTYPES = (None, "value", "somevalue", "novalue")
@@ -77,12 +79,21 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Entity:
+    """An entity row of a snapshot: an entity, or a redirect of a merged item to ``redirect_to``."""
+
+    qid: str
+    redirect_to: str | None = None
+
+
+@dataclass(frozen=True)
 class Snapshot:
-    """A published snapshot: its name, the date it represents and its statement rows."""
+    """A published snapshot: its name, the date it represents, its statement and entity rows."""
 
     name: str
     date: date
     rows: tuple[Row, ...]
+    entities: tuple[Entity, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,6 +109,12 @@ class Result:
     outdated: tuple[str, ...]
     all_answers: tuple[str, ...]
     ambiguous_reason: str | None
+    record_level: str | None = None
+    valid_level: str | None = None
+    backfilled: bool | None = None
+    init_snapshot: str | None = None
+    cutoff_snapshot: str | None = None
+    current_snapshot: str | None = None
 
 
 class Validity(Enum):
@@ -250,14 +267,100 @@ def has_no_qualifiers(row: Row) -> bool:
     return qualifiers(row) == (None, None, None)
 
 
-def validity_in(row: Row, t: date, starts: ImpliedStarts) -> Validity:
+@dataclass(frozen=True)
+class Implied:
+    """The implied start bounds available to the statements of the snapshot read (valid mode).
+
+    ``starts``: the snapshot's deaths and starts of existence; ``created``: per subject first
+    seen after the earliest snapshot, the days it was created in. Both empty in record mode.
+    """
+
+    starts: ImpliedStarts
+    created: dict[str, Bound]
+    resolve: Callable[[str], str] = str
+
+    def start_for(self, row: Row) -> Bound | None:
+        """The implied start of a statement without qualifiers (its own kind first)."""
+        own = self.starts.get((row.subject, source_of(row.pid)))
+        return own if own is not None else self.created.get(self.resolve(row.subject))
+
+
+NOTHING_IMPLIED = Implied({}, {})
+
+
+def validity_in(row: Row, t: date, implied: Implied) -> Validity:
     """Validity of a statement at t, given the implied starts of the snapshot it comes from
-    (empty in record mode, where a statement without qualifiers is VALID at every t)."""
+    (none in record mode, where a statement without qualifiers is VALID at every t)."""
     if has_no_qualifiers(row):
-        start = starts.get((row.subject, source_of(row.pid)))
+        start = implied.start_for(row)
         if start is not None:
             return interval_validity(start, None, t)
     return validity(row, t)
+
+
+def creation_bounds(snapshots: list[Snapshot], current: date, merges: Merges) -> dict[str, Bound]:
+    """Per item first seen — itself or an item merged into it, as an entity, not a redirect —
+    in a snapshot dated ≤ current that is not the earliest such snapshot: [day after the
+    previous snapshot, its first snapshot]. Keyed by the item merges lead to."""
+    eligible = sorted((s for s in snapshots if s.date <= current), key=lambda s: s.date)
+    bounds: dict[str, Bound] = {}
+    seen: set[str] = set()
+    for position, snapshot in enumerate(eligible):
+        for entity in snapshot.entities:
+            item = merges.resolve(entity.qid)
+            if entity.redirect_to is not None or item in seen:
+                continue
+            seen.add(item)
+            if position > 0:
+                after = eligible[position - 1].date + timedelta(days=1)
+                bounds[item] = Bound("value", after, snapshot.date)
+    return bounds
+
+
+# --------------------------------------------------------------------------------------------
+# Merged items (redirects)
+# --------------------------------------------------------------------------------------------
+
+
+def redirect_targets(snapshots: list[Snapshot], current: date) -> dict[str, str]:
+    """qid -> target for every qid whose entity row in the latest snapshot (dated ≤ current)
+    having a row for it is a redirect."""
+    latest: dict[str, tuple[date, Entity]] = {}
+    for snapshot in snapshots:
+        if snapshot.date > current:
+            continue
+        for entity in snapshot.entities:
+            known = latest.get(entity.qid)
+            if known is None or snapshot.date > known[0]:
+                latest[entity.qid] = (snapshot.date, entity)
+    return {
+        qid: entity.redirect_to
+        for qid, (_, entity) in latest.items()
+        if entity.redirect_to is not None
+    }
+
+
+@dataclass(frozen=True)
+class Merges:
+    """Follows redirects of merged items: at most two steps."""
+
+    targets: dict[str, str]
+
+    def resolve(self, qid: str) -> str:
+        """Where ``qid`` ends up after at most two redirects."""
+        first = self.targets.get(qid)
+        if first is None:
+            return qid
+        return self.targets.get(first, first)
+
+    def key(self, row: Row) -> tuple[str, str]:
+        """The (subject, pid) group a statement counts in."""
+        return (self.resolve(row.subject), row.pid)
+
+    def value(self, row: Row) -> str:
+        """The value key a statement contributes (item values followed)."""
+        key = value_key(row)
+        return self.resolve(key) if row.value_type == ENTITY_VALUE_TYPE else key
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,9 +403,9 @@ def counting_rows(rows: list[Row]) -> list[Row]:
     return [row for row in rows if row.rank != "deprecated"]
 
 
-def valid_rows(rows: list[Row], t: date, starts: ImpliedStarts) -> list[Row]:
+def valid_rows(rows: list[Row], t: date, implied: Implied) -> list[Row]:
     """The non-deprecated rows that are VALID at t."""
-    return [row for row in counting_rows(rows) if validity_in(row, t, starts) is Validity.VALID]
+    return [row for row in counting_rows(rows) if validity_in(row, t, implied) is Validity.VALID]
 
 
 def is_series(rows: list[Row]) -> bool:
@@ -321,16 +424,11 @@ def newest(rows: list[Row]) -> list[Row]:
     return [row for row in rows if row.point_lo == max(points)]
 
 
-def rows_giving_set(rows: list[Row], t: date, starts: ImpliedStarts) -> list[Row]:
+def rows_giving_set(rows: list[Row], t: date, implied: Implied) -> list[Row]:
     """The statements whose values make the object set at t (the newest ones for a series)."""
     if is_series(rows):
-        return newest(valid_rows(rows, t, starts))
-    return valid_rows(rows, t, starts)
-
-
-def object_set(rows: list[Row], t: date, starts: ImpliedStarts) -> set[str]:
-    """The object set at t: value keys of ``rows_giving_set``."""
-    return {value_key(row) for row in rows_giving_set(rows, t, starts)}
+        return newest(valid_rows(rows, t, implied))
+    return valid_rows(rows, t, implied)
 
 
 def value_key(row: Row) -> str:
@@ -340,9 +438,9 @@ def value_key(row: Row) -> str:
     return row.value
 
 
-def has_unknown(rows: list[Row], t: date, starts: ImpliedStarts) -> bool:
+def has_unknown(rows: list[Row], t: date, implied: Implied) -> bool:
     """True when some non-deprecated row has UNKNOWN validity at t."""
-    return any(validity_in(row, t, starts) is Validity.UNKNOWN for row in counting_rows(rows))
+    return any(validity_in(row, t, implied) is Validity.UNKNOWN for row in counting_rows(rows))
 
 
 # --------------------------------------------------------------------------------------------
@@ -375,57 +473,67 @@ def change_kind_of(initial: set[str], at_cutoff: set[str], now: set[str]) -> str
     return "mixed"
 
 
-def best_ranked_values(rows: list[Row], t: date, starts: ImpliedStarts) -> tuple[str, ...]:
-    """Values of the rows giving N that have the best rank among them (preferred, else normal)."""
-    current_rows = rows_giving_set(rows, t, starts)
-    ranks = {row.rank for row in current_rows}
-    best = "preferred" if "preferred" in ranks else "normal"
-    return tuple(sorted({value_key(row) for row in current_rows if row.rank == best}))
-
-
 @dataclass(frozen=True)
 class Reading:
-    """What one of the three dates reads: the day, its snapshot's rows by group, implied starts."""
+    """What one of the three dates reads: the day, the snapshot, its statements grouped by the
+    (merged) group they count in and then by their own (subject, pid), and implied starts."""
 
     day: date
-    groups: dict[tuple[str, str], list[Row]]
-    starts: ImpliedStarts
+    snapshot: str | None
+    groups: dict[tuple[str, str], list[list[Row]]]
+    implied: Implied
+    merges: Merges
 
-    def rows(self, key: tuple[str, str]) -> list[Row]:
-        """The rows of one group (empty when the group is absent)."""
+    def parts(self, key: tuple[str, str]) -> list[list[Row]]:
+        """The statement groups (as in the snapshot) that count in the group ``key``."""
         return self.groups.get(key, [])
 
     def has_unknown(self, key: tuple[str, str]) -> bool:
         """True when some non-deprecated row of the group is UNKNOWN at the day."""
-        return has_unknown(self.rows(key), self.day, self.starts)
+        return any(has_unknown(rows, self.day, self.implied) for rows in self.parts(key))
+
+    def set_rows(self, key: tuple[str, str]) -> list[Row]:
+        """The statements giving the group's object set at the day (series judged per part)."""
+        return [
+            row for rows in self.parts(key) for row in rows_giving_set(rows, self.day, self.implied)
+        ]
 
     def object_set(self, key: tuple[str, str]) -> set[str]:
         """The group's object set at the day."""
-        return object_set(self.rows(key), self.day, self.starts)
+        return {self.merges.value(row) for row in self.set_rows(key)}
+
+    def best_ranked_values(self, key: tuple[str, str]) -> tuple[str, ...]:
+        """Values of the rows giving the set having the best rank among them."""
+        rows = self.set_rows(key)
+        best = "preferred" if any(row.rank == "preferred" for row in rows) else "normal"
+        return tuple(sorted({self.merges.value(row) for row in rows if row.rank == best}))
 
 
-def reading(snapshots: list[Snapshot], t: date, current: date, mode: str) -> Reading:
+def reading(
+    snapshots: list[Snapshot], t: date, current: date, mode: str, merges: Merges
+) -> Reading:
     """The reading for day t: implied starts only in valid mode, from the snapshot read."""
     snapshot = snapshot_read(snapshots, t, current, mode)
-    starts = implied_starts(snapshot) if mode == "valid" else {}
-    return Reading(t, group_rows(snapshot), starts)
+    implied = NOTHING_IMPLIED
+    if mode == "valid":
+        created = creation_bounds(snapshots, current, merges)
+        implied = Implied(implied_starts(snapshot), created, merges.resolve)
+    merged: dict[tuple[str, str], list[list[Row]]] = defaultdict(list)
+    for (subject, pid), rows in group_rows(snapshot).items():
+        merged[(merges.resolve(subject), pid)].append(rows)
+    return Reading(t, snapshot.name if snapshot else None, merged, implied, merges)
 
 
-def ambiguous_reason_of(
-    key: tuple[str, str], at_init: Reading, at_cutoff: Reading, at_current: Reading
-) -> str | None:
+def ambiguous_reason_of(key: tuple[str, str], readings: list[Reading]) -> str | None:
     """The first of 'unknown at init/cutoff/current' that applies, or None."""
-    if at_init.has_unknown(key):
-        return "unknown at init"
-    if at_cutoff.has_unknown(key):
-        return "unknown at cutoff"
-    if at_current.has_unknown(key):
-        return "unknown at current"
+    for role, read in zip(("init", "cutoff", "current"), readings, strict=True):
+        if read.has_unknown(key):
+            return f"unknown at {role}"
     return None
 
 
 # --------------------------------------------------------------------------------------------
-# Entry point
+# Entry points
 # --------------------------------------------------------------------------------------------
 
 
@@ -453,48 +561,123 @@ def check_inputs(
                 raise ValueError(f"time_lo and time_hi of {row.subject} {row.pid}: both or none")
 
 
+@dataclass(frozen=True)
+class Sets:
+    """A view's verdict on one group: the three object sets and the result."""
+
+    initial: set[str]
+    at_cutoff: set[str]
+    result: Result
+
+
+def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> Sets | None:
+    """One view's classification of one group (None when it is not reported)."""
+    subject, pid = key
+    names = {f"{role}_snapshot": r.snapshot for role, r in zip(ROLES, readings, strict=True)}
+    level_field = {"record_level" if mode == "record" else "valid_level": "ambiguous"}
+    reason = ambiguous_reason_of(key, readings)
+    initial, cutoff_set, now = (read.object_set(key) for read in readings)
+    if reason is not None:
+        result = Result(subject, pid, "ambiguous", None, None, (), (), (), reason,
+                        **level_field, **names)  # fmt: skip
+        return Sets(initial, cutoff_set, result)
+    level = level_of(initial, cutoff_set, now)
+    if level is None:
+        return None
+    latest = readings[2].best_ranked_values(key) if now else ()
+    evolved = level == "evolved"
+    result = Result(
+        subject=subject,
+        pid=pid,
+        level=level,
+        change_kind=change_kind_of(initial, cutoff_set, now) if evolved else None,
+        changed_after_cutoff=cutoff_set != now if evolved else None,
+        latest=latest,
+        outdated=tuple(sorted((initial | cutoff_set) - now)) if evolved else (),
+        all_answers=tuple(sorted(initial | cutoff_set | now)),
+        ambiguous_reason=None,
+        **{"record_level" if mode == "record" else "valid_level": level},
+        **names,
+    )
+    return Sets(initial, cutoff_set, result)
+
+
+ROLES = ("init", "cutoff", "current")
+
+
+def classify_view(
+    snapshots: list[Snapshot], days: tuple[date, date, date], mode: str
+) -> dict[tuple[str, str], Sets]:
+    """Classify every reported group in one view ('record' or 'valid')."""
+    current = days[2]
+    merges = Merges(redirect_targets(snapshots, current))
+    readings = [reading(snapshots, t, current, mode, merges) for t in days]
+    every_group = {key for read in readings for key in read.groups}
+    results = {}
+    for key in sorted(every_group):
+        sets = classify_group(key, readings, mode)
+        if sets is not None:
+            results[key] = sets
+    return results
+
+
+def describe(result: Result | None) -> str:
+    """How a view classified a group, for the reason of a disagreement."""
+    if result is None:
+        return "nothing"
+    text = result.level + (f"/{result.change_kind}" if result.change_kind else "")
+    return text + (f" ({result.ambiguous_reason})" if result.ambiguous_reason else "")
+
+
+def combine(key: tuple[str, str], record: Sets | None, valid: Sets | None) -> Result:
+    """Mode 'both': the record-time result when both views agree, else ambiguous."""
+    by_record = record.result if record else None
+    by_valid = valid.result if valid else None
+    levels = {
+        "record_level": by_record.level if by_record else None,
+        "valid_level": by_valid.level if by_valid else None,
+    }
+    # valid before the cutoff (by the latest snapshot), yet not recorded by then
+    recorded = record.initial | record.at_cutoff if record else set()
+    backfilled = bool(valid and (valid.initial | valid.at_cutoff) - recorded)
+    agree = (
+        by_record is not None
+        and by_valid is not None
+        and (by_record.level, by_record.change_kind) == (by_valid.level, by_valid.change_kind)
+    )
+    if agree:
+        assert by_record is not None
+        return replace(by_record, **levels, backfilled=backfilled)
+    reason = (
+        f"record and valid time disagree: record {describe(by_record)}, valid {describe(by_valid)}"
+    )
+    return Result(key[0], key[1], "ambiguous", None, None, (), (), (), reason, **levels,
+                  backfilled=backfilled)  # fmt: skip
+
+
 def classify(
     snapshots: list[Snapshot], init: date, cutoff: date, current: date, mode: str
 ) -> dict[tuple[str, str], Result]:
     """Classify every reported (subject, pid) group; see docs/classification.md."""
     check_inputs(snapshots, init, cutoff, current, mode)
-    at_init = reading(snapshots, init, current, mode)
-    at_cutoff = reading(snapshots, cutoff, current, mode)
-    at_current = reading(snapshots, current, current, mode)
-    every_group = {(row.subject, row.pid) for snapshot in snapshots for row in snapshot.rows}
+    days = (init, cutoff, current)
+    if mode != "both":
+        return {key: sets.result for key, sets in classify_view(snapshots, days, mode).items()}
+    record = classify_view(snapshots, days, "record")
+    valid = classify_view(snapshots, days, "valid")
+    names = record_snapshot_names(snapshots, days)
+    return {
+        key: replace(combine(key, record.get(key), valid.get(key)), **names)
+        for key in sorted(set(record) | set(valid))
+    }
 
-    results: dict[tuple[str, str], Result] = {}
-    for key in sorted(every_group):
-        subject, pid = key
-        reason = ambiguous_reason_of(key, at_init, at_cutoff, at_current)
-        if reason is not None:
-            results[key] = Result(subject, pid, "ambiguous", None, None, (), (), (), reason)
-            continue
 
-        initial = at_init.object_set(key)
-        cutoff_set = at_cutoff.object_set(key)
-        now = at_current.object_set(key)
-        level = level_of(initial, cutoff_set, now)
-        if level is None:
-            continue
-
-        latest = best_ranked_values(at_current.rows(key), current, at_current.starts) if now else ()
-        all_answers = tuple(sorted(initial | cutoff_set | now))
-        if level == "evolved":
-            outdated = tuple(sorted((initial | cutoff_set) - now))
-            change_kind: str | None = change_kind_of(initial, cutoff_set, now)
-            changed_after_cutoff: bool | None = cutoff_set != now
-        else:
-            outdated, change_kind, changed_after_cutoff = (), None, None
-        results[key] = Result(
-            subject=subject,
-            pid=pid,
-            level=level,
-            change_kind=change_kind,
-            changed_after_cutoff=changed_after_cutoff,
-            latest=latest,
-            outdated=outdated,
-            all_answers=all_answers,
-            ambiguous_reason=None,
-        )
-    return results
+def record_snapshot_names(
+    snapshots: list[Snapshot], days: tuple[date, date, date]
+) -> dict[str, str | None]:
+    """The snapshots record time reads for init, cutoff and current."""
+    names = {}
+    for role, day in zip(ROLES, days, strict=True):
+        snapshot = latest_snapshot_on_or_before(snapshots, day)
+        names[f"{role}_snapshot"] = snapshot.name if snapshot else None
+    return names

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from hypothesis import strategies as st
 
-from tests.temporal_reference import Row, Snapshot
+from tests.temporal_reference import Entity, Row, Snapshot
 
 SUBJECTS = ("Q1", "Q2", "Q3", "Q4", "Q5")
 PIDS = ("P1", "P2", "P3", "P4")
@@ -57,6 +57,7 @@ SERIES_SHAPES = (("point",),) * 20 + ((), ("start",), ("start", "point"))
 LIFE_SHAPES: tuple[tuple[str, ...], ...] = ((),) * 2 + (("P569",),) * 3 + (("P569", "P570"),) * 3
 LIFE_SHAPES += (("P570",), ("P571",), ("P569", "P580"))
 CHANGE_COUNTS = (0, 0, 0, 0, 1, 1, 1, 2)
+CREATED_AT = (0, 0, 0, 1, 2)
 CHANGES: tuple[str, ...] = ("add",) * 2 + ("replace",) * 2 + ("supersede",) * 2
 CHANGES += ("remove", "deprecate", "promote", "end", "requalify", "fresh")
 
@@ -471,10 +472,12 @@ GROUPS = st.lists(st.sampled_from(ALL_GROUPS), min_size=1, max_size=6, unique=Tr
 
 
 @st.composite
-def histories(draw: st.DrawFn, stable_window: bool = False) -> History:
+def histories(draw: st.DrawFn, stable_window: bool = False, merges: bool = True) -> History:
     """A history: 1–4 snapshots, 1–6 groups evolving across them, and init < cutoff < current.
 
     ``stable_window``: see ``timelines`` (≥ 2 snapshots, first ≤ init, last in (cutoff, current]).
+    ``merges``: whether items may be merged (False keeps every value key as written, for tests
+    that add a targeted group and state its answers).
     """
     dates, init, cutoff, current = draw(timelines(stable_window))
     pools = pools_for(qualifier_days([*dates, init, cutoff, current]))
@@ -482,13 +485,56 @@ def histories(draw: st.DrawFn, stable_window: bool = False) -> History:
     for subject in sorted({subject for subject, _ in groups}):
         groups += [(subject, pid) for pid in draw(LIFE_SHAPE)]
     rows_per_snapshot: list[list[Row]] = [[] for _ in dates]
+    # a subject is often created only in a later snapshot (uncharted in both views)
+    created = {subject: draw(st.sampled_from(CREATED_AT)) for subject, _ in groups}
     for subject, pid in groups:
         rows = draw_statements(draw, subject, pid, pools)
         for position, snapshot_rows in enumerate(rows_per_snapshot):
             if position > 0:
                 rows = draw_evolved(draw, subject, pid, rows, pools)
-            snapshot_rows.extend(rows)
-    return History(snapshots_of(*zip(dates, rows_per_snapshot, strict=True)), init, cutoff, current)
+            if position >= created[subject]:
+                snapshot_rows.extend(rows)
+    snapshots = snapshots_of(*zip(dates, rows_per_snapshot, strict=True))
+    if not merges:
+        return History([with_entities(s, {}) for s in snapshots], init, cutoff, current)
+    return History(draw(with_merges(snapshots)), init, cutoff, current)
+
+
+MERGEABLE = (*SUBJECTS, *ENTITY_VALUES)
+MERGE_COUNTS = (0, 1, 1, 2)
+
+
+def with_entities(snapshot: Snapshot, merged: dict[str, str]) -> Snapshot:
+    """The snapshot with an entity row per subject and a redirect row per merged item (whose
+    statements are gone, as a redirect has none)."""
+    rows = tuple(row for row in snapshot.rows if row.subject not in merged)
+    subjects = sorted({row.subject for row in rows})
+    entities = [Entity(qid) for qid in subjects]
+    entities += [Entity(source, target) for source, target in sorted(merged.items())]
+    return replace(snapshot, rows=rows, entities=tuple(entities))
+
+
+def used_items(snapshots: list[Snapshot]) -> list[str]:
+    """The subjects and item values the snapshots use (the merges that change something)."""
+    items = {row.subject for snap in snapshots for row in snap.rows}
+    items |= {row.value for snap in snapshots for row in snap.rows if row.value in MERGEABLE}
+    return sorted(item for item in items if item is not None)
+
+
+@st.composite
+def with_merges(draw: st.DrawFn, snapshots: list[Snapshot]) -> list[Snapshot]:
+    """Entity rows for every snapshot, and 0–2 merges of subjects or item values into another
+    item, each from a drawn snapshot on (so merges in a row and double redirects occur)."""
+    merges: list[tuple[int, str, str]] = []
+    for _ in range(draw(st.sampled_from(MERGE_COUNTS))):
+        source = draw(st.sampled_from(used_items(snapshots) or MERGEABLE))
+        target = draw(st.sampled_from([q for q in MERGEABLE if q != source]))
+        merges.append((draw(st.integers(0, len(snapshots) - 1)), source, target))
+    result = []
+    for position, snapshot in enumerate(snapshots):
+        merged = {source: target for since, source, target in merges if since <= position}
+        result.append(with_entities(snapshot, merged))
+    return result
 
 
 # --------------------------------------------------------------------------------------------

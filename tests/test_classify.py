@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 from kgdiff.demo import load_samples
 from kgdiff.temporal.classify import classify
-from tests.temporal_reference import Result, Row, Snapshot
+from tests.temporal_reference import Entity, Result, Row, Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import histories
 
@@ -33,10 +33,21 @@ def load(connection: duckdb.DuckDBPyConnection, snapshots: list[Snapshot]) -> No
                 columns[name].append(getattr(row, name))
     types = {name: pa.date32() if name in DATE_FIELDS else pa.string() for name in columns}
     statements = pa.table({k: pa.array(v, types[k]) for k, v in columns.items()})
+    entities = pa.table(
+        {
+            "snapshot": pa.array([s.name for s in snapshots for _ in s.entities], pa.string()),
+            "qid": pa.array([e.qid for s in snapshots for e in s.entities], pa.string()),
+            "redirect_to": pa.array(
+                [e.redirect_to for s in snapshots for e in s.entities], pa.string()
+            ),
+        }
+    )
     connection.register("snapshot_rows", names)
     connection.register("statement_rows", statements)
+    connection.register("entity_rows", entities)
     connection.execute("CREATE OR REPLACE VIEW snapshots AS SELECT * FROM snapshot_rows")
     connection.execute("CREATE OR REPLACE VIEW statements AS SELECT * FROM statement_rows")
+    connection.execute("CREATE OR REPLACE VIEW entities AS SELECT * FROM entity_rows")
 
 
 def sql_results(
@@ -44,10 +55,7 @@ def sql_results(
 ) -> dict[tuple[str, str], Result]:
     rows = classify(connection, init, cutoff, current, mode).fetchall()
     return {
-        (r[0], r[1]): Result(
-            r[0], r[1], r[2], r[3], r[4], tuple(r[5]), tuple(r[6]), tuple(r[7]), r[8]
-        )
-        for r in rows
+        (r[0], r[1]): Result(*r[:5], tuple(r[5]), tuple(r[6]), tuple(r[7]), *r[8:]) for r in rows
     }
 
 
@@ -63,7 +71,7 @@ def test_sql_matches_reference_on_generated_histories(history) -> None:
     snapshots, init, cutoff, current = history
     connection = duckdb.connect()
     load(connection, snapshots)
-    for mode in ("record", "valid"):
+    for mode in ("record", "valid", "both"):
         expected = reference(snapshots, init, cutoff, current, mode)
         assert_same(expected, sql_results(connection, init, cutoff, current, mode))
 
@@ -87,12 +95,17 @@ def real_snapshots(sample_store: Path) -> list[Snapshot]:
             f"SELECT {columns} FROM statements WHERE snapshot = $s", {"s": sample.name}
         )
         rows = tuple(Row(*r) for r in cursor.fetchall())
-        result.append(Snapshot(sample.name, date.fromisoformat(sample.date), rows))
+        cursor = connection.execute(
+            "SELECT qid, redirect_to FROM entities WHERE snapshot = $s", {"s": sample.name}
+        )
+        entities = tuple(Entity(*r) for r in cursor.fetchall())
+        day = date.fromisoformat(sample.date)
+        result.append(Snapshot(sample.name, day, rows, entities))
     connection.close()
     return result
 
 
-@pytest.mark.parametrize("mode", ["record", "valid"])
+@pytest.mark.parametrize("mode", ["record", "valid", "both"])
 def test_sql_matches_reference_on_the_real_snapshots(
     real_snapshots: list[Snapshot], mode: str
 ) -> None:

@@ -55,7 +55,7 @@ def test_classify_builds_once_exports_and_shows_in_the_catalog(
     "args",
     [
         ["--init", "2014-10-11", "--cutoff", "2013-12-21", "--current", "2014-12-31"],
-        [*DATES, "--mode", "both"],
+        [*DATES, "--mode", "either"],
         ["--init", "21/12/2013", "--cutoff", "2014-10-11", "--current", "2014-12-31"],
     ],
 )

@@ -30,7 +30,7 @@ def classify_command(
     init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
     cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
     current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
-    mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
+    mode: Annotated[str, typer.Option("--mode", help="record, valid or both (views must agree).")] = "record",
     pid: Annotated[
         list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
     ] = None,
@@ -58,7 +58,7 @@ def audit_command(
     init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
     cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
     current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
-    mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
+    mode: Annotated[str, typer.Option("--mode", help="record, valid or both (views must agree).")] = "record",
     store: StoreOption = None,
 ) -> None:
     """Run the SQL audits (sql/audits/) on a classification; exit 1 if any finds a row."""

@@ -55,7 +55,7 @@ class Build:
 def _params(layout: StoreLayout, init: date, cutoff: date, current: date, mode: str) -> BuildParams:
     check_dates(init, cutoff, current)
     if mode not in MODES:
-        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)} ('both' comes later)")
+        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)}")
     manifests = list_snapshots(layout)
     if not manifests:
         raise StoreError(

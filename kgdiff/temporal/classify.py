@@ -13,7 +13,7 @@ import duckdb
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import load_sql
 
-MODES = ("record", "valid")
+MODES = ("record", "valid", "both")
 
 
 def check_dates(init: date, cutoff: date, current: date) -> None:
