@@ -68,11 +68,14 @@ def render(name: str, **literals: Literal) -> str:
     return PLACEHOLDER.sub(substitute, text)
 
 
-def as_table_macro(name: str, macro: str, params: list[str]) -> str:
+def as_table_macro(
+    name: str, macro: str, params: list[str], defaults: dict[str, str] | None = None
+) -> str:
     """``CREATE MACRO macro(params) AS TABLE <statement name>`` for the DuckDB prompt.
 
     The statement's ``$param`` bind parameters become the macro's parameters, so the
-    catalog macro and the library run the very same SQL.
+    catalog macro and the library run the very same SQL. ``defaults`` maps trailing
+    parameters to SQL expressions, making them optional (``name := value``).
     """
     body = (
         "\n".join(
@@ -87,4 +90,6 @@ def as_table_macro(name: str, macro: str, params: list[str]) -> str:
         body = re.sub(rf"\${param}\b", param, body)
     if not IDENTIFIER.fullmatch(macro) or re.search(r"\$\w", body):
         raise SqlFileError(f"sql/{name}.sql: cannot make macro {macro!r} ({params=})")
-    return f"CREATE OR REPLACE MACRO {macro}({', '.join(params)}) AS TABLE\n{body};"
+    defaults = defaults or {}
+    signature = [f"{p} := {defaults[p]}" if p in defaults else p for p in params]
+    return f"CREATE OR REPLACE MACRO {macro}({', '.join(signature)}) AS TABLE\n{body};"

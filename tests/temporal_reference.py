@@ -570,34 +570,38 @@ class Sets:
     result: Result
 
 
+def view_levels(mode: str, level: str) -> tuple[str | None, str | None]:
+    """(record_level, valid_level) of a single view's result."""
+    return (level, None) if mode == "record" else (None, level)
+
+
 def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> Sets | None:
     """One view's classification of one group (None when it is not reported)."""
     subject, pid = key
-    names = {f"{role}_snapshot": r.snapshot for role, r in zip(ROLES, readings, strict=True)}
-    level_field = {"record_level" if mode == "record" else "valid_level": "ambiguous"}
+    names = tuple(read.snapshot for read in readings)
     reason = ambiguous_reason_of(key, readings)
     initial, cutoff_set, now = (read.object_set(key) for read in readings)
     if reason is not None:
         result = Result(subject, pid, "ambiguous", None, None, (), (), (), reason,
-                        **level_field, **names)  # fmt: skip
+                        *view_levels(mode, "ambiguous"), None, *names)  # fmt: skip
         return Sets(initial, cutoff_set, result)
     level = level_of(initial, cutoff_set, now)
     if level is None:
         return None
-    latest = readings[2].best_ranked_values(key) if now else ()
     evolved = level == "evolved"
     result = Result(
-        subject=subject,
-        pid=pid,
-        level=level,
-        change_kind=change_kind_of(initial, cutoff_set, now) if evolved else None,
-        changed_after_cutoff=cutoff_set != now if evolved else None,
-        latest=latest,
-        outdated=tuple(sorted((initial | cutoff_set) - now)) if evolved else (),
-        all_answers=tuple(sorted(initial | cutoff_set | now)),
-        ambiguous_reason=None,
-        **{"record_level" if mode == "record" else "valid_level": level},
-        **names,
+        subject,
+        pid,
+        level,
+        change_kind_of(initial, cutoff_set, now) if evolved else None,
+        cutoff_set != now if evolved else None,
+        readings[2].best_ranked_values(key) if now else (),
+        tuple(sorted((initial | cutoff_set) - now)) if evolved else (),
+        tuple(sorted(initial | cutoff_set | now)),
+        None,
+        *view_levels(mode, level),
+        None,
+        *names,
     )
     return Sets(initial, cutoff_set, result)
 
@@ -633,10 +637,8 @@ def combine(key: tuple[str, str], record: Sets | None, valid: Sets | None) -> Re
     """Mode 'both': the record-time result when both views agree, else ambiguous."""
     by_record = record.result if record else None
     by_valid = valid.result if valid else None
-    levels = {
-        "record_level": by_record.level if by_record else None,
-        "valid_level": by_valid.level if by_valid else None,
-    }
+    record_level = by_record.level if by_record else None
+    valid_level = by_valid.level if by_valid else None
     # valid before the cutoff (by the latest snapshot), yet not recorded by then
     recorded = record.initial | record.at_cutoff if record else set()
     backfilled = bool(valid and (valid.initial | valid.at_cutoff) - recorded)
@@ -647,12 +649,13 @@ def combine(key: tuple[str, str], record: Sets | None, valid: Sets | None) -> Re
     )
     if agree:
         assert by_record is not None
-        return replace(by_record, **levels, backfilled=backfilled)
-    reason = (
-        f"record and valid time disagree: record {describe(by_record)}, valid {describe(by_valid)}"
-    )
-    return Result(key[0], key[1], "ambiguous", None, None, (), (), (), reason, **levels,
-                  backfilled=backfilled)  # fmt: skip
+        return replace(
+            by_record, record_level=record_level, valid_level=valid_level, backfilled=backfilled
+        )
+    reason = "record and valid time disagree: "
+    reason += f"record {describe(by_record)}, valid {describe(by_valid)}"
+    return Result(key[0], key[1], "ambiguous", None, None, (), (), (), reason,
+                  record_level, valid_level, backfilled)  # fmt: skip
 
 
 def classify(
@@ -665,19 +668,21 @@ def classify(
         return {key: sets.result for key, sets in classify_view(snapshots, days, mode).items()}
     record = classify_view(snapshots, days, "record")
     valid = classify_view(snapshots, days, "valid")
-    names = record_snapshot_names(snapshots, days)
+    init_name, cutoff_name, current_name = record_snapshot_names(snapshots, days)
     return {
-        key: replace(combine(key, record.get(key), valid.get(key)), **names)
+        key: replace(
+            combine(key, record.get(key), valid.get(key)),
+            init_snapshot=init_name,
+            cutoff_snapshot=cutoff_name,
+            current_snapshot=current_name,
+        )
         for key in sorted(set(record) | set(valid))
     }
 
 
 def record_snapshot_names(
     snapshots: list[Snapshot], days: tuple[date, date, date]
-) -> dict[str, str | None]:
+) -> list[str | None]:
     """The snapshots record time reads for init, cutoff and current."""
-    names = {}
-    for role, day in zip(ROLES, days, strict=True):
-        snapshot = latest_snapshot_on_or_before(snapshots, day)
-        names[f"{role}_snapshot"] = snapshot.name if snapshot else None
-    return names
+    read = [latest_snapshot_on_or_before(snapshots, day) for day in days]
+    return [snapshot.name if snapshot else None for snapshot in read]

@@ -23,12 +23,15 @@ INIT, CUTOFF, CURRENT = date(2014, 1, 1), date(2014, 10, 20), date(2015, 1, 1)
 
 
 def load(connection: duckdb.DuckDBPyConnection, snapshots: list[Snapshot]) -> None:
-    """Define the `snapshots` and `statements` views the SQL reads, from reference rows."""
+    """Define the `snapshots`, `statements` and `entities` views the SQL reads, from reference
+    rows (statement ids are made up: subject$position in the snapshot)."""
     names = pa.table({"name": [s.name for s in snapshots], "date": [s.date for s in snapshots]})
-    columns: dict[str, list[object]] = {name: [] for name in ["snapshot", *ROW_FIELDS]}
+    fields = ["snapshot", "statement_id", *ROW_FIELDS]
+    columns: dict[str, list[object]] = {name: [] for name in fields}
     for snap in snapshots:
-        for row in snap.rows:
+        for position, row in enumerate(snap.rows):
             columns["snapshot"].append(snap.name)
+            columns["statement_id"].append(f"{row.subject}${position}")
             for name in ROW_FIELDS:
                 columns[name].append(getattr(row, name))
     types = {name: pa.date32() if name in DATE_FIELDS else pa.string() for name in columns}
@@ -54,9 +57,11 @@ def sql_results(
     connection: duckdb.DuckDBPyConnection, init: date, cutoff: date, current: date, mode: str
 ) -> dict[tuple[str, str], Result]:
     rows = classify(connection, init, cutoff, current, mode).fetchall()
-    return {
-        (r[0], r[1]): Result(*r[:5], tuple(r[5]), tuple(r[6]), tuple(r[7]), *r[8:]) for r in rows
-    }
+    results = {}
+    for r in rows:
+        answers = tuple(r[5]), tuple(r[6]), tuple(r[7])
+        results[(r[0], r[1])] = Result(r[0], r[1], r[2], r[3], r[4], *answers, *r[8:])
+    return results
 
 
 def assert_same(expected: dict[tuple[str, str], Result], got: dict[tuple[str, str], Result]):

@@ -6,11 +6,14 @@ import sys
 
 import typer
 
+from kgdiff.cli.chains import chains_command
 from kgdiff.cli.common import run_guarded
 from kgdiff.cli.demo import demo
 from kgdiff.cli.ingest import ingest_app
+from kgdiff.cli.pools import pools_command
 from kgdiff.cli.snapshots import snapshots_app
 from kgdiff.cli.temporal import audit_command, classify_command, timeline_command
+from kgdiff.cli.updates import updates_command
 
 app = typer.Typer(
     name="kgdiff",
@@ -24,6 +27,9 @@ app.add_typer(snapshots_app, name="snapshots")
 app.command("classify")(classify_command)
 app.command("audit")(audit_command)
 app.command("timeline")(timeline_command)
+app.command("pools")(pools_command)
+app.command("chains")(chains_command)
+app.command("updates")(updates_command)
 app.command("demo")(demo)
 
 

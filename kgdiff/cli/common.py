@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from kgdiff.errors import InterruptedRunError, KgdiffError
+from kgdiff.errors import InterruptedRunError, KgdiffError, UsageError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -62,3 +63,11 @@ def run_guarded(app: typer.Typer) -> int:
         fail(f"{exc}; check the path, its permissions and the free disk space")
         return EXIT_OS_ERROR
     return 0
+
+
+def parse_day(value: str, option: str) -> date:
+    """A YYYY-MM-DD option value as a date; a usage error naming the option otherwise."""
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc

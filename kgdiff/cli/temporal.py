@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -10,27 +9,24 @@ import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
-from kgdiff.errors import AuditFailedError, UsageError
+from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.errors import AuditFailedError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
 from kgdiff.temporal.export import export_classification, level_counts
 from kgdiff.temporal.timeline import timeline
 
-
-def _day(value: str, option: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
+ModeOption = Annotated[
+    str, typer.Option("--mode", help="record, valid or both (the two views must agree).")
+]
 
 
 def classify_command(
     init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
     cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
     current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
-    mode: Annotated[str, typer.Option("--mode", help="record, valid or both (views must agree).")] = "record",
+    mode: ModeOption = "record",
     pid: Annotated[
         list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
     ] = None,
@@ -41,7 +37,7 @@ def classify_command(
 ) -> None:
     """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
     layout = StoreLayout.resolve(store)
-    days = _day(init, "--init"), _day(cutoff, "--cutoff"), _day(current, "--current")
+    days = parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
     build = classification(layout, *days, mode)
     source = "reused" if build.reused else "built"
     console.print(f"{source} {build.path} (view {build.params.view_name} in {layout.catalog})")
@@ -58,12 +54,12 @@ def audit_command(
     init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
     cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
     current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
-    mode: Annotated[str, typer.Option("--mode", help="record, valid or both (views must agree).")] = "record",
+    mode: ModeOption = "record",
     store: StoreOption = None,
 ) -> None:
     """Run the SQL audits (sql/audits/) on a classification; exit 1 if any finds a row."""
     layout = StoreLayout.resolve(store)
-    days = _day(init, "--init"), _day(cutoff, "--cutoff"), _day(current, "--current")
+    days = parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
     build = classification(layout, *days, mode)
     failed = 0
     for result in run_audits(build.path):

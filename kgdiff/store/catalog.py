@@ -18,11 +18,11 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from kgdiff.sqlfiles import as_table_macro, quote, render
+from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import TABLES, StoreLayout, classification_view
+from kgdiff.temporal.macros import catalog_macros
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
-CLASSIFY_PARAMS = ["init", "cutoff", "current", "mode"]
 
 
 @contextmanager
@@ -49,8 +49,7 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
         files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
         if files:
             statements.append(render("catalog/table_view", table=table, files=files))
-    statements.append(as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS))
-    statements.append(as_table_macro("timeline/timeline", "timeline", ["qid"]))
+    statements.extend(catalog_macros())
     statements.extend(_build_views(layout, dirs))
     return statements
 

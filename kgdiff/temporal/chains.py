@@ -1,0 +1,165 @@
+"""Multi-hop chains valid at a reference date (sql/chains/chains.sql, DESIGN.md §5).
+
+A chain (s1, p1, o1), (o1, p2, o2), ... is read in record time from the latest
+snapshot at or before the date. Which property may follow which comes from a
+relation map: ``kgdiff/data/relations.json`` unless the caller gives another
+file with the same shape, ``{"P36": ["P6", "P17"], ...}`` (its keys are the
+allowed first properties). Like the classification, the SQL reads the views
+``snapshots``, ``statements`` and ``entities`` of the connection it is given.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+
+from kgdiff.errors import UsageError
+from kgdiff.sqlfiles import as_table_macro, load_sql, quote
+
+DEFAULT_HOPS = 3
+PARAMS = ["ref_date", "max_hops", "relations", "subjects", "first_pids"]
+ITEM_ID = re.compile(r"Q[1-9][0-9]*")
+PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
+FORMATS = {".jsonl": "json", ".parquet": "parquet"}
+RESULTS = "chain_results"
+"""The temporary table :func:`stage_chains` fills (one per connection)."""
+
+Relations = dict[str, list[str]]
+
+
+def default_relations_text() -> str:
+    """The JSON text of the relation map shipped with kgdiff."""
+    return (files("kgdiff") / "data" / "relations.json").read_text(encoding="utf-8")
+
+
+def parse_relations(text: str, source: str) -> Relations:
+    """A relation map from JSON text: an object mapping a pid to its allowed next pids."""
+    try:
+        data = msgspec.json.decode(text, type=dict[str, list[str]])
+    except msgspec.ValidationError as exc:
+        raise UsageError(f'{source}: expected {{"P36": ["P6", ...], ...}} ({exc})') from exc
+    except msgspec.DecodeError as exc:
+        raise UsageError(f"{source}: not valid JSON ({exc})") from exc
+    for pid, following in data.items():
+        bad = [p for p in [pid, *following] if not PROPERTY_ID.fullmatch(p)]
+        if bad:
+            raise UsageError(f"{source}: {bad[0]!r} is not a property id like P36")
+    if not data:
+        raise UsageError(f"{source}: the relation map is empty")
+    return data
+
+
+def load_relations(path: Path | None = None) -> Relations:
+    """The relation map in ``path``, or the default one when ``path`` is None."""
+    if path is None:
+        return parse_relations(default_relations_text(), "kgdiff/data/relations.json")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--relations {path}: cannot read it ({exc})") from exc
+    return parse_relations(text, f"--relations {path}")
+
+
+@dataclass(frozen=True)
+class ChainQuery:
+    """What to look for: the date, the longest chain and where chains may start."""
+
+    ref_date: date
+    max_hops: int = DEFAULT_HOPS
+    relations: Relations = field(default_factory=load_relations)
+    subjects: Sequence[str] = ()
+    pids: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        if self.max_hops < 2:
+            raise UsageError(f"--hops {self.max_hops}: a chain has at least 2 hops")
+        for qid in self.subjects:
+            if not ITEM_ID.fullmatch(qid):
+                raise UsageError(f"--subject {qid!r} is not an item id like Q42")
+        for pid in self.pids:
+            if not PROPERTY_ID.fullmatch(pid):
+                raise UsageError(f"--pid {pid!r} is not a property id like P36")
+            if pid not in self.relations:
+                raise UsageError(f"--pid {pid}: the relation map gives it no next hop")
+
+    def params(self) -> dict[str, Any]:
+        """The bind parameters of sql/chains/chains.sql."""
+        return {
+            "ref_date": self.ref_date,
+            "max_hops": self.max_hops,
+            "relations": {"key": list(self.relations), "value": list(self.relations.values())},
+            "subjects": list(self.subjects),
+            "first_pids": list(self.pids),
+        }
+
+
+def chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> duckdb.DuckDBPyConnection:
+    """Run the chain search; the cursor yields one row per chain.
+
+    Columns: start_subject, ref_date, snapshot, n_hops, hops (list of structs subject,
+    pid, object, statement_id, rank, start), answer, answer_label, answer_aliases,
+    answers (every best-rank object of the last hop).
+    """
+    return connection.execute(load_sql("chains/chains"), query.params())
+
+
+def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> int:
+    """Keep the chains in the temporary table ``chain_results``; return how many."""
+    statement = f"CREATE OR REPLACE TEMP TABLE {RESULTS} AS\n{load_sql('chains/chains')}"
+    connection.execute(statement, query.params())
+    counted = connection.execute(f"SELECT count(*) FROM {RESULTS}").fetchone()
+    return int(counted[0]) if counted else 0
+
+
+def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:
+    """The first ``limit`` staged chains (all when None), in the SQL's order, as dicts."""
+    cursor = connection.execute(f"SELECT * FROM {RESULTS} ORDER BY rowid LIMIT $n", {"n": limit})
+    names = [column[0] for column in cursor.description or []]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def output_format(out: Path) -> str:
+    """The DuckDB COPY format for ``out``: ``json`` (lines) or ``parquet``."""
+    fmt = FORMATS.get(out.suffix.lower())
+    if fmt is None:
+        raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
+    return fmt
+
+
+def export_chains(connection: duckdb.DuckDBPyConnection, out: Path, limit: int | None) -> int:
+    """Write the first ``limit`` staged chains to ``out`` (.jsonl or .parquet, atomically)."""
+    fmt = output_format(out)
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    selected = f"SELECT * FROM {RESULTS} ORDER BY rowid LIMIT $n"
+    written = connection.execute(
+        f"COPY ({selected}) TO {quote(str(tmp))} (FORMAT {fmt})", {"n": limit}
+    ).fetchone()
+    tmp.replace(out)
+    return int(written[0]) if written else 0
+
+
+def relations_literal(relations: Relations) -> str:
+    """``relations`` as a DuckDB ``MAP {...}`` literal."""
+    entries = ", ".join(f"{quote(pid)}: {quote(following)}" for pid, following in relations.items())
+    return f"MAP {{{entries}}}"
+
+
+def catalog_macro() -> str:
+    """The catalog's ``chains(ref_date, max_hops := 3, relations := <default map>,
+    subjects := [], first_pids := [])`` table macro."""
+    defaults = {
+        "max_hops": str(DEFAULT_HOPS),
+        "relations": relations_literal(load_relations()),
+        "subjects": "[]",
+        "first_pids": "[]",
+    }
+    return as_table_macro("chains/chains", "chains", PARAMS, defaults)

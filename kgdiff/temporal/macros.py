@@ -1,0 +1,20 @@
+"""The table macros the catalog defines, in the order they must be created."""
+
+from __future__ import annotations
+
+from kgdiff.sqlfiles import as_table_macro
+from kgdiff.temporal import chains, pools, updates
+
+CLASSIFY_PARAMS = ["init", "cutoff", "current", "mode"]
+
+
+def catalog_macros() -> list[str]:
+    """``CREATE MACRO`` statements: classify, timeline, pools, chains, updates (which uses
+    classify)."""
+    return [
+        as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS),
+        as_table_macro("timeline/timeline", "timeline", ["qid"]),
+        pools.catalog_macro(),
+        chains.catalog_macro(),
+        updates.catalog_macro(),
+    ]

@@ -1,0 +1,63 @@
+"""Write query results to JSON lines or Parquet, atomically (a temp file renamed at the end)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kgdiff.errors import UsageError
+
+SUFFIXES = (".jsonl", ".parquet")
+
+
+def check_out(out: Path) -> str:
+    """The output format of ``out`` (its suffix); a usage error for any other name."""
+    suffix = out.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
+    return suffix
+
+
+@contextmanager
+def published(out: Path) -> Iterator[Path]:
+    """A temporary path next to ``out`` that replaces it when the block ends without error."""
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    try:
+        yield tmp
+        tmp.replace(out)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_reader(reader: pa.RecordBatchReader, out: Path) -> int:
+    """Write every row of ``reader`` to ``out`` (.jsonl or .parquet); return how many."""
+    suffix = check_out(out)
+    with published(out) as tmp:
+        if suffix == ".jsonl":
+            return _jsonl(reader, tmp)
+        return _parquet(reader, tmp)
+
+
+def _jsonl(reader: pa.RecordBatchReader, path: Path) -> int:
+    written = 0
+    with path.open("wb") as handle:
+        for batch in reader:
+            for record in batch.to_pylist():
+                handle.write(orjson.dumps(record) + b"\n")
+            written += batch.num_rows
+    return written
+
+
+def _parquet(reader: pa.RecordBatchReader, path: Path) -> int:
+    written = 0
+    with pq.ParquetWriter(path, reader.schema, compression="zstd") as writer:
+        for batch in reader:
+            writer.write_batch(batch)
+            written += batch.num_rows
+    return written

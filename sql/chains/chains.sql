@@ -1,0 +1,136 @@
+-- name: chains
+-- purpose: Multi-hop chains (s1,p1,o1),(o1,p2,o2),... at a reference date (DESIGN.md §5),
+--          in record time: read the latest snapshot at or before the date and judge every
+--          hop's start/end/point qualifiers at the date (docs/classification.md, three-valued).
+--          A hop is a non-deprecated, item-valued statement valid at the date, chosen from
+--          the best rank present in its (subject, pid) group (preferred, else normal); a group
+--          with a statement of unknown validity at that rank or better takes no part. Every
+--          hop but the last is single-valued (its group has exactly one best-rank value);
+--          the last hop picks the latest start, then the smallest value key, and lists all
+--          best-rank values as `answers`. No entity repeats; pid p2 may follow p1 only if
+--          the relation map allows it. One row per chain of 2 .. $max_hops hops; the
+--          answer (last object) comes with its English label and aliases, from the snapshot
+--          read, else from the nearest snapshot that has the entity.
+-- params: $ref_date (DATE); $max_hops (INTEGER >= 2); $relations (MAP(VARCHAR, VARCHAR[]):
+--         a pid -> the pids allowed as its next hop; its keys are the allowed first pids);
+--         $subjects (VARCHAR[] start subjects, empty = all); $first_pids (VARCHAR[], empty =
+--         every key of $relations).
+WITH RECURSIVE
+reading AS (
+    SELECT name AS snapshot, CAST($ref_date AS DATE) AS day
+    FROM snapshots
+    WHERE date <= CAST($ref_date AS DATE)
+    ORDER BY date DESC, name DESC
+    LIMIT 1
+),
+links AS (
+    SELECT entry.key AS pid, unnest(entry.value) AS next_pid
+    FROM (SELECT unnest(map_entries(CAST($relations AS MAP(VARCHAR, VARCHAR[])))) AS entry)
+),
+judged AS (
+    SELECT
+        st.subject, st.pid, st.value, st.object_qid, st.statement_id, st.rank, st.start_lo,
+        CASE WHEN st.rank = 'preferred' THEN 0 ELSE 1 END AS rank_order,
+        CASE
+            WHEN coalesce(st.start_snaktype, 'novalue') = 'novalue'
+                 AND coalesce(st.end_snaktype, 'novalue') = 'novalue'
+                 AND st.point_snaktype IN ('value', 'somevalue') THEN
+                CASE
+                    WHEN st.point_snaktype = 'value' AND st.point_hi <= r.day THEN 'valid'
+                    WHEN st.point_snaktype = 'value' AND st.point_lo > r.day THEN 'not_valid'
+                    ELSE 'unknown'
+                END
+            WHEN (st.start_snaktype = 'value' AND st.start_lo > r.day)
+                 OR (st.end_snaktype = 'value' AND st.end_hi <= r.day) THEN 'not_valid'
+            WHEN 'somevalue' IN (st.start_snaktype, st.end_snaktype) THEN 'unknown'
+            WHEN (st.start_snaktype IS DISTINCT FROM 'value' OR st.start_hi <= r.day)
+                 AND (st.end_snaktype IS DISTINCT FROM 'value' OR st.end_lo > r.day) THEN 'valid'
+            ELSE 'unknown'
+        END AS validity
+    FROM statements AS st
+    JOIN reading AS r ON st.snapshot = r.snapshot
+    WHERE st.rank <> 'deprecated'
+      AND st.pid IN (SELECT pid FROM links UNION SELECT next_pid FROM links)
+),
+best AS (
+    -- per group: the best rank among its valid statements, unless a statement of unknown
+    -- validity has that rank or a better one
+    SELECT subject, pid, best_order
+    FROM (
+        SELECT
+            subject, pid,
+            min(rank_order) FILTER (validity = 'valid') AS best_order,
+            min(rank_order) FILTER (validity = 'unknown') AS unknown_order
+        FROM judged
+        GROUP BY subject, pid
+    )
+    WHERE best_order IS NOT NULL AND coalesce(unknown_order > best_order, true)
+),
+edges AS (
+    -- one hop per group: is it single-valued, which statement it takes, all its answers
+    SELECT
+        j.subject, j.pid,
+        count(DISTINCT j.value) = 1 AS single,
+        first({
+            'subject': j.subject, 'pid': j.pid, 'object': j.object_qid,
+            'statement_id': j.statement_id, 'rank': j.rank, 'start': j.start_lo
+        } ORDER BY j.start_lo DESC NULLS LAST, j.value, j.statement_id) AS hop,
+        list(DISTINCT j.object_qid ORDER BY j.object_qid) AS answers
+    FROM judged AS j
+    JOIN best AS b ON b.subject = j.subject AND b.pid = j.pid AND b.best_order = j.rank_order
+    WHERE j.validity = 'valid'
+    GROUP BY j.subject, j.pid
+    HAVING bool_and(j.object_qid IS NOT NULL)
+),
+walk AS (
+    SELECT e.subject AS origin, [e.subject, e.hop.object] AS visited, [e.hop] AS hops,
+           e.single, e.answers
+    FROM edges AS e
+    WHERE e.single
+      AND e.hop.object <> e.subject
+      AND e.pid IN (SELECT pid FROM links)
+      AND (len(CAST($first_pids AS VARCHAR[])) = 0
+           OR list_contains(CAST($first_pids AS VARCHAR[]), e.pid))
+      AND (len(CAST($subjects AS VARCHAR[])) = 0
+           OR list_contains(CAST($subjects AS VARCHAR[]), e.subject))
+    UNION ALL
+    SELECT w.origin, list_append(w.visited, e.hop.object), list_append(w.hops, e.hop),
+           e.single, e.answers
+    FROM walk AS w
+    JOIN links AS l ON l.pid = w.hops[-1].pid
+    JOIN edges AS e ON e.subject = w.hops[-1].object AND e.pid = l.next_pid
+    WHERE w.single
+      AND len(w.hops) < CAST($max_hops AS INTEGER)
+      AND NOT list_contains(w.visited, e.hop.object)
+),
+names AS (
+    -- the answer's English label and aliases: from the snapshot read, else from the nearest
+    -- snapshot that has the entity (earlier ones first)
+    SELECT
+        en.qid,
+        arg_min(
+            {'label': en.label_en, 'aliases': en.aliases_en},
+            {'other': en.snapshot <> r.snapshot, 'later': s.date > r.day,
+             'distance': abs(date_diff('day', s.date, r.day))}
+        ) AS names
+    FROM entities AS en
+    JOIN snapshots AS s ON s.name = en.snapshot
+    CROSS JOIN reading AS r
+    WHERE en.qid IN (SELECT hops[-1].object FROM walk)
+    GROUP BY en.qid
+)
+SELECT
+    w.origin AS start_subject,
+    r.day AS ref_date,
+    r.snapshot,
+    len(w.hops) AS n_hops,
+    w.hops,
+    w.hops[-1].object AS answer,
+    n.names.label AS answer_label,
+    coalesce(n.names.aliases, []) AS answer_aliases,
+    w.answers
+FROM walk AS w
+CROSS JOIN reading AS r
+LEFT JOIN names AS n ON n.qid = w.hops[-1].object
+WHERE len(w.hops) >= 2
+ORDER BY start_subject, n_hops, [h.pid FOR h IN w.hops];

@@ -1,0 +1,153 @@
+-- name: pools
+-- purpose: Chronological object pools (ChroKnowBench, DESIGN.md §5): for each (subject, pid)
+--          group and each year (or month) of a range, the value keys of the group's
+--          non-deprecated statements in the latest snapshot (valid time) that may be valid on
+--          some day of that period. One row per group with its periods in order, each with
+--          its objects, the ones only precision makes overlap (`precision_only`), the ones
+--          without temporal qualifiers (`unqualified`, kept in every period) and `filled`
+--          (an empty period given the previous period's pool); `state` is 'dynamic' if the
+--          pool changes over the range, else 'static'. Groups with no object in any period
+--          are not reported. Exact semantics: the docstring of kgdiff/temporal/pools.py.
+--          Reads the views `snapshots(name, date)` and `statements(snapshot, subject, pid,
+--          rank, value, start_*, end_*, point_*)`. (Column `pid` is never named unqualified
+--          here: in the catalog macro that name is the parameter.)
+-- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
+--         $from_year, $to_year (INTEGER, from_year <= to_year); $granularity ('year' | 'month').
+WITH
+latest AS (
+    SELECT s.name FROM snapshots AS s ORDER BY s.date DESC, s.name DESC LIMIT 1
+),
+periods AS (
+    SELECT row_number() OVER (ORDER BY x.lo) AS idx, x.label, x.lo, x.hi
+    FROM (
+        SELECT CAST(y AS VARCHAR) AS label, make_date(y, 1, 1) AS lo, make_date(y, 12, 31) AS hi
+        FROM range(CAST($from_year AS BIGINT), CAST($to_year AS BIGINT) + 1) AS t(y)
+        WHERE $granularity = 'year'
+        UNION ALL
+        SELECT
+            printf('%d-%02d', y, mo) AS label,
+            make_date(y, mo, 1) AS lo,
+            last_day(make_date(y, mo, 1)) AS hi
+        FROM range(CAST($from_year AS BIGINT), CAST($to_year AS BIGINT) + 1) AS t(y)
+        CROSS JOIN range(1, 13) AS u(mo)
+        WHERE $granularity = 'month'
+    ) AS x
+),
+candidates AS (
+    SELECT
+        st.subject, st.pid AS property, st.value,
+        st.start_snaktype AS s_kind, st.start_lo, st.start_hi,
+        st.end_snaktype AS e_kind, st.end_lo, st.end_hi,
+        st.point_snaktype AS p_kind, st.point_lo, st.point_hi,
+        coalesce(st.start_snaktype IN ('value', 'somevalue'), false)
+            OR coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS ranged,
+        coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS pointed
+    FROM statements AS st
+    WHERE st.snapshot = (SELECT l.name FROM latest AS l)
+      AND st.rank <> 'deprecated'
+      AND ($qid IS NULL OR st.subject = $qid)
+      AND ($pid IS NULL OR st.pid = $pid)
+),
+spans AS (
+    -- the days on which a statement may be valid ([may_lo, may_hi]) and, for ranged
+    -- statements, the days on which it surely is ([sure_lo, sure_hi]; NULL = never sure);
+    -- the end bound is exclusive (valid while end > day), an unknown bound is never sure
+    SELECT
+        c.subject, c.property, c.value, c.point_lo, c.point_hi,
+        CASE WHEN c.ranged THEN 'ranged' WHEN c.pointed THEN 'event' ELSE 'unqualified' END
+            AS kind,
+        CASE
+            WHEN c.ranged AND c.s_kind = 'value' THEN c.start_lo
+            WHEN NOT c.ranged AND c.p_kind = 'value' THEN c.point_lo
+            ELSE DATE '-infinity'
+        END AS may_lo,
+        CASE
+            WHEN c.ranged AND c.e_kind = 'value' THEN c.end_hi - 1
+            WHEN NOT c.ranged AND c.p_kind = 'value' THEN c.point_hi
+            ELSE DATE 'infinity'
+        END AS may_hi,
+        CASE
+            WHEN c.s_kind = 'somevalue' OR c.e_kind = 'somevalue' THEN NULL
+            WHEN c.s_kind = 'value' THEN c.start_hi
+            ELSE DATE '-infinity'
+        END AS sure_lo,
+        CASE WHEN c.e_kind = 'value' THEN c.end_lo - 1 ELSE DATE 'infinity' END AS sure_hi
+    FROM candidates AS c
+),
+hits AS (
+    SELECT
+        s.subject, s.property, p.idx, s.value,
+        bool_or(CASE s.kind
+            WHEN 'unqualified' THEN true
+            WHEN 'event' THEN s.point_lo >= p.lo AND s.point_hi <= p.hi
+            ELSE s.sure_lo <= s.sure_hi AND s.sure_lo <= p.hi AND s.sure_hi >= p.lo
+        END) IS TRUE AS sure,
+        bool_or(s.kind = 'unqualified') AS unqualified
+    FROM spans AS s
+    JOIN periods AS p ON s.may_lo <= p.hi AND s.may_hi >= p.lo
+    WHERE s.may_lo <= s.may_hi
+    GROUP BY s.subject, s.property, p.idx, s.value
+),
+grid AS (
+    -- every period of every reported group, with its own (unfilled) pool
+    SELECT
+        g.subject, g.property, p.idx, p.label, p.lo, p.hi,
+        coalesce(list(h.value ORDER BY h.value) FILTER (h.value IS NOT NULL),
+                 CAST([] AS VARCHAR[])) AS objects,
+        coalesce(list(h.value ORDER BY h.value) FILTER (NOT h.sure),
+                 CAST([] AS VARCHAR[])) AS precision_only,
+        coalesce(list(h.value ORDER BY h.value) FILTER (h.unqualified),
+                 CAST([] AS VARCHAR[])) AS unqualified
+    FROM (SELECT DISTINCT h.subject, h.property FROM hits AS h) AS g
+    CROSS JOIN periods AS p
+    LEFT JOIN hits AS h ON h.subject = g.subject AND h.property = g.property AND h.idx = p.idx
+    GROUP BY g.subject, g.property, p.idx, p.label, p.lo, p.hi
+),
+sources AS (
+    -- the period whose pool each period shows: itself, or the last non-empty one before it
+    SELECT
+        gr.*,
+        max(CASE WHEN len(gr.objects) > 0 THEN gr.idx END) OVER (
+            PARTITION BY gr.subject, gr.property ORDER BY gr.idx
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS source_idx
+    FROM grid AS gr
+),
+pooled AS (
+    SELECT
+        s.subject, s.property, s.idx, s.label, s.lo, s.hi,
+        coalesce(src.objects, s.objects) AS objects,
+        coalesce(src.precision_only, s.precision_only) AS precision_only,
+        coalesce(src.unqualified, s.unqualified) AS unqualified,
+        len(s.objects) = 0 AND s.source_idx IS NOT NULL AS filled
+    FROM sources AS s
+    LEFT JOIN grid AS src
+        ON src.subject = s.subject AND src.property = s.property AND src.idx = s.source_idx
+),
+changes AS (
+    SELECT
+        po.*,
+        coalesce(po.objects <> lag(po.objects) OVER (
+            PARTITION BY po.subject, po.property ORDER BY po.idx
+        ), false) AS changed
+    FROM pooled AS po
+)
+SELECT
+    ch.subject,
+    ch.property AS pid,
+    $granularity AS granularity,
+    CASE WHEN bool_or(ch.changed) THEN 'dynamic' ELSE 'static' END AS state,
+    count(*) FILTER (ch.changed) AS changes,
+    list_sort(list_distinct(flatten(list(ch.objects)))) AS all_objects,
+    list({
+        'period': ch.label,
+        'first_day': ch.lo,
+        'last_day': ch.hi,
+        'objects': ch.objects,
+        'precision_only': ch.precision_only,
+        'unqualified': ch.unqualified,
+        'filled': ch.filled
+    } ORDER BY ch.idx) AS periods
+FROM changes AS ch
+GROUP BY ch.subject, ch.property
+ORDER BY ch.subject, ch.property;
