@@ -1,0 +1,404 @@
+-- name: pivot_single_pass
+-- purpose: Benchmark variant of the classification (bench/classify_bench.py --sql).
+--          Same parameters ($init, $cutoff, $current, $mode) and output as
+--          sql/classify/classify.sql as of 2026-11-21 18:33 (checked equal on 3 x 5 M in
+--          record and valid mode), rewritten for speed:
+--          * each snapshot read is scanned and judged once, with one validity column per
+--            date (valid mode no longer triples the current snapshot);
+--          * statements are the probe side of the join with the snapshots read (run with
+--            SET disabled_optimizers = 'build_side_probe_side', else DuckDB builds hash
+--            tables on the statements: bad estimates through the views);
+--          * no window: one aggregation per (group, value) gives valid/unknown flags, newest
+--            valid point and series-likeness per date; one aggregation per group collects the
+--            values in a list; sets, sizes, latest, outdated and all answers come from list
+--            lambdas (measurement series: a value counts when its newest valid point is the
+--            group's newest; merged subjects: series judged per original subject);
+--          * no materialised `evaluated` CTE, no `unknowns`/`best` passes, no joins back.
+-- params: $init, $cutoff, $current (DATE); $mode ('record' | 'valid' | 'both').
+WITH
+views AS (
+    SELECT unnest(CASE WHEN $mode = 'both' THEN ['record', 'valid'] ELSE [$mode] END) AS view
+),
+dates AS (
+    SELECT * FROM (VALUES
+        ('init', CAST($init AS DATE)),
+        ('cutoff', CAST($cutoff AS DATE)),
+        ('current', CAST($current AS DATE))
+    ) AS d(role, day)
+),
+reads AS (
+    -- the snapshot each date reads: record time, the one at or before it; valid time, the
+    -- one at or before `current` for all three dates
+    SELECT v.view, d.role, d.day, (
+        SELECT s.name FROM snapshots AS s
+        WHERE s.date <= (CASE WHEN v.view = 'valid' THEN CAST($current AS DATE) ELSE d.day END)
+        ORDER BY s.date DESC, s.name DESC
+        LIMIT 1
+    ) AS snapshot
+    FROM views AS v CROSS JOIN dates AS d
+),
+reads_by_snapshot AS (
+    -- one row per (view, snapshot read): the day each role evaluates it at (NULL: not read
+    -- for that role), so a snapshot read for several dates is scanned and judged once
+    SELECT view, snapshot,
+           max(day) FILTER (role = 'init') AS day_i,
+           max(day) FILTER (role = 'cutoff') AS day_c,
+           max(day) FILTER (role = 'current') AS day_n
+    FROM reads
+    WHERE snapshot IS NOT NULL
+    GROUP BY view, snapshot
+),
+known AS (
+    -- entity rows of the snapshots up to `current`
+    SELECT e.qid, e.redirect_to, s.date, s.name
+    FROM entities AS e
+    JOIN snapshots AS s ON s.name = e.snapshot
+    WHERE s.date <= CAST($current AS DATE)
+),
+redirects AS (
+    -- a merged item: its row in the latest snapshot that has one is a redirect
+    SELECT qid, redirect_to AS target
+    FROM (
+        SELECT qid, redirect_to FROM known
+        WHERE qid IN (SELECT qid FROM known WHERE redirect_to IS NOT NULL)
+        QUALIFY row_number() OVER (PARTITION BY qid ORDER BY date DESC, name DESC) = 1
+    )
+    WHERE redirect_to IS NOT NULL
+),
+resolved AS (
+    -- follow at most two redirects (bots repair longer chains)
+    SELECT r1.qid, coalesce(r2.target, r1.target) AS target
+    FROM redirects AS r1
+    LEFT JOIN redirects AS r2 ON r2.qid = r1.target
+),
+snapshot_days AS (
+    SELECT date, lag(date) OVER (ORDER BY date) AS previous
+    FROM (SELECT DISTINCT date FROM snapshots WHERE date <= CAST($current AS DATE))
+),
+created AS (
+    -- valid time: an item first seen (itself or an item merged into it) after the earliest
+    -- snapshot was created after the snapshot before its first one, at the latest on it
+    SELECT f.qid, d.previous + 1 AS lo, d.date AS hi
+    FROM (
+        SELECT coalesce(rs.target, k.qid) AS qid, min(k.date) AS first_date
+        FROM known AS k
+        LEFT JOIN resolved AS rs ON rs.qid = k.qid
+        WHERE k.redirect_to IS NULL AND $mode <> 'record'
+        GROUP BY ALL
+    ) AS f
+    JOIN snapshot_days AS d ON d.date = f.first_date AND d.previous IS NOT NULL
+),
+implied AS (
+    -- valid time: the start a statement without temporal qualifiers implicitly has, the
+    -- subject's death (for causes/manners of death) or its start of existence
+    SELECT
+        st.snapshot, st.subject,
+        CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
+        min(st.time_lo) AS lo,
+        first(st.time_hi ORDER BY st.time_lo, st.time_hi) AS hi
+    FROM statements AS st
+    WHERE st.pid IN ('P570', 'P569', 'P571', 'P577', 'P575', 'P580')
+      AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
+      AND st.snapshot IN (SELECT snapshot FROM reads WHERE view = 'valid')
+    GROUP BY ALL
+),
+candidates AS (
+    SELECT
+        r.view, r.day_i, r.day_c, r.day_n, st.subject, st.pid, st.value, st.rank, st.value_type,
+        coalesce(st.start_snaktype IN ('value', 'somevalue'), false) AS has_start,
+        coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS has_end,
+        coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS has_point,
+        st.start_snaktype, st.start_lo, st.start_hi,
+        st.end_snaktype, st.end_lo, st.end_hi,
+        st.point_snaktype, st.point_lo, st.point_hi,
+        CASE WHEN im.lo IS NOT NULL THEN im.lo ELSE cr.lo END AS implied_lo,
+        CASE WHEN im.lo IS NOT NULL THEN im.hi ELSE cr.hi END AS implied_hi
+    FROM statements AS st
+    JOIN reads_by_snapshot AS r ON r.snapshot = st.snapshot
+    LEFT JOIN implied AS im
+        ON r.view = 'valid' AND im.snapshot = r.snapshot AND im.subject = st.subject
+       AND im.kind = (CASE WHEN st.pid IN ('P509', 'P1196') THEN 'death' ELSE 'existence' END)
+    LEFT JOIN resolved AS rs ON rs.qid = st.subject
+    LEFT JOIN created AS cr ON r.view = 'valid' AND cr.qid = coalesce(rs.target, st.subject)
+    WHERE st.rank <> 'deprecated'
+),
+bounded AS (
+    SELECT
+        * REPLACE (
+            CASE WHEN implied THEN 'value' ELSE start_snaktype END AS start_snaktype,
+            CASE WHEN implied THEN implied_lo ELSE start_lo END AS start_lo,
+            CASE WHEN implied THEN implied_hi ELSE start_hi END AS start_hi,
+            has_start OR implied AS has_start
+        )
+    FROM (
+        SELECT *, (NOT has_start AND NOT has_end AND NOT has_point
+                   AND implied_lo IS NOT NULL) AS implied
+        FROM candidates
+    )
+),
+judged AS (
+    -- validity at each date whose snapshot this row belongs to (NULL: not read for it)
+    SELECT
+        view, subject, pid, value, value_type, rank, point_lo,
+        coalesce(value_type = 'quantity', false) AND has_point AND NOT has_start AND NOT has_end
+            AS series_like,
+        CASE
+            WHEN day_i IS NULL THEN NULL
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
+                CASE
+                    WHEN point_snaktype = 'value' AND point_hi <= day_i THEN 'valid'
+                    WHEN point_snaktype = 'value' AND point_lo > day_i THEN 'not_valid'
+                    ELSE 'unknown'
+                END
+            WHEN (start_snaktype = 'value' AND start_lo > day_i)
+                 OR (end_snaktype = 'value' AND end_hi <= day_i) THEN 'not_valid'
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 'unknown'
+            WHEN (NOT has_start OR start_hi <= day_i)
+                 AND (NOT has_end OR end_lo > day_i) THEN 'valid'
+            ELSE 'unknown'
+        END AS v_i,
+        CASE
+            WHEN day_c IS NULL THEN NULL
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
+                CASE
+                    WHEN point_snaktype = 'value' AND point_hi <= day_c THEN 'valid'
+                    WHEN point_snaktype = 'value' AND point_lo > day_c THEN 'not_valid'
+                    ELSE 'unknown'
+                END
+            WHEN (start_snaktype = 'value' AND start_lo > day_c)
+                 OR (end_snaktype = 'value' AND end_hi <= day_c) THEN 'not_valid'
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 'unknown'
+            WHEN (NOT has_start OR start_hi <= day_c)
+                 AND (NOT has_end OR end_lo > day_c) THEN 'valid'
+            ELSE 'unknown'
+        END AS v_c,
+        CASE
+            WHEN day_n IS NULL THEN NULL
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
+                CASE
+                    WHEN point_snaktype = 'value' AND point_hi <= day_n THEN 'valid'
+                    WHEN point_snaktype = 'value' AND point_lo > day_n THEN 'not_valid'
+                    ELSE 'unknown'
+                END
+            WHEN (start_snaktype = 'value' AND start_lo > day_n)
+                 OR (end_snaktype = 'value' AND end_hi <= day_n) THEN 'not_valid'
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 'unknown'
+            WHEN (NOT has_start OR start_hi <= day_n)
+                 AND (NOT has_end OR end_lo > day_n) THEN 'valid'
+            ELSE 'unknown'
+        END AS v_n
+    FROM bounded
+),
+evaluated AS (
+    -- merged items are followed, for subjects and for item values
+    SELECT
+        e.view, coalesce(rs.target, e.subject) AS subject, e.subject AS subject0, e.pid,
+        CASE WHEN e.value_type = 'wikibase-entityid' THEN coalesce(rv.target, e.value)
+             ELSE e.value END AS value,
+        e.rank, e.point_lo, e.series_like, e.v_i, e.v_c, e.v_n
+    FROM judged AS e
+    LEFT JOIN resolved AS rs ON rs.qid = e.subject
+    LEFT JOIN resolved AS rv ON e.value_type = 'wikibase-entityid' AND rv.qid = e.value
+),
+per_value AS (
+    -- one pass over the statements: per value, valid / unknown at each date, the newest
+    -- valid point (series), series-likeness of the rows read for each date, preferred at N
+    SELECT
+        view, subject, subject0, pid, value,
+        coalesce(bool_or(v_i = 'valid'), false) AS ok_i,
+        coalesce(bool_or(v_c = 'valid'), false) AS ok_c,
+        coalesce(bool_or(v_n = 'valid'), false) AS ok_n,
+        bool_or(v_i = 'unknown') AS unk_i,
+        bool_or(v_c = 'unknown') AS unk_c,
+        bool_or(v_n = 'unknown') AS unk_n,
+        max(point_lo) FILTER (v_i = 'valid') AS p_i,
+        max(point_lo) FILTER (v_c = 'valid') AS p_c,
+        max(point_lo) FILTER (v_n = 'valid') AS p_n,
+        max(point_lo) FILTER (v_n = 'valid' AND rank = 'preferred') AS pp_n,
+        coalesce(bool_or(v_n = 'valid' AND rank = 'preferred'), false) AS pref_n,
+        bool_and(series_like) FILTER (v_i IS NOT NULL) AS s_i,
+        bool_and(series_like) FILTER (v_c IS NOT NULL) AS s_c,
+        bool_and(series_like) FILTER (v_n IS NOT NULL) AS s_n
+    FROM evaluated
+    GROUP BY view, subject, subject0, pid, value
+),
+grouped AS (
+    SELECT
+        view, subject, pid,
+        list({'value': value, 'subject0': subject0, 'ok_i': ok_i, 'ok_c': ok_c, 'ok_n': ok_n,
+               'p_i': p_i, 'p_c': p_c, 'p_n': p_n, 'pp_n': pp_n, 'pref_n': pref_n,
+               's_i': s_i, 's_c': s_c, 's_n': s_n}) AS vals,
+        min(subject0) = max(subject0) AS single,
+        coalesce(bool_and(s_i), false) AS series_i,
+        coalesce(bool_and(s_c), false) AS series_c,
+        coalesce(bool_and(s_n), false) AS series_n,
+        max(p_i) AS newest_i,
+        max(p_c) AS newest_c,
+        max(p_n) AS newest_n,
+        CASE
+            WHEN bool_or(unk_i) THEN 'unknown at init'
+            WHEN bool_or(unk_c) THEN 'unknown at cutoff'
+            WHEN bool_or(unk_n) THEN 'unknown at current'
+        END AS ambiguous_reason
+    FROM per_value
+    GROUP BY view, subject, pid
+),
+flagged AS (
+    -- a measurement series keeps only its newest valid figure(s); series are judged on each
+    -- original (subject, pid) group
+    SELECT
+        view, subject, pid, ambiguous_reason,
+        CASE WHEN single THEN list_transform(vals, lambda x: {
+            'value': x.value,
+            'i': x.ok_i AND (NOT series_i OR x.p_i = newest_i),
+            'c': x.ok_c AND (NOT series_c OR x.p_c = newest_c),
+            'n': x.ok_n AND (NOT series_n OR x.p_n = newest_n),
+            'pn': x.pref_n AND (NOT series_n OR x.pp_n = newest_n)
+        })
+        -- items merged into this subject: series are judged per original subject, and a
+        -- value counts when any of its statements counts
+        ELSE list_transform(list_distinct(list_transform(vals, lambda x: x.value)), lambda v: {
+                'value': v,
+                'i': coalesce(list_bool_or(list_transform(list_filter(vals, lambda x: x.value = v),
+                    lambda x: x.ok_i AND (NOT coalesce(list_bool_and(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.s_i)), false) OR x.p_i = list_max(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_i))))), false),
+                'c': coalesce(list_bool_or(list_transform(list_filter(vals, lambda x: x.value = v),
+                    lambda x: x.ok_c AND (NOT coalesce(list_bool_and(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.s_c)), false) OR x.p_c = list_max(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_c))))), false),
+                'n': coalesce(list_bool_or(list_transform(list_filter(vals, lambda x: x.value = v),
+                    lambda x: x.ok_n AND (NOT coalesce(list_bool_and(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.s_n)), false) OR x.p_n = list_max(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_n))))), false),
+                'pn': coalesce(list_bool_or(list_transform(list_filter(vals, lambda x: x.value = v),
+                    lambda x: x.pref_n AND (NOT coalesce(list_bool_and(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.s_n)), false) OR x.pp_n = list_max(list_transform(list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_n))))), false)
+            })
+        END AS f
+    FROM grouped
+),
+sizes AS (
+    SELECT
+        view, subject, pid, ambiguous_reason, f,
+        len(list_filter(f, lambda x: x.i)) AS n_i,
+        len(list_filter(f, lambda x: x.c)) AS n_c,
+        len(list_filter(f, lambda x: x.n)) AS n_n,
+        len(list_filter(f, lambda x: x.i AND x.c)) AS n_ic,
+        len(list_filter(f, lambda x: x.i AND x.n)) AS n_in,
+        len(list_filter(f, lambda x: x.c AND x.n)) AS n_cn,
+        len(list_filter(f, lambda x: x.i AND x.c AND x.n)) AS n_icn,
+        list_sort(list_transform(list_filter(f, lambda x: x.i OR x.c OR x.n),
+                                 lambda x: x.value)) AS all_values,
+        list_sort(list_transform(list_filter(f, lambda x: (x.i OR x.c) AND NOT x.n),
+                                 lambda x: x.value)) AS gone,
+        -- latest answers: N's values carried by the best rank present among them
+        list_sort(list_transform(
+            CASE WHEN len(list_filter(f, lambda x: x.n AND x.pn)) > 0
+                 THEN list_filter(f, lambda x: x.n AND x.pn)
+                 ELSE list_filter(f, lambda x: x.n) END,
+            lambda x: x.value)) AS latest
+    FROM flagged
+),
+levels AS (
+    SELECT
+        z.*,
+        CASE
+            WHEN ambiguous_reason IS NOT NULL THEN 'ambiguous'
+            WHEN n_n > 0 AND n_i = n_n AND n_c = n_n AND n_icn = n_n THEN 'stable'
+            WHEN n_n = 0 AND (n_i > 0 OR n_c > 0) THEN 'retracted'
+            WHEN n_i > 0 THEN 'evolved'
+            WHEN n_c = 0 AND n_n > 0 THEN 'uncharted'
+            WHEN n_c > 0 THEN 'recent'
+        END AS level,
+        -- P = C when C differs from N, else I; |P| and |P ∩ N|
+        NOT (n_c = n_n AND n_cn = n_n) AS c_differs,
+        CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_c ELSE n_i END AS n_p,
+        CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_cn ELSE n_in END AS n_pn
+    FROM sizes AS z
+),
+per_view AS (
+    SELECT
+        l.view, l.subject, l.pid, l.level,
+        CASE
+            WHEN l.level <> 'evolved' THEN NULL
+            WHEN l.n_pn = l.n_p AND l.n_n > l.n_p THEN 'added'
+            WHEN l.n_pn = l.n_n AND l.n_p > l.n_n THEN 'removed'
+            WHEN l.n_pn = 0 THEN 'replaced'
+            ELSE 'mixed'
+        END AS change_kind,
+        CASE WHEN l.level = 'evolved' THEN l.c_differs END AS changed_after_cutoff,
+        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.latest, []) END AS latest,
+        CASE WHEN l.level = 'evolved' THEN coalesce(l.gone, []) ELSE [] END AS outdated,
+        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.all_values, []) END
+            AS all_answers,
+        l.ambiguous_reason
+    FROM levels AS l
+    WHERE l.level IS NOT NULL
+),
+backfill AS (
+    -- mode 'both': a value valid before the cutoff (at init or at the cutoff, by the latest
+    -- snapshot) that the snapshots read for init and for the cutoff did not record
+    SELECT subject, pid, bool_or(valid_before AND NOT recorded_before) AS backfilled
+    FROM (
+        SELECT
+            subject, pid, x.value,
+            bool_or(view = 'valid' AND (x.i OR x.c)) AS valid_before,
+            bool_or(view = 'record' AND (x.i OR x.c)) AS recorded_before
+        FROM (SELECT view, subject, pid, unnest(f) AS x FROM sizes WHERE $mode = 'both')
+        GROUP BY subject, pid, x.value
+    )
+    GROUP BY subject, pid
+),
+paired AS (
+    -- mode 'both': a group keeps its level when both views give the same level and change
+    -- kind (answers as recorded); otherwise it is ambiguous and the reason says why
+    SELECT
+        coalesce(r.subject, v.subject) AS subject,
+        coalesce(r.pid, v.pid) AS pid,
+        r.level IS DISTINCT FROM v.level OR r.change_kind IS DISTINCT FROM v.change_kind
+            AS disagree,
+        r.level AS record_level, v.level AS valid_level,
+        r.change_kind, r.changed_after_cutoff, r.latest, r.outdated, r.all_answers,
+        r.ambiguous_reason,
+        'record and valid time disagree: record '
+            || coalesce(r.level || coalesce('/' || r.change_kind, '')
+                        || coalesce(' (' || r.ambiguous_reason || ')', ''), 'nothing')
+            || ', valid '
+            || coalesce(v.level || coalesce('/' || v.change_kind, '')
+                        || coalesce(' (' || v.ambiguous_reason || ')', ''), 'nothing')
+            AS disagreement
+    FROM (SELECT * FROM per_view WHERE view = 'record' AND $mode = 'both') AS r
+    FULL JOIN (SELECT * FROM per_view WHERE view = 'valid' AND $mode = 'both') AS v
+        ON v.subject = r.subject AND v.pid = r.pid
+),
+combined AS (
+    SELECT
+        subject, pid, level, change_kind, changed_after_cutoff, latest, outdated,
+        all_answers, ambiguous_reason,
+        CASE WHEN view = 'record' THEN level END AS record_level,
+        CASE WHEN view = 'valid' THEN level END AS valid_level,
+        CAST(NULL AS BOOLEAN) AS backfilled
+    FROM per_view
+    WHERE $mode <> 'both'
+    UNION ALL
+    SELECT
+        p.subject, p.pid,
+        CASE WHEN p.disagree THEN 'ambiguous' ELSE p.record_level END,
+        CASE WHEN NOT p.disagree THEN p.change_kind END,
+        CASE WHEN NOT p.disagree THEN p.changed_after_cutoff END,
+        CASE WHEN p.disagree THEN [] ELSE p.latest END,
+        CASE WHEN p.disagree THEN [] ELSE p.outdated END,
+        CASE WHEN p.disagree THEN [] ELSE p.all_answers END,
+        CASE WHEN p.disagree THEN p.disagreement ELSE p.ambiguous_reason END,
+        p.record_level, p.valid_level,
+        coalesce(bf.backfilled, false)
+    FROM paired AS p
+    LEFT JOIN backfill AS bf USING (subject, pid)
+),
+read_names AS (
+    -- the snapshots that decided the sets (mode 'both': those of record time)
+    SELECT
+        max(snapshot) FILTER (role = 'init') AS init_snapshot,
+        max(snapshot) FILTER (role = 'cutoff') AS cutoff_snapshot,
+        max(snapshot) FILTER (role = 'current') AS current_snapshot
+    FROM reads
+    WHERE view = (CASE WHEN $mode = 'valid' THEN 'valid' ELSE 'record' END)
+)
+SELECT c.*, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot
+FROM combined AS c
+CROSS JOIN read_names AS n
+ORDER BY c.subject, c.pid;
