@@ -948,7 +948,7 @@ def test_implied_starts_before_every_date_change_nothing(history: History) -> No
 
 
 @FAST
-@given(histories(), st.data())
+@given(histories(merges=False), st.data())
 def test_an_implied_start_after_current_hides_plain_statements(
     history: History, data: st.DataObject
 ) -> None:

@@ -170,6 +170,9 @@ def test_cli_writes_updates_and_filters_by_property(sample_store: Path, tmp_path
     assert pq.read_table(parquet).num_rows >= len(records)
     bad = run_kgdiff("updates", "--cutoff", "2015-01-01", "--current", "2014-12-31")
     assert bad.returncode == 2 and "cutoff < current" in bad.stderr
+    empty = tmp_path / "no-store"
+    missing = run_kgdiff("updates", *dates[:4], "--store", str(empty))
+    assert missing.returncode == 5 and "ingest a snapshot first" in missing.stderr
 
 
 def test_the_catalog_macro_runs_the_same_query(sample_store: Path) -> None:

@@ -12,8 +12,9 @@ import typer
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.errors import StoreError
 from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.updates import knowledge_updates
+from kgdiff.temporal.updates import check_window, knowledge_updates
 from kgdiff.temporal.writers import check_out, write_reader
 
 SHOWN = 20
@@ -33,8 +34,11 @@ def updates_command(
     """Knowledge updates after a cutoff, as AntiLeakBench defines them (valid time)."""
     layout = StoreLayout.resolve(store)
     days = parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
+    check_window(*days)
     if out is not None:
         check_out(out)
+    if not layout.catalog.is_file():
+        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
     with duckdb.connect(str(layout.catalog), read_only=True) as connection:
         table = knowledge_updates(connection, *days).to_arrow_table()
     if pid:

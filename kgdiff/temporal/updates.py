@@ -27,6 +27,12 @@ def catalog_macro() -> str:
     return as_table_macro("updates/updates", "updates", UPDATES_PARAMS)
 
 
+def check_window(cutoff: date, current: date) -> None:
+    """Raise :class:`UsageError` unless cutoff < current."""
+    if not cutoff < current:
+        raise UsageError(f"dates must satisfy cutoff < current (got {cutoff}, {current})")
+
+
 def knowledge_updates(
     connection: duckdb.DuckDBPyConnection, cutoff: date, current: date
 ) -> duckdb.DuckDBPyRelation:
@@ -35,7 +41,6 @@ def knowledge_updates(
     Columns: subject, pid, new_object, old_objects, new_statement_id, new_start_lo,
     new_start_hi, old_statement_ids, old_end_hi, snapshot.
     """
-    if not cutoff < current:
-        raise UsageError(f"dates must satisfy cutoff < current (got {cutoff}, {current})")
+    check_window(cutoff, current)
     parameters = {"cutoff": cutoff, "current": current}
     return connection.sql(load_sql("updates/updates"), params=parameters)
