@@ -6,12 +6,11 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
-import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
-from kgdiff.errors import StoreError, UsageError
+from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
+from kgdiff.errors import UsageError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.chains import (
     DEFAULT_HOPS,
@@ -58,9 +57,7 @@ def chains_command(
         parse_day(day, "--date"), hops, load_relations(relations), subject or [], pid or []
     )
     layout = StoreLayout.resolve(store)
-    if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         found = stage_chains(connection, query)
         rows = staged_rows(connection, min(limit or SHOWN, SHOWN))
         written = export_chains(connection, out, limit) if out is not None else None

@@ -8,10 +8,12 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 from rich.console import Console
 
-from kgdiff.errors import InterruptedRunError, KgdiffError, UsageError
+from kgdiff.errors import InterruptedRunError, KgdiffError, StoreError, UsageError
+from kgdiff.store.layout import StoreLayout
 
 console = Console()
 err_console = Console(stderr=True)
@@ -71,3 +73,10 @@ def parse_day(value: str, option: str) -> date:
         return date.fromisoformat(value)
     except ValueError as exc:
         raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
+
+
+def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the store's catalog; a store error when there is none."""
+    if not layout.catalog.is_file():
+        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
+    return duckdb.connect(str(layout.catalog), read_only=True)

@@ -10,7 +10,7 @@ import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.common import StoreOption, console, open_catalog
 from kgdiff.errors import StoreError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.pools import PoolRequest, export_pools, pool_records
@@ -47,9 +47,7 @@ def pools_command(
     request = PoolRequest(tuple(subjects or ()), pid, from_year, to_year, granularity)
     request.check()
     layout = StoreLayout.resolve(store)
-    if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         try:
             if out is not None:
                 written = export_pools(connection, request, out)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
 from kgdiff.errors import AuditFailedError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
@@ -81,7 +80,7 @@ def timeline_command(
 ) -> None:
     """Every statement of an entity across the snapshots, with record and valid intervals."""
     layout = StoreLayout.resolve(store)
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         cursor = timeline(connection, qid)
         names = [d[0] for d in cursor.description or []]
         rows = [r for r in cursor.fetchall() if not pid or r[0] in pid]

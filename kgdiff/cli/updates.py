@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
-from kgdiff.errors import StoreError
+from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.updates import check_window, knowledge_updates
 from kgdiff.temporal.writers import check_out, write_reader
@@ -37,9 +35,7 @@ def updates_command(
     check_window(*days)
     if out is not None:
         check_out(out)
-    if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         table = knowledge_updates(connection, *days).to_arrow_table()
     if pid:
         table = table.filter(pc.is_in(table["pid"], value_set=pa.array(pid, pa.string())))
