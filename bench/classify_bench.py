@@ -78,10 +78,12 @@ class Run:
 
     @property
     def groups(self) -> int:
+        """Groups classified (all levels)."""
         return sum(self.levels.values())
 
     @property
     def within_memory(self) -> bool:
+        """Finished, and the peak RSS stayed within DuckDB's memory limit."""
         return self.error is None and self.peak_rss <= MEMORY_LIMIT_BYTES
 
 
@@ -159,6 +161,7 @@ def measure(
 
 
 def _as_run(measured: Measured, size: str, mode: str, variant: str) -> Run:
+    """A :class:`Run` from the child's output (its JSON line, or the error it died of)."""
     run = Run(size, mode, variant, peak_rss=measured.peak_rss_bytes)
     lines = measured.stdout.strip().splitlines()
     if measured.returncode != 0 or not lines:
@@ -226,10 +229,12 @@ def print_verdicts(results: list[dict[str, object]]) -> None:
     small, big = list(SIZES)
     for v in results:
         mark = {key: "PASS" if v[key] else "FAIL" for key in CHECKS}
+        took = "failed after" if v["failed"] else "in"
+        ratio = f"{v['ratio']}x" if v["ratio"] is not None else "n/a"
         print(
-            f"{v['variant']:14} {v['mode']:6} {big} {v['seconds_big']:>6} s "
+            f"{v['variant']:14} {v['mode']:6} {big} {took} {v['seconds_big']} s "
             f"(≤ {TARGET_SECONDS:.0f}) {mark['seconds_ok']}   "
-            f"{big}/{small} {v['ratio'] or 'n/a':>5}x (≤ {TARGET_RATIO}) {mark['ratio_ok']}   "
+            f"{big}/{small} {ratio} (≤ {TARGET_RATIO}) {mark['ratio_ok']}   "
             f"peak RSS {v['peak_rss_mb_big']} MB (≤ {MEMORY_LIMIT}) {mark['memory_ok']}"
         )
 

@@ -106,6 +106,7 @@ def run_chunked(
 
 
 def _walk(node: dict[str, Any], found: list[tuple[float, str]]) -> None:
+    """Collect (seconds, description) of every operator of a profile tree."""
     info = json.dumps(node.get("extra_info", {}), ensure_ascii=False)
     rows = node.get("intermediate_rows", node.get("operator_cardinality", 0))
     timing = float(node.get("timing", node.get("operator_timing", 0.0)))

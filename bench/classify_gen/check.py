@@ -59,6 +59,7 @@ CHURN_SQL = """
 
 
 def _files(out: Path) -> list[tuple[str, str]]:
+    """(name, statements file) of every published snapshot, by name (= by date)."""
     layout = StoreLayout(out.resolve())
     return [
         (name, str(layout.snapshot_dir(name) / "statements.parquet"))

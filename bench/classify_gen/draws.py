@@ -62,10 +62,12 @@ def macros(params: GenParams) -> list[str]:
 
 
 def _month(g: str, j: str) -> str:
+    """SQL: the month (1-12) drawn for key g and step j."""
     return f"CAST(1 + floor(u({g}, {j}, {Q_MONTH}) * 12) AS INTEGER)"
 
 
 def _day(g: str, j: str) -> str:
+    """SQL: the day (1-28, valid in every month) drawn for key g and step j."""
     return f"CAST(1 + floor(u({g}, {j}, {Q_DAY}) * 28) AS INTEGER)"
 
 

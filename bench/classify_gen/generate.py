@@ -73,6 +73,7 @@ def _clear(out: Path) -> None:
 
 
 def _connect(scratch: Path, threads: int, memory_limit: str) -> duckdb.DuckDBPyConnection:
+    """The scratch database the universe is built in (spills next to it)."""
     scratch.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(scratch / "gen.duckdb"))
     con.execute(f"SET threads = {threads}")

@@ -53,6 +53,7 @@ def _gone(params: GenParams, k: int) -> str:
 
 
 def _rank(params: GenParams) -> str:
+    """SQL: the rank in snapshot k (drawn once, flipped by a rank change)."""
     shape = params.shape
     preferred = shape.deprecated + shape.preferred
     base = (

@@ -111,6 +111,7 @@ def sitelinks_sql(params: GenParams, k: int, m_subjects: int) -> str:
 
 
 def _qualifier_rows(pid: str, part: str) -> str:
+    """SQL: one qualifier row (pid) per statement with a start, end or point (part)."""
     precision = (
         f"CASE WHEN {part}_lo = {part}_hi THEN 11 "
         f"WHEN month({part}_lo) = month({part}_hi) THEN 10 ELSE 9 END"
