@@ -71,6 +71,7 @@ class Run:
     mode: str
     variant: str
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     peak_rss: int = 0
     levels: dict[str, int] = field(default_factory=dict)
     error: str | None = None
@@ -170,6 +171,7 @@ def _as_run(measured: Measured, size: str, mode: str, variant: str) -> Run:
         return run
     result = json.loads(lines[-1])
     run.seconds = result["seconds"]
+    run.cpu_seconds = result["cpu_seconds"]
     run.levels = result["levels"]
     run.profile = result.get("profile", {})
     return run
@@ -183,16 +185,18 @@ def _error_line(stderr: str) -> str:
 
 
 def print_table(runs: list[Run]) -> None:
-    """The side-by-side table."""
-    head = f"{'size':6} {'mode':6} {'variant':14} {'s':>7} {'groups':>10} {'groups/s':>9}"
-    head += f" {'peak RSS':>9} " + " ".join(f"{level[:9]:>9}" for level in LEVELS)
+    """The side-by-side table (s: wall seconds, cpu s: CPU seconds of all threads)."""
+    width = max([len("variant"), *(len(r.variant) for r in runs)])
+    head = f"{'size':6} {'mode':6} {'variant':{width}} {'s':>7} {'cpu s':>7} {'groups':>10}"
+    head += f" {'groups/s':>9} {'peak RSS':>9} " + " ".join(f"{lv[:9]:>9}" for lv in LEVELS)
     print(head)
     for r in runs:
-        line = f"{r.size:6} {r.mode:6} {r.variant[:14]:14} {r.seconds:7.1f}"
+        line = f"{r.size:6} {r.mode:6} {r.variant:{width}} {r.seconds:7.1f}"
         if r.error:
             print(f"{line} FAILED: {r.error}")
             continue
-        line += f" {r.groups:>10} {r.groups / r.seconds:>9.0f} {r.peak_rss / 2**20:>7.0f}MB"
+        line += f" {r.cpu_seconds:7.1f} {r.groups:>10} {r.groups / r.seconds:>9.0f}"
+        line += f" {r.peak_rss / 2**20:>7.0f}MB"
         print(line + " " + " ".join(f"{r.levels.get(level, 0):>9}" for level in LEVELS))
 
 
@@ -208,6 +212,7 @@ def verdicts(runs: list[Run]) -> list[dict[str, object]]:
                 continue
             ok = a.error is None and b.error is None
             ratio = b.seconds / a.seconds if ok and a.seconds else None
+            cpu_ratio = b.cpu_seconds / a.cpu_seconds if ok and a.cpu_seconds else None
             results.append(
                 {
                     "variant": variant,
@@ -215,6 +220,7 @@ def verdicts(runs: list[Run]) -> list[dict[str, object]]:
                     "seconds_big": round(b.seconds, 1),
                     "failed": b.error,
                     "ratio": round(ratio, 2) if ratio is not None else None,
+                    "cpu_ratio": round(cpu_ratio, 2) if cpu_ratio is not None else None,
                     "peak_rss_mb_big": round(b.peak_rss / 2**20),
                     "seconds_ok": b.error is None and b.seconds <= TARGET_SECONDS,
                     "ratio_ok": ratio is not None and ratio <= TARGET_RATIO,
@@ -227,12 +233,13 @@ def verdicts(runs: list[Run]) -> list[dict[str, object]]:
 def print_verdicts(results: list[dict[str, object]]) -> None:
     """One line per (variant, mode): time at 3x20M, ratio, memory, PASS/FAIL."""
     small, big = list(SIZES)
+    width = max([0, *(len(str(v["variant"])) for v in results)])
     for v in results:
         mark = {key: "PASS" if v[key] else "FAIL" for key in CHECKS}
         took = "failed after" if v["failed"] else "in"
-        ratio = f"{v['ratio']}x" if v["ratio"] is not None else "n/a"
+        ratio = f"{v['ratio']}x (cpu {v['cpu_ratio']}x)" if v["ratio"] is not None else "n/a"
         print(
-            f"{v['variant']:14} {v['mode']:6} {big} {took} {v['seconds_big']} s "
+            f"{v['variant']:{width}} {v['mode']:6} {big} {took} {v['seconds_big']} s "
             f"(≤ {TARGET_SECONDS:.0f}) {mark['seconds_ok']}   "
             f"{big}/{small} {ratio} (≤ {TARGET_RATIO}) {mark['ratio_ok']}   "
             f"peak RSS {v['peak_rss_mb_big']} MB (≤ {MEMORY_LIMIT}) {mark['memory_ok']}"

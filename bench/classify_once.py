@@ -9,14 +9,16 @@ Usage::
 
 Opens ``DIR/kg.duckdb`` read-only, sets the memory limit and threads, runs
 ``sql/classify/classify_build.sql`` (or ``COPY (<VARIANT.sql>) TO RESULT.parquet``) and
-prints one line of JSON: the statement's wall seconds, the groups per level and, with
+prints one line of JSON: the statement's wall and CPU seconds (all threads), the groups
+per level and, with
 ``--profile``, DuckDB's peak buffer memory and spill and the slowest operators.
 
 A variant that uses ``$lo`` and ``$hi`` classifies one range of subjects (as strings,
 ``lo <= subject < hi``); with ``--chunks K`` it is run for K consecutive ranges (cut at
 row-group boundaries of the latest snapshot's statements file, which is sorted by
 subject) into part files that are then concatenated, in order, into RESULT.parquet.
-The seconds include the concatenation.
+The seconds include the concatenation. A variant's header lines
+``-- bench-set: NAME=VALUE`` are applied like ``--set`` (settings the variant needs).
 """
 
 from __future__ import annotations
@@ -57,6 +59,14 @@ def connect(
         name, _, value = setting.partition("=")
         con.execute(f"SET {name.strip()} = {quote(value.strip())}")
     return con
+
+
+def variant_settings(sql: Path | None) -> list[str]:
+    """The ``-- bench-set: NAME=VALUE`` lines of a variant query."""
+    if sql is None:
+        return []
+    lines = sql.read_text(encoding="utf-8").splitlines()
+    return [line.split(":", 1)[1].strip() for line in lines if line.startswith("-- bench-set:")]
 
 
 def statement(sql: Path | None, out: Path) -> str:
@@ -138,7 +148,8 @@ def summarise_profile(path: Path) -> dict[str, object]:
 def run(args: argparse.Namespace) -> dict[str, object]:
     """Classify once; return the figures to print."""
     spill = Path(tempfile.mkdtemp(prefix="spill-", dir=args.out.parent))
-    con = connect(args.store, args.memory_limit, args.threads, spill, args.set)
+    settings = [*variant_settings(args.sql), *args.set]
+    con = connect(args.store, args.memory_limit, args.threads, spill, settings)
     values: dict[str, object] = {
         "init": date.fromisoformat(args.init),
         "cutoff": date.fromisoformat(args.cutoff),
@@ -149,12 +160,12 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         if args.profile:
             con.execute("PRAGMA enable_profiling = 'json'")
             con.execute(f"PRAGMA profiling_output = {quote(str(args.profile))}")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         if args.sql is not None and "$lo" in args.sql.read_text(encoding="utf-8"):
             run_chunked(con, args, values)
         else:
             con.execute(statement(args.sql, args.out), values)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if args.profile:
             con.execute("PRAGMA disable_profiling")
         rows = con.execute(render("classify/level_counts", build=str(args.out)), {"pids": []})
@@ -162,7 +173,11 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     finally:
         con.close()
         shutil.rmtree(spill, ignore_errors=True)
-    result: dict[str, object] = {"seconds": round(seconds, 2), "levels": levels}
+    result: dict[str, object] = {
+        "seconds": round(seconds, 2),
+        "cpu_seconds": round(cpu, 2),
+        "levels": levels,
+    }
     if args.profile:
         result["profile"] = summarise_profile(args.profile)
     return result

@@ -14,6 +14,7 @@
 --            lambdas (measurement series: a value counts when its newest valid point is the
 --            group's newest; merged subjects: series judged per original subject);
 --          * no materialised `evaluated` CTE, no `unknowns`/`best` passes, no joins back.
+-- bench-set: disabled_optimizers=build_side_probe_side
 -- params: $init, $cutoff, $current (DATE); $mode ('record' | 'valid' | 'both').
 WITH
 views AS (
