@@ -15,7 +15,7 @@ from kgdiff.temporal.updates import define_classify_macro, knowledge_updates
 from tests.paths import run_kgdiff
 from tests.temporal_reference import Row, Snapshot
 from tests.temporal_reference import classify as reference
-from tests.temporal_strategies import day, histories, snapshots_of, statement, year
+from tests.temporal_strategies import Qual, day, histories, snapshots_of, statement, year
 from tests.test_classify import load
 
 S, P = "Q1", "P54"
@@ -61,9 +61,9 @@ def test_a_transfer_after_the_cutoff_is_an_update() -> None:
         (day(date(2016, 6, 30)), day(date(2021, 1, 1)), "the new object starts after current"),
     ],
 )
-def test_what_is_not_an_update(old_end: object, new_start: object, why: str) -> None:
-    old = statement(S, P, OLD, start=day(date(2012, 7, 1)), end=old_end)  # type: ignore[arg-type]
-    new = statement(S, P, NEW, start=new_start)  # type: ignore[arg-type]
+def test_what_is_not_an_update(old_end: Qual | None, new_start: Qual | None, why: str) -> None:
+    old = statement(S, P, OLD, start=day(date(2012, 7, 1)), end=old_end)
+    new = statement(S, P, NEW, start=new_start)
     assert updates_of(team_history(old, new), CUTOFF, CURRENT) == [], why
 
 

@@ -17,10 +17,10 @@ from kgdiff.temporal.chains import (
     ChainQuery,
     export_chains,
     load_relations,
-    output_format,
     stage_chains,
     staged_rows,
 )
+from kgdiff.temporal.writers import check_out
 
 SHOWN = 25
 """Chains printed when no --limit is given (--out still writes them all)."""
@@ -52,7 +52,7 @@ def chains_command(
     if limit is not None and limit < 1:
         raise UsageError(f"--limit {limit}: give a positive number of chains")
     if out is not None:
-        output_format(out)
+        check_out(out)
     query = ChainQuery(
         parse_day(day, "--date"), hops, load_relations(relations), subject or [], pid or []
     )

@@ -10,7 +10,6 @@ allowed first properties). Like the classification, the SQL reads the views
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,12 +23,12 @@ import msgspec
 
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote
+from kgdiff.temporal.writers import copy_format, published
 
 DEFAULT_HOPS = 3
 PARAMS = ["ref_date", "max_hops", "relations", "subjects", "first_pids"]
 ITEM_ID = re.compile(r"Q[1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
-FORMATS = {".jsonl": "json", ".parquet": "parquet"}
 RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
 
@@ -127,23 +126,14 @@ def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> lis
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def output_format(out: Path) -> str:
-    """The DuckDB COPY format for ``out``: ``json`` (lines) or ``parquet``."""
-    fmt = FORMATS.get(out.suffix.lower())
-    if fmt is None:
-        raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
-    return fmt
-
-
 def export_chains(connection: duckdb.DuckDBPyConnection, out: Path, limit: int | None) -> int:
     """Write the first ``limit`` staged chains to ``out`` (.jsonl or .parquet, atomically)."""
-    fmt = output_format(out)
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    fmt = copy_format(out)
     selected = f"SELECT * FROM {RESULTS} ORDER BY rowid LIMIT $n"
-    written = connection.execute(
-        f"COPY ({selected}) TO {quote(str(tmp))} (FORMAT {fmt})", {"n": limit}
-    ).fetchone()
-    tmp.replace(out)
+    with published(out) as tmp:
+        written = connection.execute(
+            f"COPY ({selected}) TO {quote(str(tmp))} (FORMAT {fmt})", {"n": limit}
+        ).fetchone()
     return int(written[0]) if written else 0
 
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
 
-from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import render
-
-FORMATS = {".jsonl": "json", ".parquet": "parquet"}
+from kgdiff.temporal.writers import copy_format, published
 
 
 def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
@@ -22,11 +19,8 @@ def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
 
 def export_classification(build: Path, out: Path, pids: list[str]) -> int:
     """Write the groups of a build to ``out`` (atomically); return how many."""
-    fmt = FORMATS.get(out.suffix.lower())
-    if fmt is None:
-        raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    query = render("classify/export", build=str(build), out=str(tmp), format=fmt)
-    written = duckdb.execute(query, {"pids": pids}).fetchone()  # COPY answers its row count
-    tmp.replace(out)
+    fmt = copy_format(out)
+    with published(out) as tmp:
+        query = render("classify/export", build=str(build), out=str(tmp), format=fmt)
+        written = duckdb.execute(query, {"pids": pids}).fetchone()  # COPY answers its row count
     return int(written[0]) if written else 0

@@ -33,7 +33,6 @@ record. The Python API takes years 1…9999; the SQL itself (and the catalog mac
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,13 +47,13 @@ import pyarrow.parquet as pq
 
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.temporal.writers import check_out, published
 
 GRANULARITIES = ("year", "month")
 PARAMS = ["qid", "pid", "from_year", "to_year", "granularity"]
 FIRST_YEAR, LAST_YEAR = 1, 9999
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
-FORMATS = (".jsonl", ".parquet")
 BATCH_ROWS = 10_000
 
 
@@ -145,18 +144,11 @@ def with_chroknow_fields(record: dict[str, Any]) -> dict[str, Any]:
 
 def export_pools(connection: duckdb.DuckDBPyConnection, request: PoolRequest, out: Path) -> int:
     """Write one record per group to ``out`` (.jsonl or .parquet, atomically); return how many."""
-    suffix = out.suffix.lower()
-    if suffix not in FORMATS:
-        raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
+    suffix = check_out(out)
     request.check()
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    try:
+    with published(out) as tmp:
         readers = pool_readers(connection, request)
-        written = _write_jsonl(readers, tmp) if suffix == ".jsonl" else _write_parquet(readers, tmp)
-        tmp.replace(out)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return written
+        return _write_jsonl(readers, tmp) if suffix == ".jsonl" else _write_parquet(readers, tmp)
 
 
 def _write_jsonl(readers: Iterator[pa.RecordBatchReader], path: Path) -> int:

@@ -13,15 +13,20 @@ import pyarrow.parquet as pq
 
 from kgdiff.errors import UsageError
 
-SUFFIXES = (".jsonl", ".parquet")
+COPY_FORMATS = {".jsonl": "json", ".parquet": "parquet"}
 
 
 def check_out(out: Path) -> str:
     """The output format of ``out`` (its suffix); a usage error for any other name."""
     suffix = out.suffix.lower()
-    if suffix not in SUFFIXES:
+    if suffix not in COPY_FORMATS:
         raise UsageError(f"--out {out}: use a .jsonl or .parquet file name")
     return suffix
+
+
+def copy_format(out: Path) -> str:
+    """The DuckDB ``COPY … (FORMAT …)`` name for ``out``: ``json`` (lines) or ``parquet``."""
+    return COPY_FORMATS[check_out(out)]
 
 
 @contextmanager

@@ -86,7 +86,8 @@ implied AS (
 ),
 candidates AS (
     SELECT
-        r.view, r.role, r.day, st.subject, st.pid, st.value, st.rank, st.value_type,
+        r.view, r.role, r.day, st.subject, coalesce(rs.target, st.subject) AS item,
+        st.pid, st.value, st.rank, st.value_type,
         coalesce(st.start_snaktype IN ('value', 'somevalue'), false) AS has_start,
         coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS has_end,
         coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS has_point,
@@ -120,7 +121,7 @@ bounded AS (
 ),
 judged AS (
     SELECT
-        view, role, subject, pid, value, value_type, rank, point_lo,
+        view, role, subject, item, pid, value, value_type, rank, point_lo,
         coalesce(value_type = 'quantity', false) AND has_point AND NOT has_start AND NOT has_end
             AS series_like,
         CASE
@@ -140,10 +141,10 @@ judged AS (
     FROM bounded
 ),
 evaluated AS (
-    -- a measurement series keeps only its newest valid figure(s); then merged items are
-    -- followed, for subjects and for item values
+    -- a measurement series keeps only its newest valid figure(s); statements count in the
+    -- group of the item their subject was merged into (`item`), with item values followed
     SELECT
-        e.view, e.role, coalesce(rs.target, e.subject) AS subject, e.pid,
+        e.view, e.role, e.item AS subject, e.pid,
         CASE WHEN e.value_type = 'wikibase-entityid' THEN coalesce(rv.target, e.value)
              ELSE e.value END AS value,
         e.rank,
@@ -160,7 +161,6 @@ evaluated AS (
                 OVER (PARTITION BY view, role, subject, pid) AS newest
         FROM judged
     ) AS e
-    LEFT JOIN resolved AS rs ON rs.qid = e.subject
     LEFT JOIN resolved AS rv ON e.value_type = 'wikibase-entityid' AND rv.qid = e.value
 ),
 per_value AS (
