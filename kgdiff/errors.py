@@ -33,6 +33,12 @@ class UsageError(KgdiffError):
     exit_code = 2
 
 
+class WorkerDiedError(KgdiffError):
+    """A worker process ended abruptly (killed, out of memory); a rerun resumes."""
+
+    exit_code = 7
+
+
 class InterruptedRunError(KgdiffError):
     """The user interrupted a long run (Ctrl-C); finished work is kept for a resume."""
 

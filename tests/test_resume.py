@@ -18,6 +18,9 @@ recorded file must still be the very same file: a redone chunk is written into
 a fresh ``.tmp`` folder, so its files would have new inodes and mtimes. Only
 then is the ingest allowed to finish.
 
+A parse worker killed on its own (as the out-of-memory killer would) must end
+the run with exit code 7 and one line saying to rerun, and the rerun resumes.
+
 Further cases: a SIGKILL right after the rename that publishes (before the
 catalog rebuild), and SIGINT (Ctrl-C to the whole group while parsing or in
 finalize; ``kill -INT`` of the main process), which must stop within seconds
@@ -35,6 +38,7 @@ import signal
 from functools import partial
 from pathlib import Path
 
+import psutil
 import pytest
 
 from kgdiff.store.layout import StoreLayout
@@ -66,6 +70,7 @@ BASE = "base"
 CHUNK_BYTES = 1 << 20
 CHUNKED = ("--workers", "2", "--chunk-mb", str(CHUNK_BYTES >> 20), "--quiet")
 EXIT_INTERRUPTED = 130
+EXIT_WORKER_DIED = 7
 SENTINEL = ".killed-run-left-this"
 """Dropped into a leftover ``final/`` so that a fresh one (finalize restarted) is told apart."""
 ATTEMPTS = 3
@@ -349,3 +354,52 @@ def test_sigint_says_how_to_resume_in_one_line(
     assert result.returncode == 0, result.err
     assert_finished(store, reference)
     assert_one_line_error(run.stderr, "interrupted")
+
+
+def parse_workers(pid: int) -> list[psutil.Process]:
+    """The parse workers of the run led by ``pid`` (children of its forkserver)."""
+    try:
+        return [worker for child in psutil.Process(pid).children() for worker in child.children()]
+    except psutil.Error:
+        return []
+
+
+def two_workers_parsing(pid: int, staging: Path, found: list[psutil.Process]) -> bool:
+    """Parsing is under way with both workers up (``found`` receives them)."""
+    found[:] = parse_workers(pid)
+    return in_phase("parse", staging) and len(found) == 2
+
+
+def kill_one_worker(tmp_path: Path, base_store: Path, dump: Path) -> tuple[Path, Background, int]:
+    """An ingest one of whose two parse workers was SIGKILLed mid-parse: (store, run, status)."""
+    for attempt in range(ATTEMPTS):
+        where = tmp_path / f"attempt-{attempt}"
+        where.mkdir()
+        store = fresh_store(base_store, where)
+        staging = staging_dir(store, NAME)
+        run = Background(ingest_args(dump, store, NAME, *CHUNKED), where / "stderr.txt")
+        try:
+            workers: list[psutil.Process] = []
+            if not run.wait_for(partial(two_workers_parsing, run.proc.pid, staging, workers)):
+                continue
+            workers[0].kill()
+            code = run.wait(timeout=INTERRUPT_GRACE)
+            assert group_gone(run.proc.pid, grace=LINGER_GRACE), "workers outlived the run"
+        finally:
+            run.reap()
+        if not (staging / "final").exists():
+            return store, run, code
+    pytest.skip(f"could not kill a parse worker while parsing in {ATTEMPTS} attempts")
+
+
+def test_a_killed_parse_worker_ends_the_run_and_the_rerun_resumes(
+    tmp_path: Path, dump: Path, base_store: Path, reference: Path
+) -> None:
+    """A worker SIGKILLed mid-parse: exit 7 within seconds, one line, nothing published."""
+    store, run, code = kill_one_worker(tmp_path, base_store, dump)
+    assert code == EXIT_WORKER_DIED, clip(run.stderr)
+    assert_one_line_error(run.stderr, "run the same command again")
+    assert_nothing_visible(store)
+    result = run_cli(ingest_args(dump, store, NAME, *CHUNKED))
+    assert result.returncode == 0, result.err
+    assert_finished(store, reference)

@@ -11,13 +11,16 @@ import multiprocessing
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from datetime import date
-from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 
 import msgspec
 
+from kgdiff.errors import WorkerDiedError
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
@@ -68,29 +71,53 @@ def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> 
     )
 
 
-def _pool(workers: int) -> Pool:
+@contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Parse workers that are always stopped, whatever ends the run.
+
+    Not ``multiprocessing.Pool``: its ``terminate()`` can hang for good when its
+    task-feeding thread starts sending a chunk (larger than a pipe buffer) just
+    as the pool stops, which a reader error at the end of a stream can trigger.
+    Shutting the executor down waits for the few chunks workers already hold
+    (a second or two) and cancels the rest.
+    """
     # forkserver: workers never inherit the decompression threads or DuckDB state.
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["kgdiff.ingest.worker"])
-    return context.Pool(processes=workers, initializer=init_worker)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker)
+    try:
+        yield executor
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _result(future: Future[PartMeta]) -> PartMeta:
+    try:
+        return future.result()
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(
+            "a parse worker died (killed, or out of memory?); finished chunks are kept: "
+            "run the same command again to resume (fewer --workers or a smaller --chunk-mb "
+            "if memory is short)"
+        ) from exc
 
 
 def _run_tasks(
-    pool: Pool,
+    pool: ProcessPoolExecutor,
     tasks: Iterator[Task],
     in_flight: int,
     tally: Tally,
     on_done: Progress,
     source_pos: Callable[[], int],
 ) -> None:
-    pending: deque[AsyncResult[PartMeta]] = deque()
+    pending: deque[Future[PartMeta]] = deque()
     for task in tasks:
-        pending.append(pool.apply_async(run_task, (task,)))
-        while len(pending) >= in_flight or (pending and pending[0].ready()):
-            tally.add(pending.popleft().get())
+        pending.append(pool.submit(run_task, task))
+        while len(pending) >= in_flight or (pending and pending[0].done()):
+            tally.add(_result(pending.popleft()))
             on_done.update(source_pos(), tally.entities, tally.statements)
     while pending:
-        tally.add(pending.popleft().get())
+        tally.add(_result(pending.popleft()))
         on_done.update(source_pos(), tally.entities, tally.statements)
 
 
