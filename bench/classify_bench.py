@@ -18,8 +18,8 @@ ratio ≤ 4.5, peak RSS within the memory limit, no out-of-memory error) and a J
 the same stores, so rewrites are compared in the same run; ``--no-build`` runs only those.
 ``--profile`` writes DuckDB's JSON profile next to each result and prints the slowest
 operators; ``--set NAME=VALUE`` applies a DuckDB setting to every run (e.g.
-``disabled_optimizers=build_side_probe_side``). A variant using ``$lo``/``$hi`` is run over
-``--chunks`` consecutive subject ranges (see :mod:`bench.classify_once`).
+``disabled_optimizers=build_side_probe_side``). A variant runs over the same parts as the
+build (see :mod:`bench.classify_once`).
 
 Dates: init a third of the way from the first snapshot to the second, cutoff a third of the
 way from the second-to-last to the last, current the last snapshot's date, so every level
@@ -157,7 +157,6 @@ def measure(
         cmd += ["--profile", str(out.with_suffix(".profile.json"))]
     for setting in options.set:
         cmd += ["--set", setting]
-    cmd += ["--chunks", str(options.chunks)]
     return _as_run(run_measured(cmd), size, mode, variant)
 
 
@@ -266,7 +265,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-build", action="store_true", help="only the --sql variants")
     parser.add_argument("--profile", action="store_true", help="DuckDB JSON profile per run")
     parser.add_argument("--set", action="append", default=[], help="DuckDB NAME=VALUE, all runs")
-    parser.add_argument("--chunks", type=int, default=8, help="subject ranges of $lo/$hi variants")
     parser.add_argument("--seed", type=int, default=42)
     return parser.parse_args(argv)
 

@@ -5,26 +5,22 @@ Usage::
     .venv/bin/python -m bench.classify_once --store DIR --mode record --init 2022-03-01 \\
         --cutoff 2022-09-01 --current 2023-01-01 --out RESULT.parquet \\
         [--memory-limit 4GB] [--threads 2] [--sql VARIANT.sql] [--profile PROFILE.json] \\
-        [--set NAME=VALUE ...] [--chunks K]
+        [--set NAME=VALUE ...]
 
-Opens ``DIR/kg.duckdb`` read-only, sets the memory limit and threads, runs
-``sql/classify/classify_build.sql`` (or ``COPY (<VARIANT.sql>) TO RESULT.parquet``) and
-prints one line of JSON: the statement's wall and CPU seconds (all threads), the groups
-per level and, with
-``--profile``, DuckDB's peak buffer memory and spill and the slowest operators.
-
-A variant that uses ``$lo`` and ``$hi`` classifies one range of subjects (as strings,
-``lo <= subject < hi``); with ``--chunks K`` it is run for K consecutive ranges (cut at
-row-group boundaries of the latest snapshot's statements file, which is sorted by
-subject) into part files that are then concatenated, in order, into RESULT.parquet.
-The seconds include the concatenation. A variant's header lines
-``-- bench-set: NAME=VALUE`` are applied like ``--set`` (settings the variant needs).
+Opens ``DIR/kg.duckdb`` read-only, sets the memory limit and threads and classifies as a
+build does (:mod:`kgdiff.temporal.parts`: the planned parts through the catalog's
+``classify`` macro, one file per part in the folder RESULT without its suffix); with
+``--sql`` it runs that variant query over the same parts instead (it gets the parameters
+of ``sql/classify/classify.sql`` that it uses: ``$init`` … ``$mode``, ``$part``, ``$lo``,
+``$hi``). It prints one line of JSON: wall and CPU seconds (all threads), the groups per
+level and, with ``--profile``, DuckDB's peak buffer memory and spill and the slowest
+operators (of the last part). A variant's header lines ``-- bench-set: NAME=VALUE`` are
+applied like ``--set`` (settings the variant needs).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import shutil
 import tempfile
@@ -38,6 +34,7 @@ import duckdb
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
+from kgdiff.temporal.parts import PLANNER_SETTING, classify_in_parts, plan_parts
 
 TOP_OPERATORS = 14
 
@@ -69,50 +66,33 @@ def variant_settings(sql: Path | None) -> list[str]:
     return [line.split(":", 1)[1].strip() for line in lines if line.startswith("-- bench-set:")]
 
 
-def statement(sql: Path | None, out: Path) -> str:
-    """The build statement, or a COPY of the variant query to ``out``."""
-    if sql is None:
-        return render("classify/classify_build", out=str(out))
+def variant_statement(sql: Path, out: Path) -> str:
+    """A COPY of the variant query to ``out``."""
     query = sql.read_text(encoding="utf-8").strip().rstrip(";")
     return f"COPY (\n{query}\n) TO {quote(str(out))} (FORMAT parquet, COMPRESSION zstd)"
 
 
-def subject_bounds(con: duckdb.DuckDBPyConnection, store: Path, chunks: int) -> list[str]:
-    """K + 1 subject bounds: row-group minima of the latest snapshot's statements file."""
-    layout = StoreLayout(store.resolve())
-    latest = list_snapshots(layout)[-1].name
-    path = layout.snapshot_dir(latest) / "statements.parquet"
-    rows = con.execute(
-        "SELECT stats_min_value FROM parquet_metadata(?) "
-        "WHERE path_in_schema = 'subject' ORDER BY row_group_id",
-        [str(path)],
-    ).fetchall()
-    minima = [str(row[0]) for row in rows]
-    inner = [minima[len(minima) * i // chunks] for i in range(1, chunks)]
-    return ["", *sorted(set(inner)), "\U0010ffff"]
-
-
-def run_chunked(
+def run_build(
     con: duckdb.DuckDBPyConnection, args: argparse.Namespace, values: dict[str, object]
-) -> None:
-    """Classify subject range after subject range, then concatenate the parts in order."""
-    query = args.sql.read_text(encoding="utf-8").strip().rstrip(";")
-    bounds = subject_bounds(con, args.store, args.chunks)
-    parts = args.out.parent / f".{args.out.stem}-parts"
-    shutil.rmtree(parts, ignore_errors=True)
-    parts.mkdir()
-    try:
-        for index, (lo, hi) in enumerate(itertools.pairwise(bounds)):
-            part = quote(str(parts / f"part-{index:04d}.parquet"))
-            copy = f"COPY (\n{query}\n) TO {part} (FORMAT parquet, COMPRESSION zstd)"
-            con.execute(copy, {**values, "lo": lo, "hi": hi})
-        pattern = quote(str(parts / "part-*.parquet"))
-        con.execute(
-            f"COPY (SELECT * FROM read_parquet({pattern})) TO {quote(str(args.out))} "
-            "(FORMAT parquet, COMPRESSION zstd)"
-        )
-    finally:
-        shutil.rmtree(parts, ignore_errors=True)
+) -> str:
+    """Classify exactly as a build does (planned parts through the catalog's macro) or, with
+    ``--sql``, run the variant over the same parts, into the folder RESULT minus its suffix;
+    return the glob of the part files."""
+    layout = StoreLayout(args.store.resolve())
+    days = [date.fromisoformat(day) for day in (args.init, args.cutoff, args.current)]
+    con.execute(PLANNER_SETTING)
+    parts = plan_parts(con, layout, list_snapshots(layout), days, args.mode)
+    folder = args.out.with_suffix("")
+    shutil.rmtree(folder, ignore_errors=True)
+    if args.sql is None:
+        classify_in_parts(con, values, parts, folder)
+        return str(folder / "*.parquet")
+    query = args.sql.read_text(encoding="utf-8")
+    folder.mkdir(parents=True)
+    for index, part in enumerate(parts):
+        bound = {k: v for k, v in (values | part.values()).items() if f"${k}" in query}
+        con.execute(variant_statement(args.sql, folder / f"part-{index:05d}.parquet"), bound)
+    return str(folder / "*.parquet")
 
 
 def _walk(node: dict[str, Any], found: list[tuple[float, str]]) -> None:
@@ -161,14 +141,11 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             con.execute("PRAGMA enable_profiling = 'json'")
             con.execute(f"PRAGMA profiling_output = {quote(str(args.profile))}")
         start, cpu = time.perf_counter(), time.process_time()
-        if args.sql is not None and "$lo" in args.sql.read_text(encoding="utf-8"):
-            run_chunked(con, args, values)
-        else:
-            con.execute(statement(args.sql, args.out), values)
+        built = run_build(con, args, values)
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if args.profile:
             con.execute("PRAGMA disable_profiling")
-        rows = con.execute(render("classify/level_counts", build=str(args.out)), {"pids": []})
+        rows = con.execute(render("classify/level_counts", build=built), {"pids": []})
         levels = {str(level): int(n) for level, n in rows.fetchall()}
     finally:
         con.close()
@@ -197,7 +174,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sql", type=Path, default=None, help="variant query instead of classify")
     parser.add_argument("--profile", type=Path, default=None, help="write a JSON profile here")
     parser.add_argument("--set", action="append", default=[], help="extra DuckDB NAME=VALUE")
-    parser.add_argument("--chunks", type=int, default=8, help="subject ranges ($lo/$hi variants)")
     print(json.dumps(run(parser.parse_args(argv))))
     return 0
 

@@ -282,6 +282,17 @@ def test_kill_right_after_the_publishing_rename(
     assert_finished(store, reference)
 
 
+def start_attempt(
+    tmp_path: Path, attempt: int, base_store: Path, dump: Path
+) -> tuple[Path, Path, Background]:
+    """A fresh store for this attempt and an ingest into it: (store, staging, run)."""
+    where = tmp_path / f"attempt-{attempt}"
+    where.mkdir()
+    store = fresh_store(base_store, where)
+    run = Background(ingest_args(dump, store, NAME, *CHUNKED), where / "stderr.txt")
+    return store, staging_dir(store, NAME), run
+
+
 def in_phase(phase: str, staging: Path) -> bool:
     """The ingest is parsing (a part done, finalize not started) or inside finalize."""
     final = staging / "final"
@@ -302,11 +313,7 @@ def interrupt(
     retried; after three misses the test is skipped.
     """
     for attempt in range(ATTEMPTS):
-        where = tmp_path / f"attempt-{attempt}"
-        where.mkdir()
-        store = fresh_store(base_store, where)
-        staging = staging_dir(store, NAME)
-        run = Background(ingest_args(dump, store, NAME, *CHUNKED), where / "stderr.txt")
+        store, staging, run = start_attempt(tmp_path, attempt, base_store, dump)
         try:
             if not run.wait_for(partial(in_phase, phase, staging)):
                 continue
@@ -373,11 +380,7 @@ def two_workers_parsing(pid: int, staging: Path, found: list[psutil.Process]) ->
 def kill_one_worker(tmp_path: Path, base_store: Path, dump: Path) -> tuple[Path, Background, int]:
     """An ingest one of whose two parse workers was SIGKILLed mid-parse: (store, run, status)."""
     for attempt in range(ATTEMPTS):
-        where = tmp_path / f"attempt-{attempt}"
-        where.mkdir()
-        store = fresh_store(base_store, where)
-        staging = staging_dir(store, NAME)
-        run = Background(ingest_args(dump, store, NAME, *CHUNKED), where / "stderr.txt")
+        store, staging, run = start_attempt(tmp_path, attempt, base_store, dump)
         try:
             workers: list[psutil.Process] = []
             if not run.wait_for(partial(two_workers_parsing, run.proc.pid, staging, workers)):

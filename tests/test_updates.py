@@ -11,7 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from kgdiff.temporal.updates import define_classify_macro, knowledge_updates
+from kgdiff.temporal.classify import define_classify_macro
+from kgdiff.temporal.updates import knowledge_updates
 from tests.paths import run_kgdiff
 from tests.temporal_reference import Row, Snapshot
 from tests.temporal_reference import classify as reference

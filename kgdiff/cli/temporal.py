@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
+from kgdiff.cli.common import StoreOption, console, err_console, open_catalog, parse_day
 from kgdiff.errors import AuditFailedError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
@@ -37,7 +37,7 @@ def classify_command(
     """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
     layout = StoreLayout.resolve(store)
     days = parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
-    build = classification(layout, *days, mode)
+    build = classification(layout, *days, mode, on_part=_report_part)
     source = "reused" if build.reused else "built"
     console.print(f"{source} {build.path} (view {build.params.view_name} in {layout.catalog})")
     table = Table("level", "groups", title="groups by level")
@@ -47,6 +47,11 @@ def classify_command(
     if out is not None:
         written = export_classification(build.path, out, pid or [])
         console.print(f"wrote {written:,} groups to {out}")
+
+
+def _report_part(done: int, total: int) -> None:
+    if total > 1:
+        err_console.print(f"classified part {done} of {total}", style="dim")
 
 
 def audit_command(

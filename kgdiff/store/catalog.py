@@ -19,7 +19,7 @@ import duckdb
 import msgspec
 
 from kgdiff.sqlfiles import quote, render
-from kgdiff.store.layout import TABLES, StoreLayout, classification_view
+from kgdiff.store.layout import TABLES, StoreLayout, build_files, classification_view
 from kgdiff.temporal.macros import catalog_macros
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
@@ -68,8 +68,8 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         view = classification_view(
             params["init"], params["cutoff"], params["current"], params["mode"]
         )
-        result = str(params_file.parent / "result.parquet")
-        views.append(render("catalog/build_view", view=view, file=result))
+        files = str(build_files(params_file.parent))
+        views.append(render("catalog/build_view", view=view, file=files))
     return views
 
 

@@ -43,6 +43,11 @@ def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
     return f"classified_{days}_{mode}"
 
 
+def build_files(build: Path) -> Path:
+    """The Parquet files of a classification build folder, as a glob ``read_parquet`` reads."""
+    return build / "result" / "*.parquet"
+
+
 @dataclass(frozen=True)
 class StoreLayout:
     """Paths of one store directory (always absolute)."""

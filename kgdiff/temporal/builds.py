@@ -1,6 +1,7 @@
 """Classification results materialised as Parquet builds, keyed by their parameters.
 
-``STORE/builds/classify/<key>/`` holds ``result.parquet`` and ``params.json``; the
+``STORE/builds/classify/<key>/`` holds ``result/part-*.parquet`` (one file per part, see
+:mod:`kgdiff.temporal.parts`) and ``params.json``; the
 key hashes the dates, the mode, the snapshots (names and source checksums) and the
 kgdiff version, so asking twice reuses the build and a new snapshot makes a new one.
 Builds appear in the catalog as views ``classified_<init>_<cutoff>_<current>_<mode>``.
@@ -19,12 +20,12 @@ import duckdb
 import msgspec
 
 from kgdiff import __version__
-from kgdiff.errors import StoreError, UsageError
-from kgdiff.sqlfiles import render
+from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import StoreLayout, classification_view
+from kgdiff.store.layout import StoreLayout, build_files, classification_view
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.classify import MODES, check_dates
+from kgdiff.temporal.classify import check_dates, check_mode
+from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
 
 
 class BuildParams(msgspec.Struct, frozen=True):
@@ -54,8 +55,7 @@ class Build:
 
 def _params(layout: StoreLayout, init: date, cutoff: date, current: date, mode: str) -> BuildParams:
     check_dates(init, cutoff, current)
-    if mode not in MODES:
-        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)}")
+    check_mode(mode)
     manifests = list_snapshots(layout)
     if not manifests:
         raise StoreError(
@@ -74,22 +74,33 @@ def build_dir(layout: StoreLayout, params: BuildParams) -> Path:
 
 
 def classification(
-    layout: StoreLayout, init: date, cutoff: date, current: date, mode: str
+    layout: StoreLayout,
+    init: date,
+    cutoff: date,
+    current: date,
+    mode: str,
+    on_part: PartDone | None = None,
 ) -> Build:
-    """The classification build for these parameters, computed if it does not exist yet."""
+    """The classification build for these parameters, computed if it does not exist yet.
+
+    A large store is classified in parts (:mod:`kgdiff.temporal.parts`); ``on_part``
+    hears of each part done.
+    """
     params = _params(layout, init, cutoff, current, mode)
     folder = build_dir(layout, params)
-    result = folder / "result.parquet"
-    if result.is_file():
+    result = build_files(folder)
+    if (folder / "params.json").is_file():  # a build folder appears complete, by one rename
         return Build(params, result, reused=True)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    values = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
+    values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
     with duckdb.connect(str(layout.catalog), read_only=True) as connection:
-        connection.execute(
-            render("classify/classify_build", out=str(tmp / "result.parquet")), values
+        connection.execute(PLANNER_SETTING)
+        parts = plan_parts(
+            connection, layout, list_snapshots(layout), [init, cutoff, current], mode
         )
+        classify_in_parts(connection, values, parts, tmp / "result", on_part)
     (tmp / "params.json").write_bytes(msgspec.json.encode(params))
     with store_lock(layout):
         if folder.exists():  # another process published the same build meanwhile

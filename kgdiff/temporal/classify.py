@@ -1,7 +1,8 @@
 """Classify every (subject, pid) group for a knowledge cutoff (sql/classify/classify.sql).
 
-The SQL reads the views ``snapshots`` and ``statements`` of the connection it is
-given: the store's catalog, or any connection that defines them (the tests do).
+The SQL reads the views ``snapshots``, ``statements`` and ``entities`` of the
+connection it is given: the store's catalog, or any connection that defines them
+(the tests do). The catalog also exposes it as the table macro ``classify``.
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ from datetime import date
 import duckdb
 
 from kgdiff.errors import UsageError
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import as_table_macro, load_sql
 
 MODES = ("record", "valid", "both")
+PART_PARAMS = {"part": "'all'", "lo": "''", "hi": "''"}
+"""Optional macro parameters: which part of the groups to classify (default: all of them)."""
+WHOLE = {"part": "all", "lo": "", "hi": ""}
+"""Bind values of the part parameters for a classification of every group."""
 
 
 def check_dates(init: date, cutoff: date, current: date) -> None:
@@ -24,16 +29,33 @@ def check_dates(init: date, cutoff: date, current: date) -> None:
         )
 
 
+def check_mode(mode: str) -> None:
+    """Raise :class:`UsageError` unless ``mode`` is one of :data:`MODES`."""
+    if mode not in MODES:
+        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)}")
+
+
+def classify_macro() -> str:
+    """``CREATE MACRO classify(init, cutoff, current, mode, part := 'all', lo, hi)``."""
+    params = ["init", "cutoff", "current", "mode", *PART_PARAMS]
+    return as_table_macro("classify/classify", "classify", params, PART_PARAMS)
+
+
+def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:
+    """Define the ``classify`` macro on a connection that has the views but not the catalog."""
+    connection.execute(classify_macro())
+
+
 def classify(
     connection: duckdb.DuckDBPyConnection, init: date, cutoff: date, current: date, mode: str
 ) -> duckdb.DuckDBPyConnection:
     """Run the classification; the returned cursor yields one row per reported group.
 
     Columns: subject, pid, level, change_kind, changed_after_cutoff, latest, outdated,
-    all_answers, ambiguous_reason.
+    all_answers, ambiguous_reason, record_level, valid_level, backfilled, init_snapshot,
+    cutoff_snapshot, current_snapshot.
     """
     check_dates(init, cutoff, current)
-    if mode not in MODES:
-        raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)}")
-    parameters = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
+    check_mode(mode)
+    parameters = {"init": init, "cutoff": cutoff, "current": current, "mode": mode, **WHOLE}
     return connection.execute(load_sql("classify/classify"), parameters)

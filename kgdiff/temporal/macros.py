@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from kgdiff.sqlfiles import as_table_macro
 from kgdiff.temporal import chains, pools, updates
-
-CLASSIFY_PARAMS = ["init", "cutoff", "current", "mode"]
+from kgdiff.temporal.classify import classify_macro
 
 
 def catalog_macros() -> list[str]:
     """``CREATE MACRO`` statements: classify, timeline, pools, chains, updates (which uses
     classify)."""
     return [
-        as_table_macro("classify/classify", "classify", CLASSIFY_PARAMS),
+        classify_macro(),
         as_table_macro("timeline/timeline", "timeline", ["qid"]),
         pools.catalog_macro(),
         chains.catalog_macro(),

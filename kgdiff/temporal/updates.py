@@ -1,7 +1,7 @@
 """AntiLeakBench knowledge updates (sql/updates/updates.sql), a subset of evolved/replaced.
 
 The SQL calls the ``classify`` table macro, which the catalog defines; on another
-connection :func:`define_classify_macro` defines it (the tests do).
+connection :func:`kgdiff.temporal.classify.define_classify_macro` defines it (the tests do).
 """
 
 from __future__ import annotations
@@ -14,12 +14,6 @@ from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
 
 UPDATES_PARAMS = ["cutoff", "current"]
-
-
-def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:
-    """Define the ``classify`` macro on a connection that has the views but not the catalog."""
-    params = ["init", "cutoff", "current", "mode"]
-    connection.execute(as_table_macro("classify/classify", "classify", params))
 
 
 def catalog_macro() -> str:

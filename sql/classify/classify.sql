@@ -5,9 +5,19 @@
 --          `backfilled` flag. Exact semantics: docs/classification.md (DESIGN.md §3-4).
 --          Reads the views `snapshots(name, date)`, `statements(snapshot, subject, pid, rank,
 --          value, value_type, time_*, start_*, end_*, point_*)` and
---          `entities(snapshot, qid, redirect_to)`.
+--          `entities(snapshot, qid, redirect_to)`. Rows come in no particular order (sorting
+--          millions of groups costs a tenth of the run; exports sort).
+--          How it runs: each snapshot read is scanned and judged once (one validity per date);
+--          one aggregation per (group, value) folds the statements into a bit mask, one per
+--          group collects the values; sets, sizes and answers come from list lambdas.
+--          A large store is classified part by part (kgdiff/temporal/chunks.py): subject
+--          ranges without merged items ($part = 'range'), then every group touched by a merge
+--          ($part = 'merged'); the parts together are exactly $part = 'all'. Run it with
+--          SET disabled_optimizers = 'build_side_probe_side' on large stores: the estimates
+--          through the views are poor and DuckDB would build its hash tables on statements.
 -- params: $init, $cutoff, $current (DATE, init < cutoff < current);
---         $mode ('record' | 'valid' | 'both').
+--         $mode ('record' | 'valid' | 'both');
+--         $part ('all' | 'range' | 'merged'); $lo, $hi (VARCHAR: lo <= subject < hi, 'range').
 WITH
 views AS (
     SELECT unnest(CASE WHEN $mode = 'both' THEN ['record', 'valid'] ELSE [$mode] END) AS view
@@ -29,6 +39,17 @@ reads AS (
         LIMIT 1
     ) AS snapshot
     FROM views AS v CROSS JOIN dates AS d
+),
+reads_by_snapshot AS (
+    -- one row per (view, snapshot read): the day each role evaluates it at (NULL: not read
+    -- for that role), so a snapshot read for several dates is scanned and judged once
+    SELECT view, snapshot,
+           max(day) FILTER (role = 'init') AS day_i,
+           max(day) FILTER (role = 'cutoff') AS day_c,
+           max(day) FILTER (role = 'current') AS day_n
+    FROM reads
+    WHERE snapshot IS NOT NULL
+    GROUP BY view, snapshot
 ),
 known AS (
     -- entity rows of the snapshots up to `current`
@@ -53,6 +74,23 @@ resolved AS (
     FROM redirects AS r1
     LEFT JOIN redirects AS r2 ON r2.qid = r1.target
 ),
+merged_subjects AS (
+    -- every subject whose group a merge touches: merged items and their targets
+    SELECT qid FROM resolved UNION SELECT target FROM resolved
+),
+chunk_statements AS (
+    -- the statements of this part; parameters are constants, so DuckDB scans only the
+    -- branch of $part, and a subject range only the row groups that can hold it
+    SELECT * FROM statements
+    WHERE $part = 'all'
+    UNION ALL
+    SELECT * FROM statements
+    WHERE $part = 'range' AND subject >= $lo AND subject < $hi
+      AND subject NOT IN (SELECT qid FROM merged_subjects)
+    UNION ALL
+    SELECT * FROM statements
+    WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
+),
 snapshot_days AS (
     SELECT date, lag(date) OVER (ORDER BY date) AS previous
     FROM (SELECT DISTINCT date FROM snapshots WHERE date <= CAST($current AS DATE))
@@ -66,19 +104,30 @@ created AS (
         FROM known AS k
         LEFT JOIN resolved AS rs ON rs.qid = k.qid
         WHERE k.redirect_to IS NULL AND $mode <> 'record'
+          AND ($part = 'all' OR ($part = 'range' AND k.qid >= $lo AND k.qid < $hi)
+               OR ($part = 'merged' AND k.qid IN (SELECT qid FROM merged_subjects)))
         GROUP BY ALL
     ) AS f
     JOIN snapshot_days AS d ON d.date = f.first_date AND d.previous IS NOT NULL
 ),
 implied AS (
     -- valid time: the start a statement without temporal qualifiers implicitly has, the
-    -- subject's death (for causes/manners of death) or its start of existence
+    -- subject's death (for causes/manners of death) or its start of existence (the same
+    -- subjects as chunk_statements, read again: reading chunk_statements twice would
+    -- materialise it)
     SELECT
         st.snapshot, st.subject,
         CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
         min(st.time_lo) AS lo,
         first(st.time_hi ORDER BY st.time_lo, st.time_hi) AS hi
-    FROM statements AS st
+    FROM (
+        SELECT * FROM statements WHERE $part = 'all'
+        UNION ALL
+        SELECT * FROM statements WHERE $part = 'range' AND subject >= $lo AND subject < $hi
+        UNION ALL
+        SELECT * FROM statements
+        WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
+    ) AS st
     WHERE st.pid IN ('P570', 'P569', 'P571', 'P577', 'P575', 'P580')
       AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
       AND st.snapshot IN (SELECT snapshot FROM reads WHERE view = 'valid')
@@ -86,8 +135,7 @@ implied AS (
 ),
 candidates AS (
     SELECT
-        r.view, r.role, r.day, st.subject, coalesce(rs.target, st.subject) AS item,
-        st.pid, st.value, st.rank, st.value_type,
+        r.view, r.day_i, r.day_c, r.day_n, st.subject, st.pid, st.value, st.rank, st.value_type,
         coalesce(st.start_snaktype IN ('value', 'somevalue'), false) AS has_start,
         coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS has_end,
         coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS has_point,
@@ -96,8 +144,8 @@ candidates AS (
         st.point_snaktype, st.point_lo, st.point_hi,
         CASE WHEN im.lo IS NOT NULL THEN im.lo ELSE cr.lo END AS implied_lo,
         CASE WHEN im.lo IS NOT NULL THEN im.hi ELSE cr.hi END AS implied_hi
-    FROM reads AS r
-    JOIN statements AS st ON st.snapshot = r.snapshot
+    FROM chunk_statements AS st
+    JOIN reads_by_snapshot AS r ON r.snapshot = st.snapshot
     LEFT JOIN implied AS im
         ON r.view = 'valid' AND im.snapshot = r.snapshot AND im.subject = st.subject
        AND im.kind = (CASE WHEN st.pid IN ('P509', 'P1196') THEN 'death' ELSE 'existence' END)
@@ -120,102 +168,200 @@ bounded AS (
     )
 ),
 judged AS (
+    -- validity at each date whose snapshot this row belongs to (NULL: not read for it)
     SELECT
-        view, role, subject, item, pid, value, value_type, rank, point_lo,
+        view, subject, pid, value, value_type, rank, point_lo,
         coalesce(value_type = 'quantity', false) AND has_point AND NOT has_start AND NOT has_end
             AS series_like,
         CASE
+            WHEN day_i IS NULL THEN NULL
             WHEN NOT has_start AND NOT has_end AND has_point THEN
                 CASE
-                    WHEN point_snaktype = 'value' AND point_hi <= day THEN 'valid'
-                    WHEN point_snaktype = 'value' AND point_lo > day THEN 'not_valid'
-                    ELSE 'unknown'
+                    WHEN point_snaktype = 'value' AND point_hi <= day_i THEN 1
+                    WHEN point_snaktype = 'value' AND point_lo > day_i THEN 0
+                    ELSE 2
                 END
-            WHEN (start_snaktype = 'value' AND start_lo > day)
-                 OR (end_snaktype = 'value' AND end_hi <= day) THEN 'not_valid'
-            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 'unknown'
-            WHEN (NOT has_start OR start_hi <= day)
-                 AND (NOT has_end OR end_lo > day) THEN 'valid'
-            ELSE 'unknown'
-        END AS validity
+            WHEN (start_snaktype = 'value' AND start_lo > day_i)
+                 OR (end_snaktype = 'value' AND end_hi <= day_i) THEN 0
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 2
+            WHEN (NOT has_start OR start_hi <= day_i)
+                 AND (NOT has_end OR end_lo > day_i) THEN 1
+            ELSE 2
+        END AS v_i,
+        CASE
+            WHEN day_c IS NULL THEN NULL
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
+                CASE
+                    WHEN point_snaktype = 'value' AND point_hi <= day_c THEN 1
+                    WHEN point_snaktype = 'value' AND point_lo > day_c THEN 0
+                    ELSE 2
+                END
+            WHEN (start_snaktype = 'value' AND start_lo > day_c)
+                 OR (end_snaktype = 'value' AND end_hi <= day_c) THEN 0
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 2
+            WHEN (NOT has_start OR start_hi <= day_c)
+                 AND (NOT has_end OR end_lo > day_c) THEN 1
+            ELSE 2
+        END AS v_c,
+        CASE
+            WHEN day_n IS NULL THEN NULL
+            WHEN NOT has_start AND NOT has_end AND has_point THEN
+                CASE
+                    WHEN point_snaktype = 'value' AND point_hi <= day_n THEN 1
+                    WHEN point_snaktype = 'value' AND point_lo > day_n THEN 0
+                    ELSE 2
+                END
+            WHEN (start_snaktype = 'value' AND start_lo > day_n)
+                 OR (end_snaktype = 'value' AND end_hi <= day_n) THEN 0
+            WHEN start_snaktype = 'somevalue' OR end_snaktype = 'somevalue' THEN 2
+            WHEN (NOT has_start OR start_hi <= day_n)
+                 AND (NOT has_end OR end_lo > day_n) THEN 1
+            ELSE 2
+        END AS v_n
     FROM bounded
 ),
 evaluated AS (
-    -- a measurement series keeps only its newest valid figure(s); statements count in the
-    -- group of the item their subject was merged into (`item`), with item values followed
+    -- merged items are followed, for subjects and for item values; one bit mask per row:
+    -- 1/2/4 valid at init/cutoff/current, 8/16/32 unknown there, 64 valid at current with
+    -- preferred rank, 128/256/512 read there and not series-like, 1024/2048/4096 read there
     SELECT
-        e.view, e.role, e.item AS subject, e.pid,
+        e.view, coalesce(rs.target, e.subject) AS subject, e.subject AS subject0, e.pid,
         CASE WHEN e.value_type = 'wikibase-entityid' THEN coalesce(rv.target, e.value)
              ELSE e.value END AS value,
-        e.rank,
-        CASE
-            WHEN e.validity = 'valid' AND e.is_series AND e.point_lo <> e.newest THEN 'superseded'
-            ELSE e.validity
-        END AS validity
-    FROM (
-        SELECT
-            *,
-            coalesce(bool_and(series_like) OVER (PARTITION BY view, role, subject, pid), false)
-                AS is_series,
-            max(CASE WHEN validity = 'valid' THEN point_lo END)
-                OVER (PARTITION BY view, role, subject, pid) AS newest
-        FROM judged
-    ) AS e
+        CASE WHEN e.series_like THEN e.point_lo END AS point_lo,
+        (CASE e.v_i WHEN 1 THEN 1 WHEN 2 THEN 8 ELSE 0 END)
+        | (CASE e.v_c WHEN 1 THEN 2 WHEN 2 THEN 16 ELSE 0 END)
+        | (CASE e.v_n WHEN 1 THEN (CASE WHEN e.rank = 'preferred' THEN 68 ELSE 4 END)
+                      WHEN 2 THEN 32 ELSE 0 END)
+        | (CASE WHEN e.v_i IS NULL THEN 0 WHEN e.series_like THEN 1024 ELSE 1152 END)
+        | (CASE WHEN e.v_c IS NULL THEN 0 WHEN e.series_like THEN 2048 ELSE 2304 END)
+        | (CASE WHEN e.v_n IS NULL THEN 0 WHEN e.series_like THEN 4096 ELSE 4608 END)
+            AS bits
+    FROM judged AS e
+    LEFT JOIN resolved AS rs ON rs.qid = e.subject
     LEFT JOIN resolved AS rv ON e.value_type = 'wikibase-entityid' AND rv.qid = e.value
 ),
 per_value AS (
     SELECT
-        view, subject, pid, value,
-        bool_or(role = 'init' AND validity = 'valid') AS in_i,
-        bool_or(role = 'cutoff' AND validity = 'valid') AS in_c,
-        bool_or(role = 'current' AND validity = 'valid') AS in_n
+        view, subject, subject0, pid, value,
+        bit_or(bits) AS bits,
+        max(point_lo) FILTER (bits & 1 <> 0) AS p_i,
+        max(point_lo) FILTER (bits & 2 <> 0) AS p_c,
+        max(point_lo) FILTER (bits & 4 <> 0) AS p_n,
+        max(point_lo) FILTER (bits & 64 <> 0) AS pp_n
     FROM evaluated
-    GROUP BY view, subject, pid, value
+    GROUP BY view, subject, subject0, pid, value
 ),
-unknowns AS (
+grouped AS (
     SELECT
         view, subject, pid,
-        CASE
-            WHEN bool_or(role = 'init' AND validity = 'unknown') THEN 'unknown at init'
-            WHEN bool_or(role = 'cutoff' AND validity = 'unknown') THEN 'unknown at cutoff'
-            WHEN bool_or(role = 'current' AND validity = 'unknown') THEN 'unknown at current'
-        END AS ambiguous_reason
-    FROM evaluated
-    GROUP BY view, subject, pid
-),
-best AS (
-    -- latest answers: N's values carried by the best rank present among them
-    SELECT view, subject, pid, list(DISTINCT value ORDER BY value) AS latest
-    FROM (
-        SELECT view, subject, pid, value, rank,
-               min(CASE WHEN rank = 'preferred' THEN 0 ELSE 1 END)
-                   OVER (PARTITION BY view, subject, pid) AS best
-        FROM evaluated
-        WHERE role = 'current' AND validity = 'valid'
-    )
-    WHERE (CASE WHEN rank = 'preferred' THEN 0 ELSE 1 END) = best
-    GROUP BY view, subject, pid
-),
-sizes AS (
-    SELECT
-        view, subject, pid,
-        count(*) FILTER (in_i) AS n_i,
-        count(*) FILTER (in_c) AS n_c,
-        count(*) FILTER (in_n) AS n_n,
-        count(*) FILTER (in_i AND in_c) AS n_ic,
-        count(*) FILTER (in_i AND in_n) AS n_in,
-        count(*) FILTER (in_c AND in_n) AS n_cn,
-        count(*) FILTER (in_i AND in_c AND in_n) AS n_icn,
-        list(value ORDER BY value) FILTER (in_i OR in_c OR in_n) AS all_values,
-        list(value ORDER BY value) FILTER ((in_i OR in_c) AND NOT in_n) AS gone
+        list({'value': value, 'subject0': subject0, 'bits': bits,
+               'p_i': p_i, 'p_c': p_c, 'p_n': p_n, 'pp_n': pp_n}) AS vals,
+        min(subject0) = max(subject0) AS single,
+        bit_or(bits) AS gbits,
+        max(p_i) AS newest_i,
+        max(p_c) AS newest_c,
+        max(p_n) AS newest_n
     FROM per_value
     GROUP BY view, subject, pid
 ),
+flagged AS (
+    -- per value: in I, C, N (and preferred in N) after the series rule: a measurement series
+    -- (every statement read for the date is series-like) keeps only its newest valid figure(s)
+    SELECT
+        view, subject, pid,
+        CASE
+            WHEN gbits & 8 <> 0 THEN 'unknown at init'
+            WHEN gbits & 16 <> 0 THEN 'unknown at cutoff'
+            WHEN gbits & 32 <> 0 THEN 'unknown at current'
+        END AS ambiguous_reason,
+        CASE WHEN single THEN list_transform(vals, lambda x: {
+            'value': x.value,
+            'i': x.bits & 1 <> 0 AND (gbits & 1152 <> 1024 OR x.p_i = newest_i),
+            'c': x.bits & 2 <> 0 AND (gbits & 2304 <> 2048 OR x.p_c = newest_c),
+            'n': x.bits & 4 <> 0 AND (gbits & 4608 <> 4096 OR x.p_n = newest_n),
+            'pn': x.bits & 64 <> 0 AND (gbits & 4608 <> 4096 OR x.pp_n = newest_n)
+        })
+        -- items merged into this subject: the series rule applies to each original subject's
+        -- statements (the entries y with y.subject0 = x.subject0), and a value counts when
+        -- any of its entries counts
+        ELSE list_transform(list_distinct(list_transform(vals, lambda x: x.value)), lambda v: {
+            'value': v,
+            'i': coalesce(list_bool_or(list_transform(
+                list_filter(vals, lambda x: x.value = v),
+                lambda x: x.bits & 1 <> 0 AND (
+                    list_bit_or(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.bits
+                    )) & 1152 <> 1024
+                    OR x.p_i = list_max(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_i
+                    ))
+                )
+            )), false),
+            'c': coalesce(list_bool_or(list_transform(
+                list_filter(vals, lambda x: x.value = v),
+                lambda x: x.bits & 2 <> 0 AND (
+                    list_bit_or(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.bits
+                    )) & 2304 <> 2048
+                    OR x.p_c = list_max(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_c
+                    ))
+                )
+            )), false),
+            'n': coalesce(list_bool_or(list_transform(
+                list_filter(vals, lambda x: x.value = v),
+                lambda x: x.bits & 4 <> 0 AND (
+                    list_bit_or(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.bits
+                    )) & 4608 <> 4096
+                    OR x.p_n = list_max(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_n
+                    ))
+                )
+            )), false),
+            'pn': coalesce(list_bool_or(list_transform(
+                list_filter(vals, lambda x: x.value = v),
+                lambda x: x.bits & 64 <> 0 AND (
+                    list_bit_or(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.bits
+                    )) & 4608 <> 4096
+                    OR x.pp_n = list_max(list_transform(
+                        list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_n
+                    ))
+                )
+            )), false)
+        })
+        END AS f
+    FROM grouped
+),
+sizes AS (
+    SELECT
+        view, subject, pid, ambiguous_reason, f,
+        len(list_filter(f, lambda x: x.i)) AS n_i,
+        len(list_filter(f, lambda x: x.c)) AS n_c,
+        len(list_filter(f, lambda x: x.n)) AS n_n,
+        len(list_filter(f, lambda x: x.i AND x.c)) AS n_ic,
+        len(list_filter(f, lambda x: x.i AND x.n)) AS n_in,
+        len(list_filter(f, lambda x: x.c AND x.n)) AS n_cn,
+        len(list_filter(f, lambda x: x.i AND x.c AND x.n)) AS n_icn,
+        list_sort(list_transform(list_filter(f, lambda x: x.i OR x.c OR x.n),
+                                 lambda x: x.value)) AS all_values,
+        list_sort(list_transform(list_filter(f, lambda x: (x.i OR x.c) AND NOT x.n),
+                                 lambda x: x.value)) AS gone,
+        -- latest answers: N's values carried by the best rank present among them
+        list_sort(list_transform(
+            CASE WHEN len(list_filter(f, lambda x: x.n AND x.pn)) > 0
+                 THEN list_filter(f, lambda x: x.n AND x.pn)
+                 ELSE list_filter(f, lambda x: x.n) END,
+            lambda x: x.value)) AS latest
+    FROM flagged
+),
 levels AS (
     SELECT
-        z.*, u.ambiguous_reason,
+        z.*,
         CASE
-            WHEN u.ambiguous_reason IS NOT NULL THEN 'ambiguous'
+            WHEN ambiguous_reason IS NOT NULL THEN 'ambiguous'
             WHEN n_n > 0 AND n_i = n_n AND n_c = n_n AND n_icn = n_n THEN 'stable'
             WHEN n_n = 0 AND (n_i > 0 OR n_c > 0) THEN 'retracted'
             WHEN n_i > 0 THEN 'evolved'
@@ -227,7 +373,6 @@ levels AS (
         CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_c ELSE n_i END AS n_p,
         CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_cn ELSE n_in END AS n_pn
     FROM sizes AS z
-    JOIN unknowns AS u USING (view, subject, pid)
 ),
 per_view AS (
     SELECT
@@ -240,13 +385,12 @@ per_view AS (
             ELSE 'mixed'
         END AS change_kind,
         CASE WHEN l.level = 'evolved' THEN l.c_differs END AS changed_after_cutoff,
-        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(b.latest, []) END AS latest,
+        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.latest, []) END AS latest,
         CASE WHEN l.level = 'evolved' THEN coalesce(l.gone, []) ELSE [] END AS outdated,
         CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.all_values, []) END
             AS all_answers,
         l.ambiguous_reason
     FROM levels AS l
-    LEFT JOIN best AS b USING (view, subject, pid)
     WHERE l.level IS NOT NULL
 ),
 backfill AS (
@@ -255,12 +399,11 @@ backfill AS (
     SELECT subject, pid, bool_or(valid_before AND NOT recorded_before) AS backfilled
     FROM (
         SELECT
-            subject, pid, value,
-            bool_or(view = 'valid' AND (in_i OR in_c)) AS valid_before,
-            bool_or(view = 'record' AND (in_i OR in_c)) AS recorded_before
-        FROM per_value
-        WHERE $mode = 'both'
-        GROUP BY subject, pid, value
+            subject, pid, x.value,
+            bool_or(view = 'valid' AND (x.i OR x.c)) AS valid_before,
+            bool_or(view = 'record' AND (x.i OR x.c)) AS recorded_before
+        FROM (SELECT view, subject, pid, unnest(f) AS x FROM sizes WHERE $mode = 'both')
+        GROUP BY subject, pid, x.value
     )
     GROUP BY subject, pid
 ),
@@ -321,5 +464,4 @@ read_names AS (
 )
 SELECT c.*, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot
 FROM combined AS c
-CROSS JOIN read_names AS n
-ORDER BY c.subject, c.pid;
+CROSS JOIN read_names AS n;

@@ -1,0 +1,120 @@
+"""Classify a large store part by part, so that DuckDB stays within its memory limit.
+
+``sql/classify/classify.sql`` classifies one part of the groups at a time: the groups
+of a subject range that no merge touches, or every group a merge touches; together
+the parts are exactly the whole classification. Ranges are cut at row-group
+boundaries of the statements file of the latest snapshot read (sorted by subject), so
+each part scans only the row groups that can hold its subjects. The parts are written
+as separate Parquet files, read together with a glob.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.sqlfiles import load_sql, render
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.manifest import Manifest
+
+ROWS_PER_PART = 8_000_000
+"""Statements read per part: DuckDB peaks at about 2.5 GB for that many (bench/)."""
+PAST_EVERY_SUBJECT = "\U0010ffff"
+"""Upper bound of the last range: sorts after every entity id."""
+PLANNER_SETTING = "SET disabled_optimizers = 'build_side_probe_side'"
+"""DuckDB's estimates through the catalog views are poor; without this setting it builds
+hash tables on millions of statements instead of on the few snapshots read and runs out of
+memory (3 × 20 M benchmark)."""
+
+PartDone = Callable[[int, int], None]
+"""Called with (parts done, parts in all) after each part."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of the groups: ``all``, a subject ``range`` [lo, hi), or ``merged``."""
+
+    kind: str
+    lo: str = ""
+    hi: str = ""
+
+    def values(self) -> dict[str, str]:
+        """The bind values of ``$part``, ``$lo`` and ``$hi``."""
+        return {"part": self.kind, "lo": self.lo, "hi": self.hi}
+
+
+EVERY_GROUP = Part("all")
+
+
+def cut(bounds: list[str], count: int) -> list[Part]:
+    """``count`` subject ranges cut at some of ``bounds`` (sorted), then the merged part."""
+    if count <= 1 or not bounds:
+        return [EVERY_GROUP]
+    inner = sorted({bounds[len(bounds) * i // count] for i in range(1, count)} - {""})
+    if not inner:
+        return [EVERY_GROUP]
+    edges = ["", *inner, PAST_EVERY_SUBJECT]
+    return [Part("range", lo, hi) for lo, hi in itertools.pairwise(edges)] + [Part("merged")]
+
+
+def snapshots_read(manifests: list[Manifest], days: list[date], mode: str) -> list[Manifest]:
+    """The snapshots a classification reads (as ``reads`` in classify.sql; only sizes parts)."""
+    ordered = sorted(manifests, key=lambda m: (m.date, m.name))
+    wanted = days if mode != "valid" else []
+    if mode != "record":
+        wanted = [*wanted, days[-1]]
+    read = {}
+    for day in wanted:
+        before = [m for m in ordered if date.fromisoformat(m.date) <= day]
+        if before:
+            read[before[-1].name] = before[-1]
+    return list(read.values())
+
+
+def plan_parts(
+    connection: duckdb.DuckDBPyConnection,
+    layout: StoreLayout,
+    manifests: list[Manifest],
+    days: list[date],
+    mode: str,
+) -> list[Part]:
+    """The parts for classifying at ``days`` (init, cutoff, current) in ``mode``."""
+    read = snapshots_read(manifests, days, mode)
+    rows = sum(m.counts.get("statements", 0) for m in read)
+    count = math.ceil(rows / ROWS_PER_PART)
+    if count <= 1:
+        return [EVERY_GROUP]
+    latest = max(read, key=lambda m: (m.date, m.name))
+    file = layout.snapshot_dir(latest.name) / "statements.parquet"
+    found = connection.execute(load_sql("classify/part_bounds"), {"file": str(file)})
+    return cut([str(row[0]) for row in found.fetchall()], count)
+
+
+def classify_in_parts(
+    connection: duckdb.DuckDBPyConnection,
+    values: dict[str, object],
+    parts: list[Part],
+    folder: Path,
+    on_part: PartDone | None = None,
+) -> list[Path]:
+    """Write each part's classification (``values``: init, cutoff, current, mode) into
+    ``folder`` as ``part-NNNNN.parquet``, in order; return the files.
+
+    The connection needs the ``classify`` macro (the catalog has it). Each part covers
+    its own subjects (the part of merged groups comes last). Joining the parts into one
+    file would cost more than an eighth of the whole run, so they stay apart.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / f"part-{index:05d}.parquet" for index in range(len(parts))]
+    for index, (part, file) in enumerate(zip(parts, files, strict=True), start=1):
+        statement = render("classify/classify_build", out=str(file))
+        connection.execute(statement, values | part.values())
+        if on_part:
+            on_part(index, len(parts))
+    return files
