@@ -9,7 +9,6 @@ Revisions are cleared once read, pages once finished (with earlier siblings): me
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,11 +18,11 @@ from lxml import etree
 
 from kgdiff.readers.legacy import JsonDict, to_canonical
 from kgdiff.readers.streams import ByteStream
+from kgdiff.readers.xml_stream import POSITION, CountingReader, children, drop, text_of
 
 _MODEL_OF_NS = {0: "wikibase-item", 120: "wikibase-property", 146: "wikibase-lexeme"}
 ENTITY_MODELS = frozenset([*_MODEL_OF_NS.values(), "wikibase-mediainfo"])
 _TITLE_PREFIX_OF_NS = {0: "Q", 120: "Property:P", 146: "Lexeme:L"}
-_POSITION = re.compile(r",? line \d+, column \d+$")
 _NS_OF_PREFIX = {"Property": 120, "Lexeme": 146}
 _TAGS = ("{*}page", "{*}revision")
 
@@ -79,21 +78,6 @@ class _Page:
     best: tuple[int, str, str, str] | None = None
 
 
-@dataclass(slots=True)
-class _CountingReader:
-    """File-like wrapper that tells how far the parser has read."""
-
-    stream: ByteStream
-    chunk_start: int = 0
-    consumed: int = 0
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.stream.read(size)
-        self.chunk_start = self.consumed
-        self.consumed += len(data)
-        return data
-
-
 def iter_entity_pages(
     stream: ByteStream, *, as_of: datetime | None = None, stats: XmlStats | None = None
 ) -> Iterator[EntityPage]:
@@ -103,7 +87,7 @@ def iter_entity_pages(
     ``stats``, when given, is updated as pages are read. Raises :class:`XmlDumpError`."""
     stats = XmlStats() if stats is None else stats
     cutoff = _cutoff(as_of)
-    reader = _CountingReader(stream)
+    reader = CountingReader(stream)
     events = etree.iterparse(reader, events=("start", "end"), tag=_TAGS, huge_tree=True)
     page: _Page | None = None
     try:
@@ -111,12 +95,12 @@ def iter_entity_pages(
             if elem.tag.endswith("revision"):
                 if event == "end" and page is not None:
                     _read_revision(page, elem, cutoff, stats)
-                    _drop(elem, keep_header=True)
+                    drop(elem, keep_header=True)
             elif event == "start":
                 page = _Page(offset=reader.chunk_start)
             elif page is not None:
                 entity = _finish_page(page, stats)
-                _drop(elem, keep_header=False)
+                drop(elem, keep_header=False)
                 page = None
                 if entity is not None:
                     yield entity
@@ -124,7 +108,7 @@ def iter_entity_pages(
         line, column = exc.position
         raise XmlDumpError(
             f"XML dump is corrupt or truncated at line {line}, column {column} (stream byte "
-            f"~{reader.consumed}): {_POSITION.sub('', exc.msg)}"
+            f"~{reader.consumed}): {POSITION.sub('', exc.msg)}"
         ) from exc
     except EOFError as exc:
         raise XmlDumpError(f"XML stream truncated at byte {reader.consumed}: {exc}") from exc
@@ -151,28 +135,16 @@ def _cutoff(as_of: datetime | None) -> str | None:
     return as_of.replace(tzinfo=as_of.tzinfo or UTC).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _local(elem: etree._Element) -> str:
-    return elem.tag.rpartition("}")[2] if isinstance(elem.tag, str) else ""
-
-
-def _children(elem: etree._Element) -> dict[str, etree._Element]:
-    return {_local(child): child for child in elem}
-
-
-def _text_of(elem: etree._Element | None) -> str:
-    return "" if elem is None or elem.text is None else elem.text.strip()
-
-
 def _required_int(elem: etree._Element | None, what: str, where: etree._Element) -> int:
-    text = _text_of(elem)
+    text = text_of(elem)
     if not (text.isascii() and text.isdigit()):
         raise XmlDumpError(f"{what} missing or not a number at line {where.sourceline}")
     return int(text)
 
 
 def _read_header(page: _Page, page_elem: etree._Element) -> None:
-    fields = _children(page_elem)
-    page.title = _text_of(fields.get("title"))
+    fields = children(page_elem)
+    page.title = text_of(fields.get("title"))
     page.page_id = _required_int(fields.get("id"), "<page><id>", page_elem)
     if "ns" in fields:
         page.ns = _required_int(fields["ns"], "<ns>", page_elem)
@@ -186,8 +158,8 @@ def _read_revision(page: _Page, rev: etree._Element, cutoff: str | None, stats: 
     stats.revisions += 1
     if page.ns < 0 and (parent := rev.getparent()) is not None:
         _read_header(page, parent)
-    fields = _children(rev)
-    model, timestamp = _text_of(fields.get("model")), _text_of(fields.get("timestamp"))
+    fields = children(rev)
+    model, timestamp = text_of(fields.get("model")), text_of(fields.get("timestamp"))
     text_elem = fields.get("text")
     deleted = text_elem is None or text_elem.get("deleted") is not None
     text = None if deleted or text_elem is None else text_elem.text or None
@@ -232,13 +204,3 @@ def _finish_page(page: _Page, stats: XmlStats) -> EntityPage | None:
     return EntityPage(
         page.title, page.ns, page.page_id, revision_id, timestamp, model, text.encode(), page.offset
     )
-
-
-def _drop(elem: etree._Element, *, keep_header: bool) -> None:
-    elem.clear()
-    parent = elem.getparent()
-    # Inside a page, the title/ns/id before the revisions are still needed.
-    while parent is not None and (previous := elem.getprevious()) is not None:
-        if keep_header and _local(previous) != "revision":
-            break
-        parent.remove(previous)

@@ -1,0 +1,55 @@
+"""Helpers shared by the MediaWiki XML readers: a position-tracking input, element access
+that ignores namespace URIs, and dropping finished elements so memory stays flat."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import etree
+
+from kgdiff.readers.streams import ByteStream
+
+POSITION = re.compile(r",? line \d+, column \d+$")
+"""The position lxml appends to its messages (the error names it separately)."""
+
+
+@dataclass(slots=True)
+class CountingReader:
+    """File-like wrapper that tells how far the parser has read."""
+
+    stream: ByteStream
+    chunk_start: int = 0
+    consumed: int = 0
+
+    def read(self, size: int = -1) -> bytes:
+        """Read like the wrapped stream, remembering where this read started."""
+        data = self.stream.read(size)
+        self.chunk_start = self.consumed
+        self.consumed += len(data)
+        return data
+
+
+def local(elem: etree._Element) -> str:
+    """The tag name without its namespace URI ('' for comments and processing instructions)."""
+    return elem.tag.rpartition("}")[2] if isinstance(elem.tag, str) else ""
+
+
+def children(elem: etree._Element) -> dict[str, etree._Element]:
+    """Child elements by local name (the last one wins)."""
+    return {local(child): child for child in elem}
+
+
+def text_of(elem: etree._Element | None) -> str:
+    """The stripped text of an element, '' when it is missing or empty."""
+    return "" if elem is None or elem.text is None else elem.text.strip()
+
+
+def drop(elem: etree._Element, *, keep_header: bool) -> None:
+    """Clear a finished element and its earlier siblings (a page's header stays if asked)."""
+    elem.clear()
+    parent = elem.getparent()
+    while parent is not None and (previous := elem.getprevious()) is not None:
+        if keep_header and local(previous) != "revision":
+            break
+        parent.remove(previous)
