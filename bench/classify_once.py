@@ -90,7 +90,8 @@ def run_build(
     query = args.sql.read_text(encoding="utf-8")
     folder.mkdir(parents=True)
     for index, part in enumerate(parts):
-        bound = {k: v for k, v in (values | part.values()).items() if f"${k}" in query}
+        given = values | part.values() | {"as_of": None}
+        bound = {k: v for k, v in given.items() if f"${k}" in query}
         con.execute(variant_statement(args.sql, folder / f"part-{index:05d}.parquet"), bound)
     return str(folder / "*.parquet")
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from kgdiff import __version__
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import list_snapshots
 from tests.paths import run_kgdiff
 
 DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
@@ -63,3 +67,25 @@ def test_bad_classify_arguments_are_usage_errors(sample_store: Path, args: list[
     result = run_kgdiff("classify", *args, "--store", str(sample_store))
     assert result.returncode == 2
     assert result.stderr.strip().startswith("error:") and len(result.stderr.splitlines()) == 1
+
+
+def test_a_build_of_an_earlier_layout_is_left_out(sample_store: Path, tmp_path: Path) -> None:
+    """A build folder of an earlier kgdiff (one result.parquet, no result/ folder) neither
+    breaks the catalog nor stands in for a build: the next classify makes a new one."""
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store, ignore=shutil.ignore_patterns("builds"))
+    old = store / "builds" / "classify" / "0123456789abcdef"
+    old.mkdir(parents=True)
+    layout = StoreLayout(store)
+    snapshots = [[m.name, m.source.sha256] for m in list_snapshots(layout)]
+    params = {"init": "2013-12-21", "cutoff": "2014-10-11", "current": "2014-12-31",
+              "mode": "valid", "snapshots": snapshots, "tool_version": __version__}  # fmt: skip
+    (old / "params.json").write_text(json.dumps(params))
+    (old / "result.parquet").write_bytes(b"PAR1")
+    rebuild = run_kgdiff("snapshots", "catalog", "--store", str(store))
+    assert rebuild.returncode == 0, rebuild.stderr
+    made = run_kgdiff("classify", *DATES, "--mode", "valid", "--store", str(store))
+    assert made.returncode == 0 and "built" in made.stdout, made.stderr
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as catalog:
+        rows = catalog.execute(f"SELECT count(*) FROM {VIEW.replace('record', 'valid')}")
+        assert rows.fetchall()[0][0] > 1000

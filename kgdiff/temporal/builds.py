@@ -27,6 +27,10 @@ from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.classify import check_dates, check_mode
 from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
 
+BUILD_LAYOUT = "result-parts"
+"""How a build stores its rows (part of the key): ``result/part-*.parquet``. Builds made
+before (one ``result.parquet``) get new keys and are left out of the catalog."""
+
 
 class BuildParams(msgspec.Struct, frozen=True):
     """What a classification build was computed from."""
@@ -37,6 +41,7 @@ class BuildParams(msgspec.Struct, frozen=True):
     mode: str
     snapshots: list[tuple[str, str | None]]
     tool_version: str
+    layout: str = BUILD_LAYOUT
 
     @property
     def view_name(self) -> str:
@@ -89,7 +94,7 @@ def classification(
     params = _params(layout, init, cutoff, current, mode)
     folder = build_dir(layout, params)
     result = build_files(folder)
-    if (folder / "params.json").is_file():  # a build folder appears complete, by one rename
+    if (folder / "result").is_dir():  # a build folder appears complete, by one rename
         return Build(params, result, reused=True)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)

@@ -15,10 +15,11 @@ from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
 
 MODES = ("record", "valid", "both")
-PART_PARAMS = {"part": "'all'", "lo": "''", "hi": "''"}
-"""Optional macro parameters: which part of the groups to classify (default: all of them)."""
-WHOLE = {"part": "all", "lo": "", "hi": ""}
-"""Bind values of the part parameters for a classification of every group."""
+OPTIONAL_PARAMS = {"part": "'all'", "lo": "''", "hi": "''", "as_of": "NULL"}
+"""Optional macro parameters: which part of the groups to classify (default: all of them)
+and the latest snapshot date to read (default: ``current``)."""
+WHOLE: dict[str, str | None] = {"part": "all", "lo": "", "hi": "", "as_of": None}
+"""Bind values of the optional parameters for a classification of every group."""
 
 
 def check_dates(init: date, cutoff: date, current: date) -> None:
@@ -36,9 +37,9 @@ def check_mode(mode: str) -> None:
 
 
 def classify_macro() -> str:
-    """``CREATE MACRO classify(init, cutoff, current, mode, part := 'all', lo, hi)``."""
-    params = ["init", "cutoff", "current", "mode", *PART_PARAMS]
-    return as_table_macro("classify/classify", "classify", params, PART_PARAMS)
+    """``CREATE MACRO classify(init, cutoff, current, mode, part := 'all', lo, hi, as_of)``."""
+    params = ["init", "cutoff", "current", "mode", *OPTIONAL_PARAMS]
+    return as_table_macro("classify/classify", "classify", params, OPTIONAL_PARAMS)
 
 
 def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from kgdiff.sqlfiles import as_table_macro
-from kgdiff.temporal import chains, pools, updates
+from kgdiff.temporal import chains, facts, pools, updates
 from kgdiff.temporal.classify import classify_macro
 
 
 def catalog_macros() -> list[str]:
-    """``CREATE MACRO`` statements: classify, timeline, pools, chains, updates (which uses
-    classify)."""
+    """``CREATE MACRO`` statements: classify, timeline, pools, chains, and updates and
+    facts_at (which use classify)."""
     return [
         classify_macro(),
         as_table_macro("timeline/timeline", "timeline", ["qid"]),
         pools.catalog_macro(),
         chains.catalog_macro(),
         updates.catalog_macro(),
+        facts.catalog_macro(),
     ]

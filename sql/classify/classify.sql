@@ -15,8 +15,11 @@
 --          ($part = 'merged'); the parts together are exactly $part = 'all'. Run it with
 --          SET disabled_optimizers = 'build_side_probe_side' on large stores: the estimates
 --          through the views are poor and DuckDB would build its hash tables on statements.
--- params: $init, $cutoff, $current (DATE, init < cutoff < current);
+-- params: $init, $cutoff, $current (DATE, init < cutoff < current; equal dates give the
+--         object sets at one date, see sql/facts/facts_at.sql);
 --         $mode ('record' | 'valid' | 'both');
+--         $as_of (DATE or NULL = $current): the latest snapshot date valid time and merges
+--         read (the catalog macro's default: NULL);
 --         $part ('all' | 'range' | 'merged'); $lo, $hi (VARCHAR: lo <= subject < hi, 'range').
 WITH
 views AS (
@@ -31,10 +34,12 @@ dates AS (
 ),
 reads AS (
     -- the snapshot each date reads: record time, the one at or before it; valid time, the
-    -- one at or before `current` for all three dates
+    -- one at or before `current` (or $as_of) for all three dates
     SELECT v.view, d.role, d.day, (
         SELECT s.name FROM snapshots AS s
-        WHERE s.date <= (CASE WHEN v.view = 'valid' THEN CAST($current AS DATE) ELSE d.day END)
+        WHERE s.date <= (CASE WHEN v.view = 'valid'
+                              THEN coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
+                              ELSE d.day END)
         ORDER BY s.date DESC, s.name DESC
         LIMIT 1
     ) AS snapshot
@@ -56,7 +61,7 @@ known AS (
     SELECT e.qid, e.redirect_to, s.date, s.name
     FROM entities AS e
     JOIN snapshots AS s ON s.name = e.snapshot
-    WHERE s.date <= CAST($current AS DATE)
+    WHERE s.date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
 ),
 redirects AS (
     -- a merged item: its row in the latest snapshot that has one is a redirect
@@ -93,7 +98,10 @@ chunk_statements AS (
 ),
 snapshot_days AS (
     SELECT date, lag(date) OVER (ORDER BY date) AS previous
-    FROM (SELECT DISTINCT date FROM snapshots WHERE date <= CAST($current AS DATE))
+    FROM (
+        SELECT DISTINCT date FROM snapshots
+        WHERE date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
+    )
 ),
 created AS (
     -- valid time: an item first seen (itself or an item merged into it) after the earliest

@@ -1,0 +1,101 @@
+"""``facts_at``: the object sets at one date agree with the independent reference.
+
+The reference reads the snapshot the date reads (record time) or the latest snapshot
+(valid time, qualifiers at the date, implied starts), follows merges known by the latest
+snapshot and takes the values of the statements giving the set (a series: the newest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kgdiff.errors import UsageError
+from kgdiff.temporal.classify import define_classify_macro
+from kgdiff.temporal.facts import facts_at
+from tests.temporal_reference import Merges, Snapshot, reading, redirect_targets
+from tests.temporal_strategies import histories
+from tests.test_classify import load
+
+Fact = tuple[tuple[str, ...], tuple[str, ...], bool]
+"""(objects, best, unknown) of a group."""
+
+
+def expected_facts(snapshots: list[Snapshot], day: date, mode: str) -> dict[tuple[str, str], Fact]:
+    """The reference's facts at ``day`` (mode record or valid)."""
+    latest = max(s.date for s in snapshots)
+    merges = Merges(redirect_targets(snapshots, latest))
+    read = reading(snapshots, day, latest, mode, merges)
+    facts: dict[tuple[str, str], Fact] = {}
+    for key in read.groups:
+        if read.has_unknown(key):
+            facts[key] = ((), (), True)
+        elif objects := read.object_set(key):
+            facts[key] = (tuple(sorted(objects)), read.best_ranked_values(key), False)
+    return facts
+
+
+def sql_facts(
+    connection: duckdb.DuckDBPyConnection, day: date, mode: str
+) -> dict[tuple[str, str], Fact]:
+    """facts_at as the same mapping."""
+    rows = facts_at(connection, day, mode).fetchall()
+    return {(r[0], r[1]): (tuple(r[2]), tuple(r[3]), r[4]) for r in rows}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=histories(), mode=st.sampled_from(["record", "valid"]), data=st.data())
+def test_facts_match_the_reference_on_generated_histories(
+    history, mode: str, data: st.DataObject
+) -> None:
+    snapshots, init, cutoff, current = history
+    day = data.draw(st.sampled_from([init, cutoff, current, snapshots[0].date]))
+    connection = duckdb.connect()
+    load(connection, snapshots)
+    define_classify_macro(connection)
+    assert sql_facts(connection, day, mode) == expected_facts(snapshots, day, mode)
+
+
+@pytest.fixture(scope="module")
+def catalog(sample_store: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The real sample store's catalog (it defines the facts_at macro), closed after use."""
+    with duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True) as connection:
+        yield connection
+
+
+def test_germany_had_merkel_as_head_of_government(catalog: duckdb.DuckDBPyConnection) -> None:
+    """Q183 P6 on 2014-06-01: Angela Merkel (Q567) in record and in valid time."""
+    for mode in ("record", "valid"):
+        facts = sql_facts(catalog, date(2014, 6, 1), mode)
+        assert facts[("Q183", "P6")] == (("Q567",), ("Q567",), False), mode
+
+
+def test_valid_time_reads_the_latest_snapshot(catalog: duckdb.DuckDBPyConnection) -> None:
+    """Before the first snapshot, record time knows nothing; valid time still answers from
+    the latest snapshot's qualifiers (Schröder, Q2530, headed Germany's government in 2000)."""
+    assert sql_facts(catalog, date(2000, 6, 1), "record") == {}
+    facts = sql_facts(catalog, date(2000, 6, 1), "valid")
+    assert facts[("Q183", "P6")][0] == ("Q2530",)
+    query = "SELECT DISTINCT snapshot FROM facts_at(DATE '2000-06-01', 'valid')"
+    read = catalog.execute(query).fetchall()
+    latest = catalog.execute("SELECT name FROM snapshots ORDER BY date DESC LIMIT 1").fetchall()
+    assert read == latest
+
+
+def test_the_macro_equals_the_library(catalog: duckdb.DuckDBPyConnection) -> None:
+    """facts_at(DATE, mode) at the DuckDB prompt gives the rows of the library function."""
+    day = date(2014, 10, 20)
+    macro = catalog.sql(f"SELECT * FROM facts_at(DATE '{day}', 'valid')").fetchall()
+    assert sorted(macro) == sorted(facts_at(catalog, day, "valid").fetchall())
+    assert len(macro) > 1000
+
+
+def test_an_unknown_mode_is_a_usage_error(catalog: duckdb.DuckDBPyConnection) -> None:
+    with pytest.raises(UsageError, match="--mode"):
+        facts_at(catalog, date(2014, 1, 1), "sometimes")
