@@ -65,13 +65,13 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         params = msgspec.json.decode(params_file.read_bytes())
         if sorted(params["snapshots"]) != current:
             continue  # a build of an earlier set of snapshots: kept on disk, not shown
-        if not (params_file.parent / "result").is_dir():
+        files = build_files(params_file.parent)
+        if not files.parent.is_dir():
             continue  # a build of an earlier kgdiff (one result.parquet): not shown
         view = classification_view(
             params["init"], params["cutoff"], params["current"], params["mode"]
         )
-        files = str(build_files(params_file.parent))
-        views.append(render("catalog/build_view", view=view, file=files))
+        views.append(render("catalog/build_view", view=view, file=str(files)))
     return views
 
 

@@ -23,6 +23,7 @@ from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout, build_files, classification_view
+from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.classify import check_dates, check_mode
 from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
@@ -58,10 +59,12 @@ class Build:
     reused: bool
 
 
-def _params(layout: StoreLayout, init: date, cutoff: date, current: date, mode: str) -> BuildParams:
+def _params(
+    layout: StoreLayout, manifests: list[Manifest], days: tuple[date, date, date], mode: str
+) -> BuildParams:
+    init, cutoff, current = days
     check_dates(init, cutoff, current)
     check_mode(mode)
-    manifests = list_snapshots(layout)
     if not manifests:
         raise StoreError(
             f"no snapshots in {layout.root}; ingest some with 'kgdiff ingest wikidata'"
@@ -91,10 +94,11 @@ def classification(
     A large store is classified in parts (:mod:`kgdiff.temporal.parts`); ``on_part``
     hears of each part done.
     """
-    params = _params(layout, init, cutoff, current, mode)
+    manifests = list_snapshots(layout)
+    params = _params(layout, manifests, (init, cutoff, current), mode)
     folder = build_dir(layout, params)
     result = build_files(folder)
-    if (folder / "result").is_dir():  # a build folder appears complete, by one rename
+    if result.parent.is_dir():  # a build folder appears complete, by one rename
         return Build(params, result, reused=True)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -102,10 +106,8 @@ def classification(
     values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
     with duckdb.connect(str(layout.catalog), read_only=True) as connection:
         connection.execute(PLANNER_SETTING)
-        parts = plan_parts(
-            connection, layout, list_snapshots(layout), [init, cutoff, current], mode
-        )
-        classify_in_parts(connection, values, parts, tmp / "result", on_part)
+        parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
+        classify_in_parts(connection, values, parts, build_files(tmp).parent, on_part)
     (tmp / "params.json").write_bytes(msgspec.json.encode(params))
     with store_lock(layout):
         if folder.exists():  # another process published the same build meanwhile
