@@ -19,7 +19,8 @@ _TAG_NAMES = "|".join(sorted(DROPPED_TAGS))
 _DROPPED_ELEMENT = re.compile(
     rf"<({_TAG_NAMES})\b[^>]*/>|<({_TAG_NAMES})\b[^>]*>.*?(?:</\2\s*>|\Z)", re.S | re.I
 )
-_NESTING = re.compile(r"\{\{|\}\}|^[ \t]*\{\||^[ \t]*\|\}", re.M)
+_NESTING = re.compile(r"\{\{|\}\}|(?:(?<=\n)|\A)[ \t]*(?:\{\||\|\})")
+"""Template braces anywhere; table braces only at the start of a line."""
 _LINK = re.compile(r"\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]")
 _EXTERNAL = re.compile(r"\[(?:https?:|ftp:|mailto:)?//[^\s\]]*(?:\s+([^\]]*))?\]")
 _TAG = re.compile(r"</?[a-zA-Z][^<>]*?/?>")
@@ -27,8 +28,8 @@ _QUOTES = re.compile(r"'{2,}")
 _HEADING = re.compile(r"^(={1,6})\s*(.*?)\s*\1\s*$", re.M)
 _LIST = re.compile(r"^[*#:;]+\s*", re.M)
 _MAGIC = re.compile(r"__[A-Z]+__")
-_EMPTY_PARENS = re.compile(r"[ \t]*\([\s,;:]*\)")
-_BLANKS = re.compile(r"[ \t]+")
+_EMPTY_PARENS = re.compile(r"\([\s,;:]*\)")
+_BLANKS = re.compile(r"\t[ \t]*| [ \t]+")
 _LINES = re.compile(r"\n{3,}")
 
 
@@ -37,7 +38,7 @@ def _drop_nested(text: str) -> str:
     out: list[str] = []
     depth, start = 0, 0
     for match in _NESTING.finditer(text):
-        token = match.group().strip()
+        token = match.group().lstrip(" \t")
         if token in ("{{", "{|"):
             if depth == 0:
                 out.append(text[start : match.start()])
