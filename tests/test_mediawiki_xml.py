@@ -22,10 +22,10 @@ from lxml import etree
 
 from kgdiff.readers.mediawiki_xml import (
     MediaWikiStats,
-    MediaWikiXmlError,
     Revision,
     iter_revisions,
 )
+from kgdiff.readers.xml_stream import XmlDumpError
 from tests.paths import DATA
 
 WIKIPEDIA = DATA / "wikipedia"
@@ -165,9 +165,9 @@ def test_deleted_fields_are_none_with_a_flag() -> None:
 
 @pytest.mark.parametrize("cut", [0.3, 0.6, 0.95])
 def test_truncated_export_raises_with_the_position(cut: float) -> None:
-    """A cut file ends in MediaWikiXmlError naming line, column and byte, never silently."""
+    """A cut file ends in XmlDumpError naming line, column and byte, never silently."""
     data = (WIKIPEDIA / "simplewiki_2pages_33revs_export-0.11.xml").read_bytes()
-    with pytest.raises(MediaWikiXmlError, match=r"line \d+, column \d+ \(stream byte ~\d+\)"):
+    with pytest.raises(XmlDumpError, match=r"line \d+, column \d+ \(stream byte ~\d+\)"):
         list(iter_revisions(io.BytesIO(data[: int(len(data) * cut)])))
 
 

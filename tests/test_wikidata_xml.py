@@ -17,11 +17,11 @@ from kgdiff.readers.legacy import LegacyFormatError
 from kgdiff.readers.wikidata_xml import (
     EntityJsonError,
     EntityPage,
-    XmlDumpError,
     XmlStats,
     decode_entity_text,
     iter_entity_pages,
 )
+from kgdiff.readers.xml_stream import XmlDumpError
 from tests.paths import DATA, SAMPLES
 
 DAILY = DATA / "sample-daily-dump-20140220.xml"

@@ -14,7 +14,8 @@ from kgdiff.ingest.parse import EntityTexts
 from kgdiff.ingest.sources import SourceStream
 from kgdiff.readers.entity_docs import EntityDocError, iter_entity_documents
 from kgdiff.readers.json_dump import Chunk, DumpFraming, iter_entity_lines, split_chunks
-from kgdiff.readers.wikidata_xml import XmlDumpError, XmlStats, iter_entity_pages
+from kgdiff.readers.wikidata_xml import XmlStats, iter_entity_pages
+from kgdiff.readers.xml_stream import XmlDumpError
 
 MAX_DOCUMENT_BYTES = 1 << 30
 

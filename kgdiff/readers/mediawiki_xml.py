@@ -16,13 +16,19 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from kgdiff.readers.streams import ByteStream
-from kgdiff.readers.xml_stream import POSITION, CountingReader, children, drop, local, text_of
+from kgdiff.readers.xml_stream import (
+    CountingReader,
+    XmlDumpError,
+    children,
+    drop,
+    local,
+    number_of,
+    required_number,
+    syntax_error,
+    text_of,
+)
 
 _TAGS = ("{*}siteinfo", "{*}page", "{*}revision")
-
-
-class MediaWikiXmlError(ValueError):
-    """The XML stream is malformed (corrupt or truncated) or misses a required element."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +95,7 @@ class _State:
 def iter_revisions(stream: ByteStream, stats: MediaWikiStats | None = None) -> Iterator[Revision]:
     """Yield every revision of a decompressed MediaWiki XML stream, page after page.
 
-    Raises :class:`MediaWikiXmlError` for malformed XML (with line, column and byte)."""
+    Raises :class:`XmlDumpError` for malformed XML (with line, column and byte)."""
     stats = MediaWikiStats() if stats is None else stats
     reader = CountingReader(stream)
     events = etree.iterparse(reader, events=("end",), tag=_TAGS, huge_tree=True)
@@ -107,11 +113,7 @@ def iter_revisions(stream: ByteStream, stats: MediaWikiStats | None = None) -> I
             else:
                 state.namespaces = _namespaces(elem)
     except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        raise MediaWikiXmlError(
-            f"XML dump is corrupt or truncated at line {line}, column {column} (stream byte "
-            f"~{reader.consumed}): {POSITION.sub('', exc.msg)}"
-        ) from exc
+        raise syntax_error(exc, reader.consumed) from exc
 
 
 def _namespaces(siteinfo: etree._Element) -> dict[str, int]:
@@ -125,29 +127,17 @@ def _namespaces(siteinfo: etree._Element) -> dict[str, int]:
     return found
 
 
-def _number(elem: etree._Element | None, what: str, where: etree._Element) -> int:
-    text = text_of(elem)
-    if not (text.isascii() and text.isdigit()):
-        raise MediaWikiXmlError(f"{what} missing or not a number at line {where.sourceline}")
-    return int(text)
-
-
-def _optional_number(elem: etree._Element | None) -> int | None:
-    text = text_of(elem)
-    return int(text) if text.isascii() and text.isdigit() else None
-
-
 def _page_info(state: _State, page: etree._Element) -> PageInfo:
     fields = children(page)
     title = text_of(fields.get("title"))
     if "ns" in fields:
-        ns = _number(fields["ns"], "<ns>", page)
+        ns = required_number(fields["ns"], "<ns>", page)
     else:  # schemas before 0.6: the title's prefix names the namespace
         prefix, colon, _ = title.partition(":")
         ns = state.namespaces.get(prefix, 0) if colon else 0
     redirect = fields.get("redirect")
     target = None if redirect is None else redirect.get("title", "")
-    return PageInfo(_number(fields.get("id"), "<page><id>", page), ns, title, target)
+    return PageInfo(required_number(fields.get("id"), "<page><id>", page), ns, title, target)
 
 
 def _contributor(elem: etree._Element | None) -> tuple[str | None, int | None, bool]:
@@ -158,20 +148,20 @@ def _contributor(elem: etree._Element | None) -> tuple[str | None, int | None, b
     fields = children(elem)
     if "ip" in fields:
         return text_of(fields["ip"]) or None, None, False
-    return text_of(fields.get("username")) or None, _optional_number(fields.get("id")), False
+    return text_of(fields.get("username")) or None, number_of(fields.get("id")), False
 
 
 def _revision(state: _State, rev: etree._Element, stats: MediaWikiStats) -> Revision:
     if state.page is None:
         parent = rev.getparent()
         if parent is None:
-            raise MediaWikiXmlError(f"<revision> outside a <page> at line {rev.sourceline}")
+            raise XmlDumpError(f"<revision> outside a <page> at line {rev.sourceline}")
         state.page = _page_info(state, parent)
     stats.revisions += 1
     fields = children(rev)
     timestamp = text_of(fields.get("timestamp"))
     if not timestamp:
-        raise MediaWikiXmlError(f"revision without <timestamp> at line {rev.sourceline}")
+        raise XmlDumpError(f"revision without <timestamp> at line {rev.sourceline}")
     user, user_id, user_deleted = _contributor(fields.get("contributor"))
     comment = fields.get("comment")
     comment_deleted = comment is not None and comment.get("deleted") is not None
@@ -183,8 +173,8 @@ def _revision(state: _State, rev: etree._Element, stats: MediaWikiStats) -> Revi
     size = None if text is None else text.get("bytes")
     return Revision(
         page=state.page,
-        revision_id=_number(fields.get("id"), "<revision><id>", rev),
-        parent_id=_optional_number(fields.get("parentid")),
+        revision_id=required_number(fields.get("id"), "<revision><id>", rev),
+        parent_id=number_of(fields.get("parentid")),
         timestamp=timestamp,
         user=user,
         user_id=user_id,

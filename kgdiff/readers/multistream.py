@@ -16,8 +16,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgdiff.readers.mediawiki_xml import MediaWikiXmlError, Revision, iter_revisions
+from kgdiff.readers.mediawiki_xml import Revision, iter_revisions
 from kgdiff.readers.streams import ByteStream
+from kgdiff.readers.xml_stream import XmlDumpError
 
 READ_BLOCK = 1 << 16
 
@@ -91,7 +92,7 @@ def revisions_at(path: Path, offset: int) -> list[Revision]:
         fragment = _one_stream(handle, offset, path)
     try:
         return list(iter_revisions(io.BytesIO(_as_document(fragment))))
-    except MediaWikiXmlError as exc:
+    except XmlDumpError as exc:
         raise MultistreamError(f"{path}: offset {offset}: {exc}") from exc
 
 

@@ -18,17 +18,21 @@ from lxml import etree
 
 from kgdiff.readers.legacy import JsonDict, to_canonical
 from kgdiff.readers.streams import ByteStream
-from kgdiff.readers.xml_stream import POSITION, CountingReader, children, drop, text_of
+from kgdiff.readers.xml_stream import (
+    CountingReader,
+    XmlDumpError,
+    children,
+    drop,
+    required_number,
+    syntax_error,
+    text_of,
+)
 
 _MODEL_OF_NS = {0: "wikibase-item", 120: "wikibase-property", 146: "wikibase-lexeme"}
 ENTITY_MODELS = frozenset([*_MODEL_OF_NS.values(), "wikibase-mediainfo"])
 _TITLE_PREFIX_OF_NS = {0: "Q", 120: "Property:P", 146: "Lexeme:L"}
 _NS_OF_PREFIX = {"Property": 120, "Lexeme": 146}
 _TAGS = ("{*}page", "{*}revision")
-
-
-class XmlDumpError(ValueError):
-    """The XML stream is malformed (corrupt or truncated) or misses a required element."""
 
 
 class EntityJsonError(ValueError):
@@ -105,11 +109,7 @@ def iter_entity_pages(
                 if entity is not None:
                     yield entity
     except etree.XMLSyntaxError as exc:
-        line, column = exc.position
-        raise XmlDumpError(
-            f"XML dump is corrupt or truncated at line {line}, column {column} (stream byte "
-            f"~{reader.consumed}): {POSITION.sub('', exc.msg)}"
-        ) from exc
+        raise syntax_error(exc, reader.consumed) from exc
     except EOFError as exc:
         raise XmlDumpError(f"XML stream truncated at byte {reader.consumed}: {exc}") from exc
 
@@ -135,19 +135,12 @@ def _cutoff(as_of: datetime | None) -> str | None:
     return as_of.replace(tzinfo=as_of.tzinfo or UTC).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _required_int(elem: etree._Element | None, what: str, where: etree._Element) -> int:
-    text = text_of(elem)
-    if not (text.isascii() and text.isdigit()):
-        raise XmlDumpError(f"{what} missing or not a number at line {where.sourceline}")
-    return int(text)
-
-
 def _read_header(page: _Page, page_elem: etree._Element) -> None:
     fields = children(page_elem)
     page.title = text_of(fields.get("title"))
-    page.page_id = _required_int(fields.get("id"), "<page><id>", page_elem)
+    page.page_id = required_number(fields.get("id"), "<page><id>", page_elem)
     if "ns" in fields:
-        page.ns = _required_int(fields["ns"], "<ns>", page_elem)
+        page.ns = required_number(fields["ns"], "<ns>", page_elem)
     else:
         # Export schemas before 0.6 have no <ns>: the title prefix tells it.
         prefix, colon, _ = page.title.partition(":")
@@ -175,7 +168,7 @@ def _read_revision(page: _Page, rev: etree._Element, cutoff: str | None, stats: 
     if text is None:
         stats.deleted_texts += 1
     elif page.best is None or timestamp >= page.best[1]:
-        revision_id = _required_int(fields.get("id"), "<revision><id>", rev)
+        revision_id = required_number(fields.get("id"), "<revision><id>", rev)
         page.best = (revision_id, timestamp, model or _MODEL_OF_NS[page.ns], text)
 
 

@@ -1,5 +1,6 @@
-"""Helpers shared by the MediaWiki XML readers: a position-tracking input, element access
-that ignores namespace URIs, and dropping finished elements so memory stays flat."""
+"""Helpers shared by the MediaWiki XML readers: their error, a position-tracking input,
+element access that ignores namespace URIs, and dropping finished elements so memory
+stays flat."""
 
 from __future__ import annotations
 
@@ -10,8 +11,20 @@ from lxml import etree
 
 from kgdiff.readers.streams import ByteStream
 
-POSITION = re.compile(r",? line \d+, column \d+$")
-"""The position lxml appends to its messages (the error names it separately)."""
+_POSITION = re.compile(r",? line \d+, column \d+$")
+
+
+class XmlDumpError(ValueError):
+    """The XML stream is malformed (corrupt or truncated) or misses a required element."""
+
+
+def syntax_error(exc: etree.XMLSyntaxError, consumed: int) -> XmlDumpError:
+    """The error for malformed XML: line, column and how far the stream was read."""
+    line, column = exc.position
+    return XmlDumpError(
+        f"XML dump is corrupt or truncated at line {line}, column {column} (stream byte "
+        f"~{consumed}): {_POSITION.sub('', exc.msg)}"
+    )
 
 
 @dataclass(slots=True)
@@ -53,3 +66,17 @@ def drop(elem: etree._Element, *, keep_header: bool) -> None:
         if keep_header and local(previous) != "revision":
             break
         parent.remove(previous)
+
+
+def number_of(elem: etree._Element | None) -> int | None:
+    """The element's text as a non-negative integer; None when missing or not one."""
+    text = text_of(elem)
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def required_number(elem: etree._Element | None, what: str, where: etree._Element) -> int:
+    """:func:`number_of`, or :class:`XmlDumpError` naming ``what`` and the line of ``where``."""
+    number = number_of(elem)
+    if number is None:
+        raise XmlDumpError(f"{what} missing or not a number at line {where.sourceline}")
+    return number
