@@ -20,14 +20,16 @@ from rich.progress import (
 class RichProgress:
     """Implements :class:`kgdiff.ingest.progress.Progress` with a rich progress bar."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(
+        self, console: Console, items: str = "entities", subitems: str = "statements"
+    ) -> None:
         self._progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             DownloadColumn(),
             TransferSpeedColumn(),
-            TextColumn("{task.fields[entities]:>12,} entities"),
-            TextColumn("{task.fields[statements]:>13,} statements"),
+            TextColumn(f"{{task.fields[entities]:>12,}} {items}"),
+            TextColumn(f"{{task.fields[statements]:>13,}} {subitems}"),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
             console=console,

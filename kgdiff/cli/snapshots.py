@@ -10,7 +10,14 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.snapshots import get_snapshot, list_snapshots, refresh_catalog, remove_snapshot
+from kgdiff.store.manifest import Manifest
+from kgdiff.store.snapshots import (
+    get_snapshot,
+    list_snapshots,
+    list_wikipedia_snapshots,
+    refresh_catalog,
+    remove_snapshot,
+)
 
 snapshots_app = typer.Typer(help="List, show and remove snapshots.", invoke_without_command=True)
 
@@ -27,9 +34,31 @@ def list_command(store: StoreOption = None) -> None:
     """One line per published snapshot."""
     layout = StoreLayout.resolve(store)
     manifests = list_snapshots(layout)
-    if not manifests:
+    wikipedia = list_wikipedia_snapshots(layout)
+    if not manifests and not wikipedia:
         console.print(f"no snapshots in {layout.root}")
         return
+    if manifests:
+        _print_wikidata(manifests)
+    if wikipedia:
+        _print_wikipedia(wikipedia)
+
+
+def _print_wikipedia(manifests: list[Manifest]) -> None:
+    table = Table("wikipedia snapshot", "wiki", "date", "pages", "revisions", "source")
+    for m in manifests:
+        table.add_row(
+            m.name,
+            m.wiki or "",
+            m.date,
+            f"{m.counts['pages']:,}",
+            f"{m.counts['revisions']:,}",
+            m.source.path,
+        )
+    console.print(table)
+
+
+def _print_wikidata(manifests: list[Manifest]) -> None:
     table = Table("name", "date", "entities", "statements", "rejects", "source")
     for m in manifests:
         table.add_row(

@@ -84,6 +84,10 @@ class MediaWikiStats:
     deleted_users: int = 0
     deleted_comments: int = 0
     deleted_texts: int = 0
+    dbname: str | None = None
+    """The wiki's database name from ``<siteinfo><dbname>`` (e.g. ``enwiki``; schema ≥ 0.10)."""
+    base_url: str | None = None
+    """``<siteinfo><base>``: the URL of the main page (tells the wiki for older schemas)."""
 
 
 @dataclass(slots=True)
@@ -112,6 +116,7 @@ def iter_revisions(stream: ByteStream, stats: MediaWikiStats | None = None) -> I
                 drop(elem, keep_header=False)
             else:
                 state.namespaces = _namespaces(elem)
+                _site_identity(elem, stats)
     except etree.XMLSyntaxError as exc:
         raise syntax_error(exc, reader.consumed) from exc
 
@@ -125,6 +130,12 @@ def _namespaces(siteinfo: etree._Element) -> dict[str, int]:
         if text_of(item) and key.lstrip("-").isdigit():
             found[text_of(item)] = int(key)
     return found
+
+
+def _site_identity(siteinfo: etree._Element, stats: MediaWikiStats) -> None:
+    fields = children(siteinfo)
+    stats.dbname = text_of(fields.get("dbname")) or None
+    stats.base_url = text_of(fields.get("base")) or None
 
 
 def _page_info(state: _State, page: etree._Element) -> PageInfo:

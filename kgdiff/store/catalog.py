@@ -19,7 +19,13 @@ import duckdb
 import msgspec
 
 from kgdiff.sqlfiles import quote, render
-from kgdiff.store.layout import TABLES, StoreLayout, build_files, classification_view
+from kgdiff.store.layout import (
+    TABLES,
+    WIKIPEDIA_TABLES,
+    StoreLayout,
+    build_files,
+    classification_view,
+)
 from kgdiff.temporal.macros import catalog_macros
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
@@ -40,18 +46,42 @@ def store_lock(layout: StoreLayout) -> Iterator[None]:
 def _catalog_statements(layout: StoreLayout) -> list[str]:
     names = layout.published_names()
     if not names:
-        return [render("catalog/snapshots_empty")]
+        return [render("catalog/snapshots_empty"), *_wikipedia_views(layout)]
     dirs = [layout.snapshot_dir(name) for name in names]
     statements = [
         render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])
     ]
-    for table in TABLES:
-        files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
-        if files:
-            statements.append(render("catalog/table_view", table=table, files=files))
+    statements.extend(_table_views(TABLES, dirs))
     statements.extend(catalog_macros())
     statements.extend(_build_views(layout, dirs))
+    statements.extend(_wikipedia_views(layout))
     return statements
+
+
+def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
+    """One view per table over the snapshot folders that have it."""
+    views = []
+    for table in tables:
+        files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
+        if files:
+            views.append(render("catalog/table_view", table=table, files=files))
+    return views
+
+
+def _wikipedia_views(layout: StoreLayout) -> list[str]:
+    """``wikipedia_snapshots``, ``pages``, ``revisions``, ``page_entities`` and ``evidence``."""
+    dirs = [layout.wikipedia_snapshot_dir(name) for name in layout.wikipedia_names()]
+    if not dirs:
+        return []
+    manifests = [str(d / "manifest.json") for d in dirs]
+    views = [render("catalog/wikipedia_snapshots_view", manifests=manifests)]
+    views.extend(_table_views(WIKIPEDIA_TABLES, dirs))
+    if layout.published_names():
+        views.append(render("catalog/page_entities_view"))
+    evidence = sorted(str(p) for p in layout.root.glob("builds/evidence/*/evidence.parquet"))
+    if evidence:
+        views.append(render("catalog/evidence_view", files=evidence))
+    return views
 
 
 def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:

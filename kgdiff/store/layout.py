@@ -6,6 +6,9 @@
     STORE/snapshots/snapshot=NAME/           one published snapshot (never modified)
         manifest.json  entities.parquet  labels.parquet  sitelinks.parquet
         statements.parquet  qualifiers.parquet  rejects.jsonl
+    STORE/wikipedia/snapshot=NAME/           one published Wikipedia snapshot (never modified)
+        manifest.json  pages.parquet  revisions.parquet
+    STORE/builds/evidence/NAME/              mentions found in Wikipedia snapshot NAME
     STORE/.staging/NAME/                     an ingest in progress (resumable)
 
 The ``snapshot=NAME`` folders are Hive-style partitions, so DuckDB and Spark
@@ -25,6 +28,7 @@ DEFAULT_STORE = "kgdiff-data"
 STORE_ENV = "KGDIFF_STORE"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
+WIKIPEDIA_TABLES = ("pages", "revisions")
 
 
 def check_snapshot_name(name: str) -> str:
@@ -46,6 +50,17 @@ def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
 def build_files(build: Path) -> Path:
     """The Parquet files of a classification build folder, as a glob ``read_parquet`` reads."""
     return build / "result" / "*.parquet"
+
+
+def _names_in(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return []
+    names = [
+        path.name.removeprefix("snapshot=")
+        for path in folder.iterdir()
+        if path.name.startswith("snapshot=") and (path / "manifest.json").is_file()
+    ]
+    return sorted(names)
 
 
 @dataclass(frozen=True)
@@ -84,16 +99,25 @@ class StoreLayout:
         """Work folder of an in-progress ingest of ``name``."""
         return self.staging_dir / check_snapshot_name(name)
 
+    @property
+    def wikipedia_dir(self) -> Path:
+        return self.root / "wikipedia"
+
+    def wikipedia_snapshot_dir(self, name: str) -> Path:
+        """Folder of the published Wikipedia snapshot ``name``."""
+        return self.wikipedia_dir / f"snapshot={check_snapshot_name(name)}"
+
+    def evidence_dir(self, name: str) -> Path:
+        """Folder of the evidence build of Wikipedia snapshot ``name``."""
+        return self.root / "builds" / "evidence" / check_snapshot_name(name)
+
     def published_names(self) -> list[str]:
-        """Names of the published snapshots, sorted."""
-        if not self.snapshots_dir.is_dir():
-            return []
-        names = [
-            path.name.removeprefix("snapshot=")
-            for path in self.snapshots_dir.iterdir()
-            if path.name.startswith("snapshot=") and (path / "manifest.json").is_file()
-        ]
-        return sorted(names)
+        """Names of the published Wikidata snapshots, sorted."""
+        return _names_in(self.snapshots_dir)
+
+    def wikipedia_names(self) -> list[str]:
+        """Names of the published Wikipedia snapshots, sorted."""
+        return _names_in(self.wikipedia_dir)
 
     def ensure(self) -> None:
         """Create the store folders if needed."""

@@ -51,6 +51,8 @@ class Manifest(msgspec.Struct, frozen=True):
     """What the reader saw besides entities (e.g. XML pages skipped, and why)."""
     timings: dict[str, float] = {}
     """Wall seconds of the parse and finalize steps of the run that built the snapshot."""
+    wiki: str | None = None
+    """For a Wikipedia snapshot: the wiki's database name (``enwiki``)."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

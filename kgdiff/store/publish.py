@@ -31,9 +31,13 @@ def utc_now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def already_published(layout: StoreLayout, name: str, source: SourceInfo) -> Manifest | None:
-    """The manifest of ``name`` if it was built from this very file; raise if from another."""
-    directory = layout.snapshot_dir(name)
+def already_published(
+    layout: StoreLayout, name: str, source: SourceInfo, directory: Path | None = None
+) -> Manifest | None:
+    """The manifest of ``name`` if it was built from this very file; raise if from another.
+
+    ``directory`` is where such a snapshot lives (default: the Wikidata snapshot folder)."""
+    directory = directory or layout.snapshot_dir(name)
     if not (directory / "manifest.json").is_file():
         return None
     manifest = read_manifest(directory / "manifest.json")
@@ -72,11 +76,16 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def publish_snapshot(layout: StoreLayout, final: Path, manifest: Manifest) -> Path:
-    """Write the manifest, move ``final`` into place by one rename, rebuild the catalog."""
+def publish_snapshot(
+    layout: StoreLayout, final: Path, manifest: Manifest, target: Path | None = None
+) -> Path:
+    """Write the manifest, move ``final`` into place by one rename, rebuild the catalog.
+
+    ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
     write_manifest(final / "manifest.json", manifest)
     _fsync_dir(final)
-    target = layout.snapshot_dir(manifest.name)
+    target = target or layout.snapshot_dir(manifest.name)
+    target.parent.mkdir(parents=True, exist_ok=True)
     with store_lock(layout):
         if target.exists():
             raise StoreError(f"snapshot {manifest.name!r} appeared while ingesting; not replaced")

@@ -1,0 +1,1 @@
+"""Wikipedia snapshots: pages and revisions from MediaWiki XML dumps, and their evidence."""
