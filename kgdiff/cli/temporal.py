@@ -13,7 +13,7 @@ from kgdiff.errors import AuditFailedError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
-from kgdiff.temporal.export import export_classification, level_counts
+from kgdiff.temporal.export import export_classification, level_counts, supported_counts
 from kgdiff.temporal.timeline import timeline
 
 ModeOption = Annotated[
@@ -44,9 +44,24 @@ def classify_command(
     for level, count in level_counts(build.path, pid or []):
         table.add_row(level, f"{count:,}")
     console.print(table)
+    _print_supported(supported_counts(layout, build, pid or []))
     if out is not None:
-        written = export_classification(build.path, out, pid or [])
+        written = export_classification(layout, build, out, pid or [])
         console.print(f"wrote {written:,} groups to {out}")
+
+
+def _print_supported(rows: list[tuple[object, ...]]) -> None:
+    """Groups per level whose evidence supports (or not) the level (EvoWiki's filters)."""
+    if not rows:
+        return
+    counts: dict[str, dict[object, int]] = {}
+    for level, supported, groups in rows:
+        counts.setdefault(str(level), {})[supported] = int(str(groups))
+    table = Table("level", "supported", "not supported", "unknown", title="evidence")
+    for level, by_value in counts.items():
+        cells = (f"{by_value.get(value, 0):,}" for value in (True, False, None))
+        table.add_row(level, *cells)
+    console.print(table)
 
 
 def _report_part(done: int, total: int) -> None:

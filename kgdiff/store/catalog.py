@@ -18,6 +18,12 @@ from pathlib import Path
 import duckdb
 import msgspec
 
+from kgdiff.evidence.supported import (
+    evidence_files,
+    evidence_wiki,
+    supported_select,
+    supported_view,
+)
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import (
     TABLES,
@@ -53,8 +59,8 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
     ]
     statements.extend(_table_views(TABLES, dirs))
     statements.extend(catalog_macros())
+    statements.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     statements.extend(_build_views(layout, dirs))
-    statements.extend(_wikipedia_views(layout))
     return statements
 
 
@@ -78,7 +84,7 @@ def _wikipedia_views(layout: StoreLayout) -> list[str]:
     views.extend(_table_views(WIKIPEDIA_TABLES, dirs))
     if layout.published_names():
         views.append(render("catalog/page_entities_view"))
-    evidence = sorted(str(p) for p in layout.root.glob("builds/evidence/*/evidence.parquet"))
+    evidence = evidence_files(layout)
     if evidence:
         views.append(render("catalog/evidence_view", files=evidence))
     return views
@@ -91,6 +97,7 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         for m in (msgspec.json.decode((d / "manifest.json").read_bytes()) for d in dirs)
     )
     views = []
+    wiki = evidence_wiki(layout)  # with evidence, builds get the `supported` columns
     for params_file in sorted((layout.root / "builds" / "classify").glob("*/params.json")):
         params = msgspec.json.decode(params_file.read_bytes())
         if sorted(params["snapshots"]) != current:
@@ -98,10 +105,12 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         files = build_files(params_file.parent)
         if not files.parent.is_dir():
             continue  # a build of an earlier kgdiff (one result.parquet): not shown
-        view = classification_view(
-            params["init"], params["cutoff"], params["current"], params["mode"]
-        )
-        views.append(render("catalog/build_view", view=view, file=str(files)))
+        dates = params["init"], params["cutoff"], params["current"]
+        view = classification_view(*dates, params["mode"])
+        if wiki is None:
+            views.append(render("catalog/build_view", view=view, file=str(files)))
+        else:
+            views.append(supported_view(view, supported_select(files, *dates, wiki)))
     return views
 
 

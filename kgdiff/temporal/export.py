@@ -1,12 +1,21 @@
-"""Read back and export classification builds (JSON lines or Parquet)."""
+"""Read back and export classification builds (JSON lines or Parquet).
+
+When the store has evidence (``kgdiff evidence``), exports carry the ``supported`` columns
+(:mod:`kgdiff.evidence.supported`), as the catalog's ``classified_*`` views do.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 
-from kgdiff.sqlfiles import render
+from kgdiff.evidence.supported import evidence_wiki, supported_select, supported_view
+from kgdiff.sqlfiles import load_sql, render
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.builds import Build
 from kgdiff.temporal.writers import copy_format, published
 
 
@@ -17,10 +26,40 @@ def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
     return [(str(level), int(count)) for level, count in rows]
 
 
-def export_classification(build: Path, out: Path, pids: list[str]) -> int:
+@contextmanager
+def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection whose temporary view ``export_source`` holds the build's groups (and
+    their evidence columns when the store has evidence)."""
+    wiki = evidence_wiki(layout)
+    if wiki is None:
+        connection = duckdb.connect()
+        view = render("catalog/build_view", view="export_source", file=str(build.path))
+    else:
+        connection = duckdb.connect(str(layout.catalog), read_only=True)
+        p = build.params
+        select = supported_select(build.path, p.init, p.cutoff, p.current, wiki)
+        view = supported_view("export_source", select, temporary=True)
+    try:
+        connection.execute(view)
+        yield connection
+    finally:
+        connection.close()
+
+
+def supported_counts(
+    layout: StoreLayout, build: Build, pids: list[str]
+) -> list[tuple[object, ...]]:
+    """(level, supported, groups) rows; empty when the store has no evidence."""
+    if evidence_wiki(layout) is None:
+        return []
+    with export_source(layout, build) as connection:
+        return connection.execute(load_sql("evidence/supported_counts"), {"pids": pids}).fetchall()
+
+
+def export_classification(layout: StoreLayout, build: Build, out: Path, pids: list[str]) -> int:
     """Write the groups of a build to ``out`` (atomically); return how many."""
     fmt = copy_format(out)
-    with published(out) as tmp:
-        query = render("classify/export", build=str(build), out=str(tmp), format=fmt)
-        written = duckdb.execute(query, {"pids": pids}).fetchone()  # COPY answers its row count
+    with published(out) as tmp, export_source(layout, build) as connection:
+        query = render("classify/export", out=str(tmp), format=fmt)
+        written = connection.execute(query, {"pids": pids}).fetchone()  # COPY answers its count
     return int(written[0]) if written else 0

@@ -1,0 +1,1 @@
+"""Evidence: the Wikipedia sentences that mention each fact, and the supported filters."""

@@ -1,0 +1,142 @@
+"""``kgdiff evidence``: the mentions that support each fact in one Wikipedia snapshot.
+
+For every item-valued fact whose subject (or object) has an article in the snapshot, the
+article's sentences are searched for the other entity's names (:mod:`kgdiff.evidence.mentions`);
+the first mentioning sentence is the golden context, the article the golden document. The
+result is a build, ``STORE/builds/evidence/NAME/evidence.parquet``, shown by the catalog view
+``evidence``; it is rebuilt when the Wikidata snapshots it was made from change.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kgdiff.errors import StoreError
+from kgdiff.evidence.mentions import Mention, Name, NameMatcher, first_mentions, make_name
+from kgdiff.evidence.schema import EVIDENCE_SCHEMA, evidence_row
+from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import get_snapshot, list_snapshots
+from kgdiff.text.sections import sentences
+from kgdiff.wikipedia.sites import wiki_language
+
+MAX_INCOMING = 500
+"""Facts per object above which the object's own article is not searched for the subject."""
+BATCH_PAGES = 256
+
+
+@dataclass(frozen=True)
+class EvidenceBuild:
+    """A built (or reused) evidence table."""
+
+    snapshot: str
+    path: Path
+    rows: int
+    reused: bool
+
+
+def _params(layout: StoreLayout, name: str) -> dict[str, Any]:
+    wikipedia = get_snapshot(layout, name)
+    return {
+        "wikipedia": [wikipedia.name, wikipedia.source.sha256],
+        "wikidata": sorted([m.name, m.source.sha256] for m in list_snapshots(layout)),
+        "max_incoming": MAX_INCOMING,
+    }
+
+
+def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
+    """Find the evidence of Wikipedia snapshot ``name``, or reuse an up-to-date build."""
+    params = _params(layout, name)
+    if not params["wikidata"]:
+        raise StoreError("no Wikidata snapshot to take facts and names from; ingest one first")
+    folder = layout.evidence_dir(name)
+    target = folder / "evidence.parquet"
+    params_file = folder / "params.json"
+    if (
+        target.is_file()
+        and params_file.is_file()
+        and msgspec.json.decode(params_file.read_bytes()) == params
+    ):
+        return EvidenceBuild(name, target, pq.ParquetFile(target).metadata.num_rows, True)
+    tmp = folder.with_name(f".tmp-{name}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        rows = _write_evidence(layout, name, tmp / "evidence.parquet")
+        (tmp / "params.json").write_bytes(msgspec.json.encode(params))
+        with store_lock(layout):
+            shutil.rmtree(folder, ignore_errors=True)
+            tmp.rename(folder)
+            rebuild_catalog(layout)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return EvidenceBuild(name, target, rows, False)
+
+
+def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
+    wiki = get_snapshot(layout, name).wiki or "enwiki"
+    connection = duckdb.connect(str(layout.catalog), read_only=True)
+    try:
+        connection.execute(
+            "CREATE TEMP TABLE evidence_candidates AS " + load_sql("evidence/candidates"),
+            {"snapshot": name, "max_incoming": MAX_INCOMING},
+        )
+        names = _names(connection, wiki_language(wiki))
+        rows = 0
+        with pq.ParquetWriter(out, EVIDENCE_SCHEMA, compression="zstd") as writer:
+            for batch in _evidence_batches(connection, name, names):
+                writer.write_batch(batch)
+                rows += batch.num_rows
+        return rows
+    finally:
+        connection.close()
+
+
+def _names(connection: duckdb.DuckDBPyConnection, lang: str) -> dict[str, list[Name]]:
+    found: dict[str, list[Name]] = {}
+    for qid, text, kind, demonym in connection.execute(
+        load_sql("evidence/terms"), {"lang": lang}
+    ).fetchall():
+        name = make_name(qid, text, kind, bool(demonym))
+        if name is not None:
+            found.setdefault(qid, []).append(name)
+    return found
+
+
+def _evidence_batches(
+    connection: duckdb.DuckDBPyConnection, snapshot: str, names: dict[str, list[Name]]
+) -> Iterator[pa.RecordBatch]:
+    relation = connection.sql(load_sql("evidence/page_texts"), params={"snapshot": snapshot})
+    columns: dict[str, list[Any]] = {field: [] for field in EVIDENCE_SCHEMA.names}
+    for batch in relation.to_arrow_reader(BATCH_PAGES):
+        for page in batch.to_pylist():
+            for row in _page_evidence(snapshot, page, names):
+                for key, value in row.items():
+                    columns[key].append(value)
+        if columns["subject"]:
+            yield pa.RecordBatch.from_pydict(columns, schema=EVIDENCE_SCHEMA)
+            columns = {field: [] for field in EVIDENCE_SCHEMA.names}
+
+
+def _page_evidence(
+    snapshot: str, page: dict[str, Any], names: dict[str, list[Name]]
+) -> Iterator[dict[str, Any]]:
+    targets = {fact["target"] for fact in page["facts"]}
+    matcher = NameMatcher(name for target in targets for name in names.get(target, []))
+    text_sentences = sentences(page["text"])
+    lead_count = len(sentences(page["lead"] or ""))
+    found: dict[str, Mention] = first_mentions(text_sentences, matcher)
+    for fact in page["facts"]:
+        mention = found.get(fact["target"])
+        if mention is not None:
+            yield evidence_row(snapshot, page, fact, mention, lead_count)

@@ -1,0 +1,59 @@
+"""EvoWiki's evidence filters as ``supported`` columns on a classification.
+
+The SQL is ``sql/evidence/supported.sql``; this module picks the wiki and wraps it in views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kgdiff.sqlfiles import IDENTIFIER, render
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.manifest import read_manifest
+
+PREFERRED_WIKI = "enwiki"
+
+
+def evidence_files(layout: StoreLayout) -> list[str]:
+    """The evidence tables of the Wikipedia snapshots published now."""
+    names = set(layout.wikipedia_names())
+    return sorted(
+        str(path)
+        for path in layout.root.glob("builds/evidence/*/evidence.parquet")
+        if path.parent.name in names
+    )
+
+
+def evidence_wiki(layout: StoreLayout) -> str | None:
+    """The wiki whose evidence the ``supported`` columns use: enwiki if it has any, else the
+    first wiki (by name) that has evidence; ``None`` when there is no evidence at all."""
+    wikis = set()
+    for path in evidence_files(layout):
+        manifest = layout.wikipedia_snapshot_dir(Path(path).parent.name) / "manifest.json"
+        wikis.add(read_manifest(manifest).wiki or PREFERRED_WIKI)
+    if not wikis:
+        return None
+    return PREFERRED_WIKI if PREFERRED_WIKI in wikis else sorted(wikis)[0]
+
+
+def supported_select(build_files: Path, init: str, cutoff: str, current: str, wiki: str) -> str:
+    """The classification in ``build_files`` with its evidence columns (a SELECT statement)."""
+    return (
+        render(
+            "evidence/supported",
+            build=str(build_files),
+            init=init,
+            cutoff=cutoff,
+            current=current,
+            wiki=wiki,
+        )
+        .rstrip()
+        .rstrip(";")
+    )
+
+
+def supported_view(view: str, select: str, temporary: bool = False) -> str:
+    """``CREATE OR REPLACE [TEMP] VIEW view AS select`` (temporary: on a read-only catalog)."""
+    if not IDENTIFIER.fullmatch(view):
+        raise ValueError(f"not a view name: {view!r}")
+    kind = "TEMP VIEW" if temporary else "VIEW"
+    return f"CREATE OR REPLACE {kind} {view} AS\n{select};"
