@@ -10,11 +10,13 @@ from pathlib import Path
 import duckdb
 import msgspec
 
+from kgdiff.evidence.build import EvidenceBuild, build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build, classification
+from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "snapshots"
 
@@ -38,12 +40,28 @@ class DemoReport:
     intervals: list[tuple[object, ...]]
     classification: Build
     examples: list[tuple[object, ...]]
+    wikipedia: list[WikipediaResult]
+    evidence: list[EvidenceBuild]
+    evidence_examples: list[tuple[object, ...]]
 
 
-def load_samples(directory: Path = SAMPLES_DIR) -> list[Sample]:
-    """The bundled samples, oldest first."""
-    data = (directory / "samples.json").read_bytes()
-    return msgspec.json.decode(data, type=list[Sample])
+def load_samples(directory: Path = SAMPLES_DIR, kind: str = "wikidata") -> list[Sample]:
+    """The bundled samples of Wikidata (or, ``kind="wikipedia"``, Wikipedia), oldest first."""
+    file = "samples.json" if kind == "wikidata" else "wikipedia_samples.json"
+    return msgspec.json.decode((directory / file).read_bytes(), type=list[Sample])
+
+
+def _ingest_wikipedia(
+    store: str | Path | None, progress_for: Callable[[Sample], Progress] | None
+) -> list[WikipediaResult]:
+    results = []
+    for sample in load_samples(kind="wikipedia"):
+        request = WikipediaRequest(
+            path=SAMPLES_DIR / sample.file, snapshot=sample.name, date=sample.date, store=store
+        )
+        progress = progress_for(sample) if progress_for else None
+        results.append(ingest_wikipedia(request, progress))
+    return results
 
 
 def run_demo(
@@ -57,7 +75,9 @@ def run_demo(
         )
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikidata(request, progress))
+    wikipedia = _ingest_wikipedia(store, progress_for)
     layout = StoreLayout.resolve(store)
+    evidence = [build_evidence(layout, result.manifest.name) for result in wikipedia]
     dates = [date.fromisoformat(s.date) for s in load_samples()]
     build = classification(layout, dates[0], dates[1], dates[2], "record")
     with duckdb.connect(str(layout.catalog), read_only=True) as connection:
@@ -65,4 +85,7 @@ def run_demo(
         intervals = connection.execute(load_sql("demo/qualified_statements")).fetchall()
         examples = connection.execute(render("demo/level_examples", build=str(build.path)))
         rows = examples.fetchall()
-    return DemoReport(results, layout.catalog, per_snapshot, intervals, build, rows)
+        mentions = connection.execute(load_sql("demo/evidence_examples")).fetchall()
+    return DemoReport(
+        results, layout.catalog, per_snapshot, intervals, build, rows, wikipedia, evidence, mentions
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, resumable
-from kgdiff.cli.ingest import print_result
+from kgdiff.cli.ingest import print_result, print_wikipedia_result
 from kgdiff.cli.progress import RichProgress
 from kgdiff.demo import DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress
@@ -13,7 +13,29 @@ from kgdiff.ingest.progress import Progress
 
 def _progress(sample: Sample) -> Progress:
     console.rule(f"[bold]{sample.name}[/]: {sample.note}")
-    return RichProgress(console)
+    if sample.name.startswith("wd-"):
+        return RichProgress(console)
+    return RichProgress(console, "pages", "revisions")
+
+
+def _print_evidence(report: DemoReport) -> None:
+    for result in report.wikipedia:
+        print_wikipedia_result(result)
+    for build in report.evidence:
+        console.print(f"evidence of {build.snapshot}: {build.rows:,} mentions of facts found")
+    table = Table(
+        "subject",
+        "property",
+        "object",
+        "page (revision)",
+        "mentioning sentence",
+        title="evidence: facts stated in the lead of their subject's Wikipedia article",
+    )
+    for row in report.evidence_examples:
+        _, subject, pid, prop, _, obj, title, revision, sentence = row
+        short = str(sentence) if len(str(sentence)) <= 140 else f"{str(sentence)[:137]}…"
+        table.add_row(str(subject), f"{prop} ({pid})", str(obj), f"{title} ({revision})", short)
+    console.print(table)
 
 
 def _joined(values: object) -> str:
@@ -36,7 +58,8 @@ def _print_classification(report: DemoReport) -> None:
 
 
 def demo(store: StoreOption = None) -> None:
-    """Ingest the three bundled samples (2013-12, 2014-10, 2014-12), show them and classify."""
+    """Ingest the bundled samples (Wikidata 2013-12, 2014-10, 2014-12 and 206 Wikipedia articles),
+    classify, and show facts with their Wikipedia evidence."""
     with resumable():
         report = run_demo(store, _progress)
     for result in report.results:
@@ -62,6 +85,7 @@ def demo(store: StoreOption = None) -> None:
         table.add_row(str(snap), str(subject), str(label), str(pid), str(value), start, end)
     console.print(table)
     _print_classification(report)
+    _print_evidence(report)
     console.print(
         f"explore with: [bold].venv/bin/duckdb {report.catalog}[/] "
         '-c "select snapshot, count(*) from statements group by 1"'
