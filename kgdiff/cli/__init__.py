@@ -10,6 +10,7 @@ from kgdiff.cli.chains import chains_command
 from kgdiff.cli.common import run_guarded
 from kgdiff.cli.demo import demo
 from kgdiff.cli.evidence import evidence_command
+from kgdiff.cli.fetch import fetch_command
 from kgdiff.cli.ingest import ingest_app
 from kgdiff.cli.pools import pools_command
 from kgdiff.cli.snapshots import snapshots_app
@@ -32,6 +33,7 @@ app.command("pools")(pools_command)
 app.command("chains")(chains_command)
 app.command("updates")(updates_command)
 app.command("evidence")(evidence_command)
+app.command("fetch")(fetch_command)
 app.command("demo")(demo)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import msgspec
 
 from kgdiff.errors import WorkerDiedError
+from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
@@ -225,6 +226,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
     kind, compression = detect_format(request.path)

@@ -20,11 +20,13 @@ import duckdb
 import msgspec
 import pyarrow.parquet as pq
 
-from kgdiff.errors import StoreError
+from kgdiff.errors import InputError, StoreError
+from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.readers.mediawiki_xml import MediaWikiStats, iter_revisions
+from kgdiff.readers.xml_stream import XmlDumpError
 from kgdiff.sqlfiles import render
 from kgdiff.store.layout import WIKIPEDIA_TABLES, StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
@@ -76,6 +78,7 @@ def ingest_wikipedia(
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     wiki = resolve_wiki(request.wiki, *sniff_site(request.path), str(request.path))
     name = check_snapshot_name(request.snapshot or f"{wiki}-{day:%Y%m%d}")
@@ -119,10 +122,13 @@ def _read_dump(path: Path, wiki: str, until: datetime, staging: Path, progress: 
     ):
         progress.begin(f"reading {path.name}", source.size)
         stream = iter_revisions(source, reader)
-        for page in pages_in_force(stream, until, selection, revision_writer.add):
-            page_writer.add(page)
-            if selection.pages % 256 == 0:
-                progress.update(source.raw.position, selection.pages, selection.revisions)
+        try:
+            for page in pages_in_force(stream, until, selection, revision_writer.add):
+                page_writer.add(page)
+                if selection.pages % 256 == 0:
+                    progress.update(source.raw.position, selection.pages, selection.revisions)
+        except XmlDumpError as exc:
+            raise InputError(f"{path}: {exc}; the dump is damaged, fetch it again") from exc
         progress.update(source.raw.position, selection.pages, selection.revisions)
         compression = source.method
     assert source.sha256 is not None
