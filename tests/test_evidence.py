@@ -1,0 +1,202 @@
+"""Evidence and EvoWiki's filters, end to end: the three real Wikidata snapshots of the demo,
+Wikipedia articles at three dates (real pages for the mentions, synthetic exports for the
+dated snapshots, since no real dump of those dates is small enough), classification, export.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import duckdb
+import msgspec
+import pytest
+
+from kgdiff.evidence.build import build_evidence
+from kgdiff.store.layout import StoreLayout
+from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
+from tests.paths import SAMPLES, run_kgdiff
+
+# the article texts at each Wikipedia snapshot: Chile's president changed (Piñera → Bachelet),
+# California stayed in the United States, Boston's new P131 value has no English name
+ARTICLES = {
+    "enwiki-2013-12": {
+        "Chile": "Chile is a country in South America. Its president is Sebastián Piñera.",
+        "California": "California is a state of the United States.",
+        "Boston": "Boston is the capital of Massachusetts.",
+    },
+    "enwiki-2014-10": {
+        "Chile": "Chile is a country in South America. Its president is Michelle Bachelet.",
+        "California": "California is a state on the Pacific coast.",
+        "Boston": "Boston is the capital of Massachusetts.",
+    },
+    "enwiki-2014-12": {
+        "Chile": "Chile is a country.\n== Politics ==\nMichelle Bachelet is its president.",
+        "California": "California is a state of the United States.",
+        "Boston": "Boston is the capital of Massachusetts.",
+    },
+}
+SNAPSHOT_DATES = {
+    "enwiki-2013-12": "2013-12-01",
+    "enwiki-2014-10": "2014-10-01",
+    "enwiki-2014-12": "2014-12-01",
+}
+PAGE_IDS = {"Chile": 5489, "California": 5407, "Boston": 24437894}
+
+
+def export_xml(texts: dict[str, str], day: str, revision_base: int) -> str:
+    """A pages-articles export (schema 0.10) of ``texts`` with revisions dated ``day``."""
+    pages = []
+    for offset, (title, text) in enumerate(sorted(texts.items())):
+        pages.append(
+            f"<page><title>{escape(title)}</title><ns>0</ns><id>{PAGE_IDS[title]}</id>"
+            f"<revision><id>{revision_base + offset}</id><timestamp>{day}T12:00:00Z</timestamp>"
+            f"<contributor><username>Editor</username><id>7</id></contributor>"
+            f"<model>wikitext</model><format>text/x-wiki</format>"
+            f'<text xml:space="preserve">{escape(text)}</text>'
+            f"<sha1>s{revision_base + offset}</sha1>"
+            f"</revision></page>"
+        )
+    return (
+        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="en">'
+        "<siteinfo><sitename>Wikipedia</sitename><dbname>enwiki</dbname>"
+        "<base>https://en.wikipedia.org/wiki/Main_Page</base></siteinfo>"
+        + "".join(pages)
+        + "</mediawiki>"
+    )
+
+
+def add_wikipedia(store: Path, tmp: Path, name: str) -> None:
+    """Ingest the synthetic snapshot ``name`` and find its evidence."""
+    day = SNAPSHOT_DATES[name]
+    path = tmp / f"{name}.xml"
+    path.write_text(export_xml(ARTICLES[name], day, 1000 * len(name) + int(day[5:7])), "utf-8")
+    ingest_wikipedia(WikipediaRequest(path, snapshot=name, date=day, store=store))
+    build_evidence(StoreLayout.resolve(store), name)
+
+
+def exported(
+    store: Path, tmp: Path, init: str = "2013-12-21"
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """The record-time classification with its evidence columns, by (subject, pid)."""
+    out = tmp / "groups.jsonl"
+    dates = ("--init", init, "--cutoff", "2014-10-11", "--current", "2014-12-31")
+    result = run_kgdiff("classify", *dates, "--out", str(out), "--store", str(store))
+    assert result.returncode == 0, result.stderr
+    rows = [msgspec.json.decode(line) for line in out.read_bytes().splitlines()]
+    return {(row["subject"], row["pid"]): row for row in rows}
+
+
+@pytest.fixture(scope="module")
+def store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's Wikidata snapshots and the first two Wikipedia snapshots."""
+    target = tmp_path_factory.mktemp("evidence") / "store"
+    shutil.copytree(sample_store, target)
+    for name in ("enwiki-2013-12", "enwiki-2014-10"):
+        add_wikipedia(target, target.parent, name)
+    return target
+
+
+def test_each_date_reads_the_latest_wikipedia_snapshot_at_or_before_it(
+    store: Path, tmp_path: Path
+) -> None:
+    groups = exported(store, tmp_path)
+    chile = groups[("Q298", "P35")]
+    assert chile["wikipedia_init"] == "enwiki-2013-12"
+    assert chile["wikipedia_current"] == "enwiki-2014-10"
+    assert chile["mentioned_init"] == ["Q306"] and chile["mentioned_current"] == ["Q320"]
+    assert (chile["level"], chile["supported"]) == ("evolved", True)
+
+
+def test_without_a_snapshot_at_init_support_cannot_be_told(store: Path, tmp_path: Path) -> None:
+    groups = exported(store, tmp_path, init="2013-06-01")
+    chile = groups[("Q298", "P35")]
+    assert chile["level"] == "recent" and chile["wikipedia_init"] is None
+    assert chile["supported"] is None
+
+
+def test_evowiki_filters_with_three_snapshots(store: Path, tmp_path: Path) -> None:
+    add_wikipedia(store, tmp_path, "enwiki-2014-12")
+    groups = exported(store, tmp_path)
+    chile = groups[("Q298", "P35")]
+    assert chile["level"] == "evolved" and chile["outdated"] == ["Q306"]
+    assert chile["mentioned_init"] == ["Q306"] and chile["mentioned_current"] == ["Q320"]
+    assert chile["supported"] is True
+    assert chile["evidence"] == {
+        "title": "Chile",
+        "revision_id": 14014,  # 1000 × len(name) + month, then Chile is the third page
+        "sentence": "Michelle Bachelet is its president.",
+        "page_role": "subject",
+        "section": "body",
+    }
+    # the United States is named at init and current but not at the cutoff
+    california = groups[("Q99", "P17")]
+    assert california["level"] == "stable" and california["supported"] is False
+    assert california["mentioned_cutoff"] == []
+    # Massachusetts (outdated) is named throughout; the new value has no English name
+    boston = groups[("Q100", "P131")]
+    assert boston["level"] == "evolved" and boston["supported"] is False
+    # a retracted group is never judged
+    assert all(g["supported"] is None for g in groups.values() if g["level"] == "retracted")
+
+
+def test_the_evidence_view_holds_the_golden_context(store: Path) -> None:
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
+        rows = connection.execute(
+            "SELECT snapshot, title, page_role, term, section, sentence, weak FROM evidence "
+            "WHERE subject = 'Q298' AND pid = 'P35' ORDER BY snapshot, object_qid"
+        ).fetchall()
+    assert rows == [
+        (
+            "enwiki-2013-12",
+            "Chile",
+            "subject",
+            "Sebastián Piñera",
+            "lead",
+            "Its president is Sebastián Piñera.",
+            False,
+        ),
+        (
+            "enwiki-2014-10",
+            "Chile",
+            "subject",
+            "Michelle Bachelet",
+            "lead",
+            "Its president is Michelle Bachelet.",
+            False,
+        ),
+        (
+            "enwiki-2014-12",
+            "Chile",
+            "subject",
+            "Michelle Bachelet",
+            "body",
+            "Michelle Bachelet is its president.",
+            False,
+        ),
+    ]
+
+
+def test_the_demo_sample_gives_evidence_from_real_articles(
+    sample_store: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    sample = SAMPLES / "enwiki-sample-pages-articles.xml.bz2"
+    ingest_wikipedia(
+        WikipediaRequest(sample, snapshot="enwiki-2016-05", date="2016-05-01", store=store)
+    )
+    build = build_evidence(StoreLayout.resolve(store), "enwiki-2016-05")
+    again = build_evidence(StoreLayout.resolve(store), "enwiki-2016-05")
+    assert (build.reused, again.reused, again.rows) == (False, True, build.rows)
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
+        einstein = connection.execute(
+            "SELECT term, section, sentence FROM evidence "
+            "WHERE subject = 'Q937' AND pid = 'P27' AND object_qid = 'Q39'"
+        ).fetchall()
+    assert einstein == [
+        ("Switzerland", "body", einstein[0][2]),
+    ]
+    assert "Switzerland" in str(einstein[0][2])
