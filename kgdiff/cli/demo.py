@@ -58,8 +58,9 @@ def _print_classification(report: DemoReport) -> None:
 
 
 def demo(store: StoreOption = None) -> None:
-    """Ingest the bundled samples (Wikidata 2013-12, 2014-10, 2014-12 and 206 Wikipedia articles),
-    classify, and show facts with their Wikipedia evidence."""
+    """Ingest the bundled samples, classify, and show facts with their Wikipedia evidence.
+
+    The samples: Wikidata of 2013-12, 2014-10 and 2014-12, and 206 Wikipedia articles."""
     with resumable():
         report = run_demo(store, _progress)
     for result in report.results:

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from kgdiff.cli.common import StoreOption, console, resumable
+from kgdiff.cli.pageviews import ingest_pageviews
 from kgdiff.cli.progress import RichProgress
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress
@@ -70,6 +71,9 @@ def ingest_wikidata_command(
         result = ingest_wikidata(request, progress)
     if not quiet:
         print_result(result)
+
+
+ingest_app.command("pageviews")(ingest_pageviews)
 
 
 @ingest_app.command("wikipedia")

@@ -52,7 +52,11 @@ def store_lock(layout: StoreLayout) -> Iterator[None]:
 def _catalog_statements(layout: StoreLayout) -> list[str]:
     names = layout.published_names()
     if not names:
-        return [render("catalog/snapshots_empty"), *_wikipedia_views(layout)]
+        return [
+            render("catalog/snapshots_empty"),
+            *_wikipedia_views(layout),
+            _pageviews_view(layout),
+        ]
     dirs = [layout.snapshot_dir(name) for name in names]
     statements = [
         render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])
@@ -61,6 +65,7 @@ def _catalog_statements(layout: StoreLayout) -> list[str]:
     statements.extend(catalog_macros())
     statements.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     statements.extend(_build_views(layout, dirs))
+    statements.append(_pageviews_view(layout))
     return statements
 
 
@@ -72,6 +77,17 @@ def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
         if files:
             views.append(render("catalog/table_view", table=table, files=files))
     return views
+
+
+def _pageviews_view(layout: StoreLayout) -> str:
+    """``pageviews`` over every published source (an empty view when there is none)."""
+    files = [
+        str(layout.pageview_source_dir(name) / "pageviews.parquet")
+        for name in layout.pageview_sources()
+    ]
+    if not files:
+        return render("catalog/pageviews_empty")
+    return render("catalog/pageviews_view", files=files)
 
 
 def _wikipedia_views(layout: StoreLayout) -> list[str]:

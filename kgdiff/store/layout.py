@@ -9,6 +9,8 @@
     STORE/wikipedia/snapshot=NAME/           one published Wikipedia snapshot (never modified)
         manifest.json  pages.parquet  revisions.parquet
     STORE/builds/evidence/NAME/              mentions found in Wikipedia snapshot NAME
+    STORE/pageviews/source=NAME/             one published page view source
+        manifest.json  pageviews.parquet
     STORE/.staging/NAME/                     an ingest in progress (resumable)
 
 The ``snapshot=NAME`` folders are Hive-style partitions, so DuckDB and Spark
@@ -52,13 +54,14 @@ def build_files(build: Path) -> Path:
     return build / "result" / "*.parquet"
 
 
-def _names_in(folder: Path) -> list[str]:
+def _names_in(folder: Path, prefix: str = "snapshot=") -> list[str]:
+    """Names of the published ``prefix``NAME folders (those with a manifest) in ``folder``."""
     if not folder.is_dir():
         return []
     names = [
-        path.name.removeprefix("snapshot=")
+        path.name.removeprefix(prefix)
         for path in folder.iterdir()
-        if path.name.startswith("snapshot=") and (path / "manifest.json").is_file()
+        if path.name.startswith(prefix) and (path / "manifest.json").is_file()
     ]
     return sorted(names)
 
@@ -114,6 +117,18 @@ class StoreLayout:
     def published_names(self) -> list[str]:
         """Names of the published Wikidata snapshots, sorted."""
         return _names_in(self.snapshots_dir)
+
+    @property
+    def pageviews_dir(self) -> Path:
+        return self.root / "pageviews"
+
+    def pageview_source_dir(self, name: str) -> Path:
+        """Folder of the published page view source ``name``."""
+        return self.pageviews_dir / f"source={name}"
+
+    def pageview_sources(self) -> list[str]:
+        """Names of the published page view sources, sorted."""
+        return _names_in(self.pageviews_dir, prefix="source=")
 
     def wikipedia_names(self) -> list[str]:
         """Names of the published Wikipedia snapshots, sorted."""
