@@ -14,6 +14,7 @@ from kgdiff.cli.fetch import fetch_command
 from kgdiff.cli.ingest import ingest_app
 from kgdiff.cli.pageviews import pageviews_fetch_command, popularity_command
 from kgdiff.cli.pools import pools_command
+from kgdiff.cli.revisions import revisions_command
 from kgdiff.cli.snapshots import snapshots_app
 from kgdiff.cli.temporal import audit_command, classify_command, timeline_command
 from kgdiff.cli.updates import updates_command
@@ -34,6 +35,7 @@ app.command("pools")(pools_command)
 app.command("chains")(chains_command)
 app.command("updates")(updates_command)
 app.command("evidence")(evidence_command)
+app.command("revisions")(revisions_command)
 app.command("fetch")(fetch_command)
 app.command("popularity")(popularity_command)
 pageviews_app = typer.Typer(help="Page views from the Wikimedia REST API.", no_args_is_help=True)

@@ -1,0 +1,95 @@
+"""``kgdiff revisions``: the first Wikipedia revision that states each knowledge update.
+
+The facts are AntiLeakBench's knowledge updates after a cutoff (the ``updates`` macro):
+for each new object, the subject's article is searched from the new statement's start on
+(:mod:`kgdiff.evidence.revisions`), in a history dump of the store or through the API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any
+
+import duckdb
+
+from kgdiff.evidence.histories import History
+from kgdiff.evidence.mentions import Name, NameMatcher, make_name
+from kgdiff.sqlfiles import load_sql
+from kgdiff.temporal.updates import check_window
+from kgdiff.wikipedia.sites import wiki_language
+
+
+@dataclass(frozen=True)
+class UpdateQuery:
+    """Which knowledge updates to find revisions for."""
+
+    cutoff: date
+    current: date
+    wiki: str = "enwiki"
+    pids: tuple[str, ...] = ()
+
+
+def entity_names(
+    connection: duckdb.DuckDBPyConnection, qids: list[str], lang: str
+) -> dict[str, list[Name]]:
+    """The names (labels, aliases) of ``qids`` in ``lang``, weak ones marked."""
+    found: dict[str, list[Name]] = {}
+    rows = connection.execute(load_sql("evidence/entity_names"), {"qids": qids, "lang": lang})
+    for qid, term, kind, demonym in rows.fetchall():
+        name = make_name(qid, term, kind, bool(demonym))
+        if name is not None:
+            found.setdefault(qid, []).append(name)
+    return found
+
+
+def trusted_matcher(names: list[Name]) -> NameMatcher:
+    """A matcher over the names that may be trusted alone."""
+    return NameMatcher(name for name in names if name.weak_reason is None)
+
+
+def supporting_revisions(
+    connection: duckdb.DuckDBPyConnection, query: UpdateQuery, history: History
+) -> Iterator[dict[str, Any]]:
+    """One row per knowledge update: its page and supporting revision, or why there is none
+    (``reason``)."""
+    check_window(query.cutoff, query.current)
+    params = {
+        "cutoff": query.cutoff,
+        "current": query.current,
+        "wiki": query.wiki,
+        "pids": list(query.pids),
+    }
+    columns = ["subject", "pid", "new_object", "old_objects", "new_start_lo", "title"]
+    updates = [
+        dict(zip(columns, row, strict=True))
+        for row in connection.execute(load_sql("evidence/update_pages"), params).fetchall()
+    ]
+    qids = sorted({u["subject"] for u in updates} | {u["new_object"] for u in updates})
+    names = entity_names(connection, qids, wiki_language(query.wiki))
+    for update in updates:
+        yield _row(update, query.wiki, history, names)
+
+
+def _row(
+    update: dict[str, Any], wiki: str, history: History, names: dict[str, list[Name]]
+) -> dict[str, Any]:
+    row = {**update, "wiki": wiki, "revision_id": None, "timestamp": None, "sentence": None}
+    subject = trusted_matcher(names.get(update["subject"], []))
+    obj = trusted_matcher(names.get(update["new_object"], []))
+    if update["title"] is None:
+        return {**row, "reason": f"no {wiki} article"}
+    if subject.pattern is None or obj.pattern is None:
+        return {**row, "reason": "no trusted name for the subject or the new object"}
+    after = datetime.combine(update["new_start_lo"], time.min)
+    found = history.search(update["title"], after, subject, obj)
+    if found is None:
+        return {**row, "reason": "no revision after the start names both"}
+    return {
+        **row,
+        "revision_id": found.revision_id,
+        "timestamp": found.timestamp,
+        "sentence": found.sentence,
+        "reason": None,
+    }
