@@ -138,13 +138,16 @@ def test_without_a_history_snapshot_the_error_says_what_to_do(tmp_path: Path) ->
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from("abcde"), min_size=1, max_size=30))
-def test_reverted_revisions_are_exactly_those_between_two_equal_texts(shas: list[str]) -> None:
+@given(st.lists(st.sampled_from("abcde"), min_size=1, max_size=30), st.integers(2, 15))
+def test_reverted_revisions_are_exactly_those_between_two_equal_texts(
+    shas: list[str], radius: int
+) -> None:
     start = datetime(2020, 1, 1)
     history = [HistoryEntry(i, start + timedelta(days=i), sha) for i, sha in enumerate(shas)]
     expected: set[int] = set()
-    for j, sha in enumerate(shas):  # a revision restoring the text of an earlier one
+    for j, sha in enumerate(shas):  # a revision restoring the text of a recent one
         earlier = [i for i in range(j) if shas[i] == sha]
-        if earlier and max(earlier) < j - 1:  # (equal to its predecessor: a null edit)
+        # (equal to its predecessor: a null edit; further back than the radius: no revert)
+        if earlier and j - radius <= max(earlier) < j - 1:
             expected.update(range(max(earlier) + 1, j))
-    assert reverted_ids(history) == expected
+    assert reverted_ids(history, radius) == expected

@@ -42,6 +42,9 @@ def revisions_command(
     budget: Annotated[
         int | None, typer.Option("--budget", min=1, help="Most API requests (with --api).")
     ] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="With --api: read every candidate's lead.")
+    ] = False,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the rows to FILE.jsonl or .parquet.")
     ] = None,
@@ -57,7 +60,7 @@ def revisions_command(
     with open_catalog(layout) as connection:
         if api is not None:
             client = WikiClient.from_api_url(api, cache_dir=cache, max_requests=budget)
-            history: History = ApiHistory(client)
+            history: History = ApiHistory(client, exact=exact)
         else:
             history = DumpHistory(connection, wikipedia or _latest_history(layout, wiki))
         rows = list(supporting_revisions(connection, query, history))

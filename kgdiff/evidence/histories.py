@@ -4,14 +4,14 @@ store (every revision and its lead already at hand) or the MediaWiki API (metada
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import islice
 from typing import Protocol
 
 import duckdb
 
 from kgdiff.evidence.mentions import NameMatcher
-from kgdiff.evidence.revisions import HistoryEntry, Support, first_support
+from kgdiff.evidence.revisions import HistoryEntry, Support, candidates, first_support, probe, scan
 from kgdiff.sqlfiles import load_sql
 from kgdiff.text.fast import plain_text
 from kgdiff.wikiapi.client import WikiClient
@@ -53,17 +53,24 @@ class DumpHistory:
 
 
 class ApiHistory:
-    """Histories from a wiki's API; ``max_revisions`` bounds how far after ``after`` to look."""
+    """Histories from a wiki's API; ``max_revisions`` bounds how far after ``after`` to look.
 
-    def __init__(self, client: WikiClient, max_revisions: int = 5000) -> None:
+    Leads are probed (:func:`kgdiff.evidence.revisions.probe`: 3 requests per window of 500
+    revisions) unless ``exact``, which reads every candidate's lead (50 per request)."""
+
+    def __init__(self, client: WikiClient, max_revisions: int = 5000, exact: bool = False) -> None:
         self.client = client
         self.max_revisions = max_revisions
+        self.search_window = scan if exact else probe
 
     def search(
         self, title: str, after: datetime, subject: NameMatcher, obj: NameMatcher
     ) -> Support | None:
         """Read metadata a window at a time; stop at the first window with a support."""
-        metadata = revisions_after(self.client, title, after, batch=API_WINDOW)
+        # from the next whole second on (API timestamps have no fractions), so that every
+        # page of the answer is a full window and a window never costs a second request
+        start = after.replace(microsecond=0) + timedelta(seconds=1)
+        metadata = revisions_after(self.client, title, start, batch=API_WINDOW, inclusive=True)
         history: list[HistoryEntry] = []
         read: dict[int, str] = {}
 
@@ -75,14 +82,16 @@ class ApiHistory:
             return {i: read[i] for i in ids}
 
         while len(history) < self.max_revisions:
-            window = list(islice(metadata, API_WINDOW))
-            history.extend(
+            window = [
                 HistoryEntry(
                     m.revid, m.timestamp.replace(tzinfo=None), m.sha1, m.tags, m.content_hidden
                 )
-                for m in window
-            )
-            found = first_support(history, after, leads, subject, obj)
-            if found is not None or len(window) < API_WINDOW:
-                return found
+                for m in islice(metadata, API_WINDOW)
+            ]
+            history.extend(window)
+            new = {h.revision_id for h in window}
+            found = [h for h in candidates(history, after) if h.revision_id in new]
+            support = self.search_window(found, leads, subject, obj)
+            if support is not None or len(window) < API_WINDOW:
+                return support
         return None

@@ -19,6 +19,10 @@ from kgdiff.text.sections import sentences
 
 LEAD_BATCH = 50
 REVERTED_TAG = "mw-reverted"
+REVERT_RADIUS = 15
+"""How far back a revert may reach (revisions), as usual in revert detection (mwreverts)."""
+LeadSource = Callable[[list[int]], dict[int, str]]
+"""Plain-text leads of a batch of revision ids (missing or hidden ones left out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +47,13 @@ class Support:
     """Candidate leads read before this one was found (it included)."""
 
 
-def reverted_ids(history: Sequence[HistoryEntry]) -> set[int]:
+def reverted_ids(history: Sequence[HistoryEntry], radius: int = REVERT_RADIUS) -> set[int]:
     """Ids of the revisions undone by an identity revert or tagged as reverted.
 
-    A revision whose sha1 equals that of an earlier revision (not its predecessor) restores
-    that text: every revision strictly between the two is reverted."""
+    A revision whose sha1 equals that of one of the ``radius`` revisions before it (not its
+    predecessor) restores that text: every revision strictly between the two is reverted.
+    The radius keeps two far-apart edits that happen to leave the same text (two blankings
+    years apart) from passing for a revert of everything in between."""
     last_index: dict[str, int] = {}
     reverted: set[int] = set()
     for index, entry in enumerate(history):
@@ -56,7 +62,7 @@ def reverted_ids(history: Sequence[HistoryEntry]) -> set[int]:
         if entry.sha1 is None:
             continue
         earlier = last_index.get(entry.sha1)
-        if earlier is not None and earlier < index - 1:
+        if earlier is not None and index - radius <= earlier < index - 1:
             reverted.update(h.revision_id for h in history[earlier + 1 : index])
         last_index[entry.sha1] = index
     return reverted
@@ -69,23 +75,20 @@ def supporting_sentence(lead: str, subject: NameMatcher, obj: NameMatcher) -> st
     return next((s for s in sentences(lead) if obj.names_in(s)), None)
 
 
-def first_support(
-    history: Sequence[HistoryEntry],
-    after: datetime,
-    leads: Callable[[list[int]], dict[int, str]],
-    subject: NameMatcher,
-    obj: NameMatcher,
-) -> Support | None:
-    """The first unreverted revision after ``after`` whose lead names subject and object.
-
-    ``history`` is the page's revisions in order (earlier ones too, if known: they tell
-    reverts); ``leads`` returns the plain-text leads of a batch of revision ids."""
+def candidates(history: Sequence[HistoryEntry], after: datetime) -> list[HistoryEntry]:
+    """The revisions after ``after`` that may support a fact: not reverted, text visible."""
     reverted = reverted_ids(history)
-    candidates = [
+    return [
         h for h in history if h.timestamp > after and not h.hidden and h.revision_id not in reverted
     ]
+
+
+def scan(
+    found: Sequence[HistoryEntry], leads: LeadSource, subject: NameMatcher, obj: NameMatcher
+) -> Support | None:
+    """The first of ``found`` whose lead names both, reading every lead in order (exact)."""
     read = 0
-    for batch in _batches(candidates, LEAD_BATCH):
+    for batch in _batches(found, LEAD_BATCH):
         texts = leads([h.revision_id for h in batch])
         for entry in batch:
             read += 1
@@ -93,6 +96,46 @@ def first_support(
             if sentence is not None:
                 return Support(entry.revision_id, entry.timestamp, sentence, read)
     return None
+
+
+def probe(
+    found: Sequence[HistoryEntry], leads: LeadSource, subject: NameMatcher, obj: NameMatcher
+) -> Support | None:
+    """Like :func:`scan` in at most two batches of leads, for a costly source: the leads of
+    ``LEAD_BATCH`` evenly spread candidates first, then those of the gap before the first hit
+    (or after the last probe). A mention that appears and is removed again, unreverted,
+    between two probes can be missed: this finds the first revision of a *lasting* mention."""
+    if len(found) <= LEAD_BATCH:
+        return scan(found, leads, subject, obj)
+    step = -(-len(found) // LEAD_BATCH)
+    probes = list(found[::step])
+    texts = leads([h.revision_id for h in probes])
+    hit = next(
+        (
+            i
+            for i, h in enumerate(probes)
+            if supporting_sentence(texts.get(h.revision_id, ""), subject, obj)
+        ),
+        None,
+    )
+    if hit is None:
+        return scan(found[(len(probes) - 1) * step + 1 :], leads, subject, obj)
+    gap = list(found[(hit - 1) * step + 1 : hit * step + 1]) if hit else [probes[0]]
+    return scan(gap, leads, subject, obj)
+
+
+def first_support(
+    history: Sequence[HistoryEntry],
+    after: datetime,
+    leads: LeadSource,
+    subject: NameMatcher,
+    obj: NameMatcher,
+) -> Support | None:
+    """The first unreverted revision after ``after`` whose lead names subject and object.
+
+    ``history`` is the page's revisions in order (earlier ones too, if known: they tell
+    reverts); ``leads`` returns the plain-text leads of a batch of revision ids."""
+    return scan(candidates(history, after), leads, subject, obj)
 
 
 def _batches(items: Sequence[HistoryEntry], size: int) -> Iterable[Sequence[HistoryEntry]]:

@@ -19,7 +19,6 @@ from kgdiff.readers.streams import ByteStream
 from kgdiff.readers.xml_stream import (
     CountingReader,
     XmlDumpError,
-    children,
     drop,
     local,
     number_of,
@@ -29,6 +28,25 @@ from kgdiff.readers.xml_stream import (
 )
 
 _TAGS = ("{*}siteinfo", "{*}page", "{*}revision")
+_NAMES: dict[object, str] = {}
+"""Local names of the tags met so far: a dump uses a few dozen, and one dict lookup per
+element is what keeps small revisions (full histories) cheap."""
+_MAX_NAMES = 1024
+
+
+def _name(elem: etree._Element) -> str:
+    """The local name of ``elem`` (as :func:`local`), remembered by tag."""
+    name = _NAMES.get(elem.tag)
+    if name is None:
+        name = local(elem)
+        if len(_NAMES) < _MAX_NAMES:
+            _NAMES[elem.tag] = name
+    return name
+
+
+def _fields(elem: etree._Element) -> dict[str, etree._Element]:
+    """Child elements by local name (the last one wins)."""
+    return {_name(child): child for child in elem}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +124,7 @@ def iter_revisions(stream: ByteStream, stats: MediaWikiStats | None = None) -> I
     state = _State()
     try:
         for _event, elem in events:
-            name = local(elem)
+            name = _name(elem)
             if name == "revision":
                 yield _revision(state, elem, stats)
                 drop(elem, keep_header=True)
@@ -124,7 +142,7 @@ def iter_revisions(stream: ByteStream, stats: MediaWikiStats | None = None) -> I
 def _namespaces(siteinfo: etree._Element) -> dict[str, int]:
     """Namespace names (title prefixes) to numbers, from ``<siteinfo><namespaces>``."""
     found: dict[str, int] = {}
-    block = children(siteinfo).get("namespaces")
+    block = _fields(siteinfo).get("namespaces")
     for item in [] if block is None else block:
         key = item.get("key", "")
         if text_of(item) and key.lstrip("-").isdigit():
@@ -133,13 +151,13 @@ def _namespaces(siteinfo: etree._Element) -> dict[str, int]:
 
 
 def _site_identity(siteinfo: etree._Element, stats: MediaWikiStats) -> None:
-    fields = children(siteinfo)
+    fields = _fields(siteinfo)
     stats.dbname = text_of(fields.get("dbname")) or None
     stats.base_url = text_of(fields.get("base")) or None
 
 
 def _page_info(state: _State, page: etree._Element) -> PageInfo:
-    fields = children(page)
+    fields = _fields(page)
     title = text_of(fields.get("title"))
     if "ns" in fields:
         ns = required_number(fields["ns"], "<ns>", page)
@@ -156,10 +174,15 @@ def _contributor(elem: etree._Element | None) -> tuple[str | None, int | None, b
         return None, None, False
     if elem.get("deleted") is not None:
         return None, None, True
-    fields = children(elem)
+    fields = _fields(elem)
     if "ip" in fields:
         return text_of(fields["ip"]) or None, None, False
     return text_of(fields.get("username")) or None, number_of(fields.get("id")), False
+
+
+def _extra_slots(rev: etree._Element) -> tuple[str, ...]:
+    """The roles of the ``<content>`` slots a revision has besides its main text."""
+    return tuple(text_of(_fields(c).get("role")) for c in rev if _name(c) == "content")
 
 
 def _revision(state: _State, rev: etree._Element, stats: MediaWikiStats) -> Revision:
@@ -169,7 +192,7 @@ def _revision(state: _State, rev: etree._Element, stats: MediaWikiStats) -> Revi
             raise XmlDumpError(f"<revision> outside a <page> at line {rev.sourceline}")
         state.page = _page_info(state, parent)
     stats.revisions += 1
-    fields = children(rev)
+    fields = _fields(rev)
     timestamp = text_of(fields.get("timestamp"))
     if not timestamp:
         raise XmlDumpError(f"revision without <timestamp> at line {rev.sourceline}")
@@ -196,7 +219,7 @@ def _revision(state: _State, rev: etree._Element, stats: MediaWikiStats) -> Revi
         sha1=text_of(fields.get("sha1")) or None,
         size=int(size) if size is not None and size.isdigit() else None,
         text=None if text is None or text_deleted else text.text or "",
-        extra_slots=tuple(text_of(children(c).get("role")) for c in rev if local(c) == "content"),
+        extra_slots=_extra_slots(rev) if "content" in fields else (),
         user_deleted=user_deleted,
         comment_deleted=comment_deleted,
         text_deleted=text_deleted,

@@ -136,11 +136,11 @@ def _cached_at(client: WikiClient, title: str, key: str) -> RevisionInfo | None:
 
 
 def revisions_after(
-    client: WikiClient, title: str, t: datetime, *, batch: int = 500
+    client: WikiClient, title: str, t: datetime, *, batch: int = 500, inclusive: bool = False
 ) -> Iterator[RevisionMeta]:
-    """The revisions saved strictly after ``t``, oldest first, without text; one request
-    per ``batch`` revisions, made only as the iteration gets there. Redirects are
-    followed; a missing page yields nothing."""
+    """The revisions saved strictly after ``t`` (at or after it if ``inclusive``), oldest
+    first, without text; one request per ``batch`` revisions, made only as the iteration
+    gets there. Redirects are followed; a missing page yields nothing."""
     if not 1 <= batch <= 500:
         raise ValueError(f"batch must be 1..500, not {batch}")
     moment = _utc(t)
@@ -155,7 +155,7 @@ def revisions_after(
             return
         for rev in page[0].revisions:
             meta = revision_meta(rev, where)
-            if meta.timestamp > moment:
+            if meta.timestamp > moment or inclusive:
                 yield meta
 
 
