@@ -16,7 +16,9 @@ from kgdiff.wikiapi import WikiClient
 from kgdiff.wikiapi.revisions import RevisionMeta, revisions_after
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.mediawiki.build import LoadedWiki
+from tests.mediawiki.entities import entity_history_xml
 from tests.mediawiki.history import SyntheticHistory
+from tests.paths import run_kgdiff
 
 EINSTEIN = NameMatcher([Name("Q937", "Albert Einstein", "label")])
 MANHATTAN = NameMatcher([Name("Q127050", "Manhattan Project", "label")])
@@ -92,3 +94,49 @@ def test_nothing_is_found_on_a_missing_page(mediawiki: LoadedWiki) -> None:
         "No such page at all", datetime(2001, 1, 1), EINSTEIN, MANHATTAN
     )
     assert search_ is None and client.requests_made == 1
+
+
+@pytest.mark.parametrize("day", ["2012-11-20", "2013-06-30", "2016-12-31"])
+def test_entities_as_of_a_date_equal_the_history_dump_read_at_that_date(
+    mediawiki: LoadedWiki, tmp_path: Path, day: str
+) -> None:
+    store = str(tmp_path / "store")
+    api = run_kgdiff(
+        "ingest", "api", "--entities", "Q1,Q424242", "--date", day, "--snapshot", "api",
+        "--api", mediawiki.api_url, "--store", store,
+    )  # fmt: skip
+    assert api.returncode == 0, api.stderr
+    assert "2 API requests" in api.stdout and "left out Q424242" in api.stdout
+    dump = tmp_path / "wikidata-history.xml"
+    dump.write_text(entity_history_xml("wikibase-item"), "utf-8")
+    xml = run_kgdiff(
+        "ingest", "wikidata", str(dump), "--date", day, "--snapshot", "xml", "--store", store
+    )
+    assert xml.returncode == 0, xml.stderr
+    with duckdb.connect(f"{store}/kg.duckdb", read_only=True) as connection:
+        tables = {}
+        for snapshot in ("api", "xml"):
+            tables[snapshot] = [
+                connection.execute(
+                    f"SELECT * EXCLUDE (snapshot) FROM {table} WHERE snapshot = ? ORDER BY ALL",
+                    [snapshot],
+                ).fetchall()
+                for table in ("entities", "labels", "sitelinks", "statements")
+            ]
+    assert tables["api"] == tables["xml"]
+    assert tables["api"][0]  # Q1 existed at every tested date
+    again = run_kgdiff(
+        "ingest", "api", "--entities", "Q1,Q424242", "--date", day, "--snapshot", "api",
+        "--api", mediawiki.api_url, "--store", store,
+    )  # fmt: skip
+    assert again.returncode == 0 and "0 API requests" in again.stdout
+
+
+def test_entities_that_did_not_exist_yet_are_an_error(
+    mediawiki: LoadedWiki, tmp_path: Path
+) -> None:
+    result = run_kgdiff(
+        "ingest", "api", "--entities", "Q1", "--date", "2011-01-01", "--api", mediawiki.api_url,
+        "--store", str(tmp_path),
+    )  # fmt: skip
+    assert result.returncode == 3 and "none of Q1 existed on 2011-01-01" in result.stderr

@@ -18,8 +18,8 @@ from kgdiff.wikiapi import WikiClient
 from kgdiff.wikiapi.parse import ApiRevision, parse_query, parse_timestamp
 from tests.mediawiki.build import LoadedWiki
 
-# pear 5, pyrus 6, pair 4, simplewiki 33, enwiki 206, synthetic 624, the installer's Main Page
-TOTAL_REVISIONS = 5 + 6 + 4 + 33 + 206 + 624 + 1
+# pear 5, pyrus 6, pair 4, simplewiki 33, enwiki 206, synthetic 624, Q1 5, the Main Page
+TOTAL_REVISIONS = 5 + 6 + 4 + 33 + 206 + 624 + 5 + 1
 _PROPS = "ids|timestamp|sha1|user|comment|content|size|flags"
 
 
@@ -60,7 +60,7 @@ def test_full_dump_read_back_equals_the_api(mediawiki: LoadedWiki, tmp_path: Pat
         for rev in iter_revisions(handle, stats):
             pages[rev.page.title].append(rev)
     assert set(pages) == {*mediawiki.titles, "Main Page"}
-    assert (stats.pages, stats.revisions, stats.dbname) == (214, TOTAL_REVISIONS, "kgdifftest")
+    assert (stats.pages, stats.revisions, stats.dbname) == (215, TOTAL_REVISIONS, "kgdifftest")
     assert (stats.deleted_users, stats.deleted_comments, stats.deleted_texts) == (4, 3, 4)
     client = WikiClient.from_api_url(mediawiki.api_url)
     for title, revisions in pages.items():

@@ -67,7 +67,7 @@ def sha1_hex(text: str) -> str:
 
 def test_setup_is_fast_and_complete(mediawiki: LoadedWiki, metas: list[RevisionMeta]) -> None:
     assert mediawiki.setup_seconds < 120
-    assert len(mediawiki.titles) == 213  # 6 from the history exports, 206 enwiki, 1 synthetic
+    assert len(mediawiki.titles) == 214  # 6 from the exports, 206 enwiki, 1 synthetic, Q1
     assert len(metas) == 624
 
 

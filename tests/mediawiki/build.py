@@ -18,6 +18,7 @@ from pathlib import Path
 import mwclient
 from lxml import etree
 
+from tests.mediawiki.entities import entity_history_xml
 from tests.mediawiki.history import SyntheticHistory, build_history, write_export
 from tests.mediawiki.server import (
     ADMIN_PASSWORD,
@@ -94,6 +95,9 @@ def build_wiki(root: Path) -> LoadedWiki:
     write_export(wiki.history, root / "synthetic-history.xml")
     import_dump(wiki, root / "synthetic-history.xml", updates=False)
     titles.append(wiki.history.title)
+    (root / "entity-history.xml").write_text(entity_history_xml("wikitext"), "utf-8")
+    import_dump(wiki, root / "entity-history.xml", updates=False)
+    titles.append("Q1")
     wiki.titles = tuple(dict.fromkeys(titles))
     serve(wiki)
     try:
