@@ -140,3 +140,17 @@ def test_entities_that_did_not_exist_yet_are_an_error(
         "--store", str(tmp_path),
     )  # fmt: skip
     assert result.returncode == 3 and "none of Q1 existed on 2011-01-01" in result.stderr
+
+
+def test_a_page_as_of_a_date(mediawiki: LoadedWiki) -> None:
+    result = run_kgdiff(
+        "page", "Pear", "--date", "2002-06-01", "--lead", "--api", mediawiki.api_url
+    )
+    assert result.returncode == 0, result.stderr
+    first_line, text = result.stdout.split("\n", 1)
+    assert first_line.startswith("Pear: revision ") and first_line.endswith(
+        "of 2002-02-25 15:43 UTC"
+    )
+    assert text.startswith("Pears are trees of the genus Pyrus")
+    missing = run_kgdiff("page", "Pear", "--date", "2001-01-01", "--api", mediawiki.api_url)
+    assert missing.returncode == 3 and "no page 'Pear' existed on 2001-01-01" in missing.stderr

@@ -12,6 +12,7 @@ from kgdiff.cli.demo import demo
 from kgdiff.cli.evidence import evidence_command
 from kgdiff.cli.fetch import fetch_command
 from kgdiff.cli.ingest import ingest_app
+from kgdiff.cli.page import page_command
 from kgdiff.cli.pageviews import pageviews_fetch_command, popularity_command
 from kgdiff.cli.pools import pools_command
 from kgdiff.cli.revisions import revisions_command
@@ -36,6 +37,7 @@ app.command("chains")(chains_command)
 app.command("updates")(updates_command)
 app.command("evidence")(evidence_command)
 app.command("revisions")(revisions_command)
+app.command("page")(page_command)
 app.command("fetch")(fetch_command)
 app.command("popularity")(popularity_command)
 pageviews_app = typer.Typer(help="Page views from the Wikimedia REST API.", no_args_is_help=True)
