@@ -7,13 +7,30 @@ import re
 from kgdiff.text.fast import plain_text
 
 _FIRST_HEADING = re.compile(r"^=+[^=\n].*?=+[ \t]*$", re.M)
+_ABBREVIATIONS = [
+    "Mr", "Mrs", "Ms", "Dr", "St", "Jr", "Sr", "Prof", "Rev", "Gen", "Col", "Lt", "Sgt", "Capt",
+    "Mt", "Ft", "No", "Inc", "Ltd", "Co", "vs", "etc", "approx", "ca", "cf", "al", "Vol", "p", "pp",
+]  # fmt: skip
+"""Words whose period does not end a sentence (nor does an initial's: a capital and a period)."""
+
+
+def _not_after_abbreviation() -> str:
+    """Negative lookbehinds for the abbreviations, one per length (each has a fixed width)."""
+    by_length: dict[int, list[str]] = {}
+    for word in _ABBREVIATIONS:
+        by_length.setdefault(len(word), []).append(word)
+    behind = [rf"(?<!\b(?:{'|'.join(words)})\.)" for _, words in sorted(by_length.items())]
+    return "".join(behind) + r"(?<!\b[A-Z]\.)"
+
+
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u04FF])"
+    r"([.!?])"
+    + _not_after_abbreviation()
+    + r"[\"'”’)\]]*[^\S\n]+(?=[\"'“‘(\[]?[A-Z0-9\u00C0-\u024F\u0370-\u04FF])"
 )
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Rev|Gen|Col|Lt|Sgt|Capt|Mt|Ft|No|Inc|Ltd|Co|vs|"
-    r"etc|approx|ca|cf|al|Vol|pp?)|\b[A-Z])\.$"
-)
+"""A sentence's last character, then closing quotes and blanks before the next sentence's
+first character (matched from the last character: a regex that starts with a character
+class is scanned for fast, one that starts with a lookbehind is not)."""
 
 
 def lead_wikitext(wikitext: str) -> str:
@@ -30,13 +47,5 @@ def lead_text(wikitext: str) -> str:
 def sentences(text: str) -> list[str]:
     """The sentences of plain text: split after . ! ? before a capital or a digit, not after
     a common abbreviation or an initial (English rules; paragraphs always split)."""
-    found: list[str] = []
-    for paragraph in text.split("\n"):
-        start = 0
-        for match in _SENTENCE_END.finditer(paragraph):
-            if _ABBREVIATION.search(paragraph[start : match.start()]):
-                continue
-            found.append(paragraph[start : match.start()].strip())
-            start = match.end()
-        found.append(paragraph[start:].strip())
-    return [sentence for sentence in found if sentence]
+    pieces = _SENTENCE_END.sub("\\1\n", text).split("\n")
+    return [sentence for sentence in (piece.strip() for piece in pieces) if sentence]
