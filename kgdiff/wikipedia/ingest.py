@@ -2,8 +2,8 @@
 
 One pass over the (decompressed) dump writes every revision's metadata and lead to
 ``revisions`` and, per page, the revision in force at the end of the snapshot's date
-(with its whole plain text) to ``pages``; DuckDB then sorts both tables and the
-snapshot folder appears by one atomic rename, as for Wikidata snapshots.
+(with its whole plain text) to ``pages``, both in the dump's order; the snapshot folder
+appears by one atomic rename, as for Wikidata snapshots.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from datetime import date, datetime
 from datetime import time as day_time
 from pathlib import Path
 
-import duckdb
 import msgspec
-import pyarrow.parquet as pq
 
 from kgdiff.errors import InputError, StoreError
 from kgdiff.fetch.guard import refuse_unverified
@@ -27,14 +25,13 @@ from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.readers.mediawiki_xml import MediaWikiStats, iter_revisions
 from kgdiff.readers.xml_stream import XmlDumpError
-from kgdiff.sqlfiles import render
-from kgdiff.store.layout import WIKIPEDIA_TABLES, StoreLayout, check_snapshot_name
+from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
 from kgdiff.wikipedia.rows import RowBuffer
 from kgdiff.wikipedia.select import SelectionStats, pages_in_force
 from kgdiff.wikipedia.sites import resolve_wiki
-from kgdiff.wikipedia.writer import TableWriter
+from kgdiff.wikipedia.writer import REVISION_BATCH, TableWriter
 
 SNIFF_BYTES = 64 * 1024
 _HEADER_FIELD = re.compile(r"<(dbname|base)>\s*([^<\s]+)\s*</\1>")
@@ -110,15 +107,20 @@ class _Read:
     compression: str
     reader: MediaWikiStats
     selection: SelectionStats
+    counts: dict[str, int]
 
 
-def _read_dump(path: Path, wiki: str, until: datetime, staging: Path, progress: Progress) -> _Read:
+def _read_dump(path: Path, wiki: str, until: datetime, out: Path, progress: Progress) -> _Read:
+    """Write ``out/pages.parquet`` and ``out/revisions.parquet`` in the dump's order (page by
+    page, revisions in order: what lookups by page want; sorting whole page texts would cost
+    memory and time for nothing)."""
+    out.mkdir()
     reader, selection = MediaWikiStats(), SelectionStats()
     pages, revisions = RowBuffer(wiki, with_text=True), RowBuffer(wiki, with_text=False)
     with (
         open_source(path) as source,
-        TableWriter(staging / "pages.unsorted.parquet", pages) as page_writer,
-        TableWriter(staging / "revisions.unsorted.parquet", revisions) as revision_writer,
+        TableWriter(out / "pages.parquet", pages) as page_writer,
+        TableWriter(out / "revisions.parquet", revisions, REVISION_BATCH) as revision_writer,
     ):
         progress.begin(f"reading {path.name}", source.size)
         stream = iter_revisions(source, reader)
@@ -132,23 +134,8 @@ def _read_dump(path: Path, wiki: str, until: datetime, staging: Path, progress: 
         progress.update(source.raw.position, selection.pages, selection.revisions)
         compression = source.method
     assert source.sha256 is not None
-    return _Read(source.sha256, compression, reader, selection)
-
-
-def _sort_tables(staging: Path, out: Path) -> dict[str, int]:
-    out.mkdir()
-    spill = staging / "spill"
-    connection = duckdb.connect(
-        config={"threads": 2, "memory_limit": "600MB", "temp_directory": str(spill)}
-    )
-    try:
-        for table in WIKIPEDIA_TABLES:
-            parts = str(staging / f"{table}.unsorted.parquet")
-            target = str(out / f"{table}.parquet")
-            connection.execute(render(f"wikipedia/finalize_{table}", parts=parts, out=target))
-    finally:
-        connection.close()
-    return {t: pq.ParquetFile(out / f"{t}.parquet").metadata.num_rows for t in WIKIPEDIA_TABLES}
+    counts = {"pages": page_writer.rows, "revisions": revision_writer.rows}
+    return _Read(source.sha256, compression, reader, selection, counts)
 
 
 @dataclass(frozen=True)
@@ -165,10 +152,8 @@ class _Job:
 
 def _build(job: _Job, progress: Progress) -> Manifest:
     until = datetime.combine(job.day, day_time(23, 59, 59))
-    read = _read_dump(job.request.path, job.wiki, until, job.staging, progress)
+    read = _read_dump(job.request.path, job.wiki, until, job.staging / "final", progress)
     parsed = time.monotonic()
-    progress.phase("sorting and writing tables")
-    counts = _sort_tables(job.staging, job.staging / "final")
     stats = {**asdict(read.selection), **_reader_counts(read.reader)}
     source = msgspec.structs.replace(job.source, sha256=read.sha256, compression=read.compression)
     return Manifest(
@@ -177,7 +162,7 @@ def _build(job: _Job, progress: Progress) -> Manifest:
         kind="wikipedia",
         source=source,
         dump_date=job.dump_day.isoformat() if job.dump_day else None,
-        counts=counts,
+        counts=read.counts,
         rejects=0,
         rejects_file=None,
         **tool_versions(),
@@ -186,10 +171,7 @@ def _build(job: _Job, progress: Progress) -> Manifest:
         workers=1,
         chunk_bytes=0,
         input_stats=stats,
-        timings={
-            "parse_seconds": round(parsed - job.started, 3),
-            "finalize_seconds": round(time.monotonic() - parsed, 3),
-        },
+        timings={"parse_seconds": round(parsed - job.started, 3)},
         wiki=job.wiki,
     )
 

@@ -11,15 +11,18 @@ from kgdiff.readers.mediawiki_xml import Revision
 from kgdiff.wikipedia.rows import RowBuffer
 
 BATCH_ROWS = 2048
-"""Rows per batch: pages carry their whole text, so batches are kept small."""
+"""Rows per batch (and Parquet row group) of pages, which carry their whole text."""
+REVISION_BATCH = 32768
+"""Rows per batch of revisions (metadata and a lead)."""
 
 
 class TableWriter:
-    """Append revisions to a :class:`RowBuffer` and write it out every ``BATCH_ROWS`` rows."""
+    """Append revisions to a :class:`RowBuffer` and write it out every ``batch_rows`` rows."""
 
-    def __init__(self, path: Path, buffer: RowBuffer) -> None:
+    def __init__(self, path: Path, buffer: RowBuffer, batch_rows: int = BATCH_ROWS) -> None:
         self.path = path
         self.buffer = buffer
+        self.batch_rows = batch_rows
         self.rows = 0
         self._writer = pq.ParquetWriter(path, buffer.schema, compression="zstd")
 
@@ -27,7 +30,7 @@ class TableWriter:
         """Add one row (converted to plain text by the buffer)."""
         self.buffer.add(revision)
         self.rows += 1
-        if len(self.buffer) >= BATCH_ROWS:
+        if len(self.buffer) >= self.batch_rows:
             self._writer.write_batch(self.buffer.flush())
 
     def __enter__(self) -> TableWriter:
