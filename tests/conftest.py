@@ -8,7 +8,7 @@ import pytest
 
 from kgdiff.demo import load_samples
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
-from tests.mediawiki.fixtures import mediawiki  # noqa: F401
+from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 
 

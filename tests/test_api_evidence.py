@@ -13,7 +13,7 @@ from kgdiff.evidence.histories import ApiHistory, DumpHistory
 from kgdiff.evidence.mentions import Name, NameMatcher
 from kgdiff.evidence.revisions import Support
 from kgdiff.wikiapi import WikiClient
-from kgdiff.wikiapi.revisions import RevisionMeta, revisions_after
+from kgdiff.wikiapi.revisions import RevisionMeta
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.mediawiki.build import LoadedWiki
 from tests.mediawiki.entities import entity_history_xml
@@ -22,19 +22,6 @@ from tests.paths import run_kgdiff
 
 EINSTEIN = NameMatcher([Name("Q937", "Albert Einstein", "label")])
 MANHATTAN = NameMatcher([Name("Q127050", "Manhattan Project", "label")])
-
-
-@pytest.fixture(scope="module")
-def history(mediawiki: LoadedWiki) -> SyntheticHistory:
-    assert mediawiki.history is not None
-    return mediawiki.history
-
-
-@pytest.fixture(scope="module")
-def metas(mediawiki: LoadedWiki, history: SyntheticHistory) -> list[RevisionMeta]:
-    """Every revision of the 624-revision page, oldest first, with the wiki's ids."""
-    walker = WikiClient.from_api_url(mediawiki.api_url)
-    return list(revisions_after(walker, history.title, datetime(2000, 1, 1)))
 
 
 def search(

@@ -48,19 +48,6 @@ def client(mediawiki: LoadedWiki, tmp_path: Path) -> WikiClient:
     )
 
 
-@pytest.fixture(scope="module")
-def history(mediawiki: LoadedWiki) -> SyntheticHistory:
-    assert mediawiki.history is not None
-    return mediawiki.history
-
-
-@pytest.fixture(scope="module")
-def metas(mediawiki: LoadedWiki, history: SyntheticHistory) -> list[RevisionMeta]:
-    """Every revision of the synthetic page, oldest first (ids are the wiki's own)."""
-    walker = WikiClient.from_api_url(mediawiki.api_url)
-    return list(revisions_after(walker, history.title, EPOCH))
-
-
 def sha1_hex(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 

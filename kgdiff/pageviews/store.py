@@ -25,11 +25,11 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from kgdiff.errors import StoreError, UsageError
+from kgdiff.errors import StoreError
 from kgdiff.readers.pageviews import PageviewRow
 from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import NAME_PATTERN, StoreLayout
+from kgdiff.store.layout import StoreLayout, check_name
 
 FOLDER = "pageviews"
 TABLE_FILE = "pageviews.parquet"
@@ -50,12 +50,7 @@ SCHEMA = pa.schema(
 
 def check_source_name(name: str) -> str:
     """Return ``name`` if it can name a page view source, else raise :class:`UsageError`."""
-    if not NAME_PATTERN.fullmatch(name):
-        raise UsageError(
-            f"--source {name!r} is not allowed: use letters, digits, '.', '_' and '-' "
-            "(at most 100 characters, starting with a letter or digit)"
-        )
-    return name
+    return check_name(name, "--source")
 
 
 def pageviews_root(layout: StoreLayout) -> Path:

@@ -33,14 +33,20 @@ TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 WIKIPEDIA_TABLES = ("pages", "revisions")
 
 
-def check_snapshot_name(name: str) -> str:
-    """Return ``name`` if it can name a snapshot, else raise :class:`UsageError`."""
+def check_name(name: str, what: str) -> str:
+    """Return ``name`` if it can name a folder of the store, else raise :class:`UsageError`
+    (``what`` names the value in the message, e.g. ``snapshot name`` or ``--source``)."""
     if not NAME_PATTERN.fullmatch(name):
         raise UsageError(
-            f"snapshot name {name!r} is not allowed: use letters, digits, '.', '_' and '-' "
+            f"{what} {name!r} is not allowed: use letters, digits, '.', '_' and '-' "
             "(at most 100 characters, starting with a letter or digit)"
         )
     return name
+
+
+def check_snapshot_name(name: str) -> str:
+    """Return ``name`` if it can name a snapshot, else raise :class:`UsageError`."""
+    return check_name(name, "snapshot name")
 
 
 def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
