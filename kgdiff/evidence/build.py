@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
-from kgdiff.evidence.mentions import Mention, Name, NameMatcher, first_mentions, make_name
+from kgdiff.evidence.mentions import Mention, Name, NameMatcher, first_mentions, names_by_entity
 from kgdiff.evidence.schema import EVIDENCE_SCHEMA, evidence_row
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
@@ -103,14 +103,8 @@ def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
 
 
 def _names(connection: duckdb.DuckDBPyConnection, lang: str) -> dict[str, list[Name]]:
-    found: dict[str, list[Name]] = {}
-    for qid, text, kind, demonym in connection.execute(
-        load_sql("evidence/terms"), {"lang": lang}
-    ).fetchall():
-        name = make_name(qid, text, kind, bool(demonym))
-        if name is not None:
-            found.setdefault(qid, []).append(name)
-    return found
+    rows = connection.execute(load_sql("evidence/terms"), {"lang": lang}).fetchall()
+    return names_by_entity(rows)
 
 
 def _evidence_batches(

@@ -55,6 +55,17 @@ def make_name(entity: str, text: str, kind: str, demonym: bool) -> Name | None:
     return Name(entity, text, kind)
 
 
+def names_by_entity(rows: Iterable[tuple[str, str, str, bool]]) -> dict[str, list[Name]]:
+    """(entity, text, kind, demonym) rows, as the SQL of ``sql/evidence/`` gives them, as
+    each entity's names with their weakness decided (blank names dropped)."""
+    found: dict[str, list[Name]] = {}
+    for entity, text, kind, demonym in rows:
+        name = make_name(entity, text, kind, bool(demonym))
+        if name is not None:
+            found.setdefault(entity, []).append(name)
+    return found
+
+
 class NameMatcher:
     """Every name of a set of entities, compiled into one case-folded, escaped pattern."""
 

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 
 from kgdiff.evidence.histories import History
-from kgdiff.evidence.mentions import Name, NameMatcher, make_name
+from kgdiff.evidence.mentions import Name, NameMatcher, names_by_entity
 from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.updates import check_window
 from kgdiff.wikipedia.sites import wiki_language
@@ -35,13 +35,8 @@ def entity_names(
     connection: duckdb.DuckDBPyConnection, qids: list[str], lang: str
 ) -> dict[str, list[Name]]:
     """The names (labels, aliases) of ``qids`` in ``lang``, weak ones marked."""
-    found: dict[str, list[Name]] = {}
     rows = connection.execute(load_sql("evidence/entity_names"), {"qids": qids, "lang": lang})
-    for qid, term, kind, demonym in rows.fetchall():
-        name = make_name(qid, term, kind, bool(demonym))
-        if name is not None:
-            found.setdefault(qid, []).append(name)
-    return found
+    return names_by_entity(rows.fetchall())
 
 
 def trusted_matcher(names: list[Name]) -> NameMatcher:

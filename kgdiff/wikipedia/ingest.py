@@ -28,7 +28,7 @@ from kgdiff.readers.xml_stream import XmlDumpError
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
-from kgdiff.wikipedia.rows import RowBuffer
+from kgdiff.wikipedia.rows import LeadMemo, RowBuffer
 from kgdiff.wikipedia.select import SelectionStats, pages_in_force
 from kgdiff.wikipedia.sites import resolve_wiki
 from kgdiff.wikipedia.writer import REVISION_BATCH, TableWriter
@@ -116,7 +116,9 @@ def _read_dump(path: Path, wiki: str, until: datetime, out: Path, progress: Prog
     memory and time for nothing)."""
     out.mkdir()
     reader, selection = MediaWikiStats(), SelectionStats()
-    pages, revisions = RowBuffer(wiki, with_text=True), RowBuffer(wiki, with_text=False)
+    leads = LeadMemo()
+    pages = RowBuffer(wiki, with_text=True, leads=leads)
+    revisions = RowBuffer(wiki, with_text=False, leads=leads)
     with (
         open_source(path) as source,
         TableWriter(out / "pages.parquet", pages) as page_writer,

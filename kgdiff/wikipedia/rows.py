@@ -40,12 +40,30 @@ def parse_timestamp(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00")).replace(tzinfo=None)
 
 
+class LeadMemo:
+    """The plain-text lead of the last revision converted: the ``pages`` and ``revisions``
+    tables both want the lead of a page's revision in force, usually the one just seen."""
+
+    def __init__(self) -> None:
+        self._revision: Revision | None = None
+        self._lead: str | None = None
+
+    def lead(self, revision: Revision) -> str | None:
+        """The lead of ``revision`` as plain text (``None`` when its text is hidden)."""
+        if revision is not self._revision:
+            text = revision.text
+            self._revision = revision
+            self._lead = None if text is None else plain_text(lead_wikitext(text))
+        return self._lead
+
+
 class RowBuffer:
     """Column lists of revision (or page) rows, flushed as record batches."""
 
-    def __init__(self, wiki: str, with_text: bool) -> None:
+    def __init__(self, wiki: str, with_text: bool, leads: LeadMemo | None = None) -> None:
         self.wiki = wiki
         self.with_text = with_text
+        self.leads = leads or LeadMemo()
         self.schema = PAGES_SCHEMA if with_text else REVISIONS_SCHEMA
         self.columns: dict[str, list[Any]] = {name: [] for name in self.schema.names}
 
@@ -73,9 +91,9 @@ class RowBuffer:
             ("text_deleted", revision.text_deleted),
         ):
             columns[name].append(value)
-        wikitext = revision.text
-        columns["lead"].append(None if wikitext is None else plain_text(lead_wikitext(wikitext)))
+        columns["lead"].append(self.leads.lead(revision))
         if self.with_text:
+            wikitext = revision.text
             columns["text"].append(None if wikitext is None else plain_text(wikitext))
 
     def flush(self) -> pa.RecordBatch:
