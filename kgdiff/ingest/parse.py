@@ -10,8 +10,9 @@ import msgspec
 import pyarrow as pa
 
 from kgdiff.readers.entity_model import decode_entity, entity_from_dict
-from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_lines
+from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_lines, iter_entity_spans
 from kgdiff.rows.buffers import RowBuffers
+from kgdiff.rows.native import native_enabled, native_rows
 
 SNIPPET_CHARS = 200
 
@@ -54,18 +55,52 @@ def _reject(line: int, offset: int, error: str, text: bytes) -> Reject:
     return Reject(line, offset, error, snippet)
 
 
-def parse_json_chunk(chunk: Chunk) -> ChunkResult:
-    """Decode every entity line of a JSON dump chunk into part-table rows."""
+def _add_line(
+    result: ChunkResult, buffers: RowBuffers, line: int, offset: int, text: bytes
+) -> None:
+    try:
+        result.statements += buffers.add_entity(decode_entity(text), line)
+        result.entities += 1
+    except (msgspec.DecodeError, ValueError) as exc:  # ValueError: bad UTF-8, RowError
+        result.rejects.append(_reject(line, offset, str(exc), text))
+
+
+def _python_chunk(chunk: Chunk) -> ChunkResult:
     buffers = RowBuffers()
     result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
     for line, offset, text in iter_entity_lines(chunk, result.layout):
-        try:
-            result.statements += buffers.add_entity(decode_entity(text), line)
-            result.entities += 1
-        except (msgspec.DecodeError, ValueError) as exc:  # ValueError: bad UTF-8, RowError
-            result.rejects.append(_reject(line, offset, str(exc), text))
+        _add_line(result, buffers, line, offset, text)
     result.tables = buffers.to_tables()
     return result
+
+
+def _native_chunk(chunk: Chunk) -> ChunkResult:
+    """The extension builds the rows; the entities it defers take the Python path."""
+    result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
+    spans = list(iter_entity_spans(chunk, result.layout))
+    native = native_rows(chunk.data, [(line, start, end) for line, _, start, end in spans])
+    result.entities, result.statements = native.entities, native.statements
+    result.tables = native.tables
+    if native.deferred:
+        buffers = RowBuffers()
+        for index in native.deferred:
+            line, offset, start, end = spans[index]
+            _add_line(result, buffers, line, offset, chunk.data[start:end])
+        deferred = buffers.to_tables()
+        result.tables = {
+            name: pa.concat_tables([table, deferred[name]]) for name, table in result.tables.items()
+        }
+    return result
+
+
+def parse_json_chunk(chunk: Chunk, native: bool | None = None) -> ChunkResult:
+    """Decode every entity line of a JSON dump chunk into part-table rows.
+
+    ``native`` chooses the C++ row builder (default: :func:`native_enabled`); both
+    give the same rows, in a different order when entities are deferred.
+    """
+    use_native = native_enabled() if native is None else native
+    return _native_chunk(chunk) if use_native else _python_chunk(chunk)
 
 
 def parse_entity_texts(

@@ -20,6 +20,9 @@ from kgdiff.errors import InputError
 from kgdiff.readers.streams import ByteStream
 
 DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
+WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")
+COMMA = ord(",")
+BRACKETS = frozenset(b"[]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,30 +134,54 @@ def split_chunks(
     framing.end_offset = offset + len(carry)
 
 
+def iter_entity_spans(
+    chunk: Chunk, layout: LineLayout | None = None
+) -> Iterator[tuple[int, int, int, int]]:
+    """Yield ``(line number, byte offset, start, end)`` for the entity lines of a chunk.
+
+    ``chunk.data[start:end]`` is the entity's JSON; the byte offset is its line's
+    offset in the whole stream. Line numbers are 1-based like an editor's. The
+    array brackets, blank lines and the comma after each entity are dropped;
+    ``layout`` records where they were.
+    """
+    layout = layout if layout is not None else LineLayout()
+    data = chunk.data
+    line_no = chunk.first_line
+    pos = 0
+    size = len(data)
+    while pos < size:
+        newline = data.find(b"\n", pos)
+        line_end = size if newline < 0 else newline
+        line_no += 1
+        start, end = _strip(data, pos, line_end)
+        if end > start and data[end - 1] == COMMA:
+            end = _strip(data, start, end - 1)[1]
+        line_start, pos = pos, line_end + 1
+        if end == start:
+            continue
+        if end - start == 1 and data[start] in BRACKETS:
+            layout.brackets.append((chunk.offset + line_start, chr(data[start])))
+            continue
+        if layout.first_content is None:
+            layout.first_content = chunk.offset + line_start
+        layout.last_content = chunk.offset + line_start
+        yield line_no, chunk.offset + line_start, start, end
+
+
+def _strip(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """Narrow ``[start, end)`` past the ASCII whitespace that ``bytes.strip()`` removes."""
+    while start < end and data[start] in WHITESPACE:
+        start += 1
+    while end > start and data[end - 1] in WHITESPACE:
+        end -= 1
+    return start, end
+
+
 def iter_entity_lines(
     chunk: Chunk, layout: LineLayout | None = None
 ) -> Iterator[tuple[int, int, bytes]]:
-    """Yield ``(line number, byte offset, entity JSON)`` for the entity lines of a chunk.
-
-    Line numbers are 1-based like an editor's. The array brackets, blank lines
-    and the comma after each entity are dropped; ``layout`` records where they were.
-    """
-    layout = layout if layout is not None else LineLayout()
-    line_no = chunk.first_line
-    pos = chunk.offset
-    for line in chunk.data.split(b"\n"):
-        line_no += 1
-        start = pos
-        pos += len(line) + 1
-        text = line.strip()
-        if text.endswith(b","):
-            text = text[:-1].rstrip()
-        if not text:
-            continue
-        if text == b"[" or text == b"]":
-            layout.brackets.append((start, text.decode()))
-            continue
-        if layout.first_content is None:
-            layout.first_content = start
-        layout.last_content = start
-        yield line_no, start, text
+    """Yield ``(line number, byte offset, entity JSON)`` for the entity lines of a chunk
+    (see :func:`iter_entity_spans`)."""
+    data = chunk.data
+    for line_no, offset, start, end in iter_entity_spans(chunk, layout):
+        yield line_no, offset, data[start:end]

@@ -1,0 +1,108 @@
+"""The native row builder (``kgdiff._native``, C++ on simdjson) and its Arrow tables.
+
+The extension parses canonical entity JSON and builds the part tables' columns
+as Arrow buffers; entities it leaves to Python (malformed ones, and rare value
+shapes it does not model) come back as *deferred* and go through
+:class:`kgdiff.rows.buffers.RowBuffers`, which stays the reference
+implementation. ``KGDIFF_NATIVE=0`` switches the extension off.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import pyarrow as pa
+
+from kgdiff.rows.schema import PART_SCHEMAS
+from kgdiff.rows.terms import KINDS
+
+_native: ModuleType | None
+try:
+    from kgdiff import _native  # type: ignore[attr-defined, unused-ignore]
+except ImportError:  # built without a C++ compiler or simdjson: the Python path does it all
+    _native = None
+
+TABLE_ORDER = ("entities", "statements", "qualifiers", "labels", "sitelinks")
+_LABEL_INDEX = pa.schema([("entity", pa.int32()), ("kind", pa.int8())])
+_SITELINK_INDEX = pa.schema([("entity", pa.int32())])
+
+
+def native_enabled() -> bool:
+    """Whether ingest uses the extension (built, and not switched off with KGDIFF_NATIVE=0)."""
+    return _native is not None and os.environ.get("KGDIFF_NATIVE", "1") != "0"
+
+
+@dataclass(frozen=True, slots=True)
+class NativeRows:
+    """What the extension built from a chunk's entity lines."""
+
+    tables: dict[str, pa.Table]
+    entities: int
+    statements: int
+    deferred: list[int]
+    """Positions (in the spans given) of the entities left to the Python path."""
+
+
+def _buffer(data: bytes | None) -> pa.Buffer | None:
+    return None if data is None else pa.py_buffer(data)
+
+
+def _array(kind: pa.DataType, buffers: tuple[Any, ...]) -> pa.Array:
+    validity = _buffer(buffers[0])
+    if pa.types.is_list(kind):
+        items = _array(kind.value_type, buffers[2])
+        offsets = pa.py_buffer(buffers[1])
+        length = len(offsets) // 4 - 1
+        return pa.Array.from_buffers(kind, length, [validity, offsets], children=[items])
+    if kind == pa.string():
+        offsets = pa.py_buffer(buffers[1])
+        length = len(offsets) // 4 - 1
+        return pa.Array.from_buffers(kind, length, [validity, offsets, pa.py_buffer(buffers[2])])
+    values = pa.py_buffer(buffers[1])
+    return pa.Array.from_buffers(kind, len(values) // (kind.bit_width // 8), [validity, values])
+
+
+def _columns(schema: pa.Schema | list[pa.Field], columns: Sequence[tuple[Any, ...]]) -> list[pa.Array]:
+    return [_array(field.type, buffers) for field, buffers in zip(schema, columns, strict=True)]
+
+
+def _tables(raw: Sequence[Sequence[tuple[Any, ...]]]) -> dict[str, pa.Table]:
+    columns = dict(zip(TABLE_ORDER, raw, strict=True))
+    tables = {
+        name: pa.Table.from_arrays(_columns(PART_SCHEMAS[name], columns[name]), schema=schema)
+        for name, schema in PART_SCHEMAS.items()
+        if name in ("entities", "statements", "qualifiers")
+    }
+    qids = tables["entities"].column("qid").combine_chunks()
+    entity, kind = _columns(_LABEL_INDEX, columns["labels"][:2])
+    kinds = pa.array(KINDS, pa.string()).take(kind)
+    labels = [
+        qids.take(entity),
+        kinds,
+        *_columns(list(PART_SCHEMAS["labels"])[2:], columns["labels"][2:]),
+    ]
+    tables["labels"] = pa.Table.from_arrays(labels, schema=PART_SCHEMAS["labels"])
+    links = columns["sitelinks"]
+    (entity,) = _columns(_SITELINK_INDEX, links[:1])
+    rest = _columns(list(PART_SCHEMAS["sitelinks"])[1:], links[1:])
+    tables["sitelinks"] = pa.Table.from_arrays(
+        [qids.take(entity), *rest], schema=PART_SCHEMAS["sitelinks"]
+    )
+    return tables
+
+
+def native_rows(data: bytes, spans: Sequence[tuple[int, int, int]]) -> NativeRows:
+    """Rows of the entities ``data[start:end]`` for each ``(source line, start, end)``.
+
+    Raises ``RuntimeError`` when the extension is not built (see :func:`native_enabled`).
+    """
+    if _native is None:
+        raise RuntimeError(
+            "kgdiff._native is not built; reinstall with a C++ compiler and simdjson"
+        )
+    raw, entities, statements, deferred = _native.entity_rows(data, spans)
+    return NativeRows(_tables(raw), entities, statements, deferred)

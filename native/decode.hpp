@@ -1,0 +1,191 @@
+// Typed views of an entity's JSON, checked the way msgspec checks the structs of
+// kgdiff/readers/entity_model.py. Whatever msgspec would refuse, or decode in a
+// way these views do not model (duplicate keys, numbers where strings may be,
+// integers beyond int64), throws Defer: the Python path then decides.
+#pragma once
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace kgdiff {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+using OptString = std::optional<std::string_view>;
+
+struct Defer {};
+
+inline std::string_view need_string(element value) {
+  std::string_view text;
+  if (value.get_string().get(text)) throw Defer{};
+  return text;
+}
+
+inline OptString optional_string(element value) {
+  if (value.is_null()) return std::nullopt;
+  return need_string(value);
+}
+
+inline std::optional<int64_t> optional_int(element value) {
+  if (value.is_null()) return std::nullopt;
+  int64_t number;
+  if (value.type() != element_type::INT64 || value.get_int64().get(number)) throw Defer{};
+  return number;
+}
+
+// A msgspec ``float | None``: JSON integers become floats.
+inline std::optional<double> optional_float(element value) {
+  switch (value.type()) {
+    case element_type::NULL_VALUE:
+      return std::nullopt;
+    case element_type::INT64: {
+      int64_t number = 0;
+      if (value.get_int64().get(number)) throw Defer{};
+      return static_cast<double>(number);
+    }
+    case element_type::DOUBLE: {
+      double number = 0;
+      if (value.get_double().get(number)) throw Defer{};
+      return number;
+    }
+    default:
+      throw Defer{};
+  }
+}
+
+inline object need_object(element value) {
+  object result;
+  if (value.get_object().get(result)) throw Defer{};
+  return result;
+}
+
+inline array need_array(element value) {
+  array result;
+  if (value.get_array().get(result)) throw Defer{};
+  return result;
+}
+
+// A ``dict[...] | list[Any]`` field: the object, or nothing for a JSON array (PHP's empty map).
+inline std::optional<object> map_or_list(element value) {
+  if (value.type() == element_type::ARRAY) return std::nullopt;
+  return need_object(value);
+}
+
+// Marks a struct field as seen; a second occurrence is a duplicate key.
+inline void see_field(uint32_t& seen, int bit) {
+  if (seen & (1u << bit)) throw Defer{};
+  seen |= 1u << bit;
+}
+
+// Python dicts keep one entry per key: maps with a repeated key are the Python path's.
+inline void check_unique_keys(object map, std::vector<std::string_view>& scratch) {
+  size_t size = map.size();
+  if (size < 2) return;
+  scratch.clear();
+  for (auto field : map) scratch.push_back(field.key);
+  std::sort(scratch.begin(), scratch.end());
+  if (std::adjacent_find(scratch.begin(), scratch.end()) != scratch.end()) throw Defer{};
+}
+
+struct ValueFieldsView {
+  OptString id, entity_type, time, calendarmodel, amount, unit, text, language, globe;
+  std::optional<int64_t> numeric_id;
+  std::optional<double> precision, latitude, longitude;
+};
+
+inline ValueFieldsView decode_value_fields(object fields) {
+  static const std::pair<std::string_view, int> names[] = {
+      {"id", 0},        {"entity-type", 1}, {"time", 2},     {"calendarmodel", 3},
+      {"amount", 4},    {"unit", 5},        {"text", 6},     {"language", 7},
+      {"globe", 8},     {"numeric-id", 9},  {"precision", 10}, {"latitude", 11},
+      {"longitude", 12}};
+  ValueFieldsView view;
+  OptString* strings[] = {&view.id,     &view.entity_type, &view.time, &view.calendarmodel,
+                          &view.amount, &view.unit,        &view.text, &view.language,
+                          &view.globe};
+  std::optional<double>* floats[] = {&view.precision, &view.latitude, &view.longitude};
+  uint32_t seen = 0;
+  for (auto field : fields) {
+    for (const auto& [name, bit] : names) {
+      if (field.key != name) continue;
+      see_field(seen, bit);
+      if (bit < 9) {
+        *strings[bit] = optional_string(field.value);  // a numeric amount is the Python path's
+      } else if (bit == 9) {
+        view.numeric_id = optional_int(field.value);
+      } else {
+        *floats[bit - 10] = optional_float(field.value);
+      }
+      break;
+    }
+  }
+  return view;
+}
+
+enum class ValueKind { String, Fields };
+
+struct SnakView {
+  std::string_view snaktype = "value", property = "";
+  OptString datatype;
+  bool has_datavalue = false;
+  std::string_view value_type = "";
+  ValueKind kind = ValueKind::String;
+  std::string_view text;  // kind String
+  ValueFieldsView fields;  // kind Fields
+};
+
+inline void decode_datavalue(element value, SnakView& snak) {
+  if (value.is_null()) return;
+  snak.has_datavalue = true;
+  uint32_t seen = 0;
+  bool has_value = false;
+  for (auto field : need_object(value)) {
+    if (field.key == "type") {
+      see_field(seen, 0);
+      snak.value_type = need_string(field.value);
+    } else if (field.key == "value") {
+      see_field(seen, 1);
+      has_value = true;
+      if (field.value.type() == element_type::STRING) {
+        snak.kind = ValueKind::String;
+        snak.text = need_string(field.value);
+      } else {  // objects are value fields; numbers, lists and null are the Python path's
+        snak.kind = ValueKind::Fields;
+        snak.fields = decode_value_fields(need_object(field.value));
+      }
+    }
+  }
+  if (!has_value) throw Defer{};
+}
+
+inline SnakView decode_snak(element value) {
+  SnakView snak;
+  uint32_t seen = 0;
+  for (auto field : need_object(value)) {
+    std::string_view key = field.key;
+    if (key == "snaktype") {
+      see_field(seen, 0);
+      snak.snaktype = need_string(field.value);
+    } else if (key == "property") {
+      see_field(seen, 1);
+      snak.property = need_string(field.value);
+    } else if (key == "datatype") {
+      see_field(seen, 2);
+      snak.datatype = optional_string(field.value);
+    } else if (key == "datavalue") {
+      see_field(seen, 3);
+      decode_datavalue(field.value, snak);
+    }
+  }
+  return snak;
+}
+
+}  // namespace kgdiff

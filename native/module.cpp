@@ -1,0 +1,127 @@
+// kgdiff._native: the ingest hot path for canonical Wikidata entity JSON.
+//
+// entity_rows(data, spans) parses the entity lines data[start:end] of a dump
+// chunk with simdjson and builds the rows of the five part tables as Arrow
+// buffers. An entity that is malformed, or of a shape this code leaves to the
+// Python path, is listed in ``deferred`` and contributes no rows: Python then
+// decodes it (and writes the reject, if it is one).
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <simdjson.h>
+
+#include <new>
+
+#include "entity_walk.hpp"
+
+namespace {
+
+using kgdiff::Tables;
+
+struct Span {
+  long long line, start, end;
+};
+
+bool read_spans(PyObject* list, Py_ssize_t size, std::vector<Span>& spans) {
+  PyObject* fast = PySequence_Fast(list, "spans must be a sequence of (line, start, end)");
+  if (fast == nullptr) return false;
+  Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+  spans.reserve(static_cast<size_t>(count));
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    Span span;
+    PyObject* item = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyArg_ParseTuple(item, "LLL", &span.line, &span.start, &span.end)) break;
+    if (span.start < 0 || span.end < span.start || span.end > size) {
+      PyErr_Format(PyExc_ValueError, "span %zd is outside the data", i);
+      break;
+    }
+    spans.push_back(span);
+  }
+  Py_DECREF(fast);
+  return !PyErr_Occurred();
+}
+
+PyObject* tables_to_python(Tables& t) {
+  return Py_BuildValue("(NNNNN)", kgdiff::to_python(t.entities), kgdiff::to_python(t.statements),
+                       kgdiff::to_python(t.qualifiers), kgdiff::to_python(t.labels),
+                       kgdiff::to_python(t.sitelinks));
+}
+
+bool overflowing(Tables& t) {
+  bool over = false;
+  auto check = [&](auto& column) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(column)>, kgdiff::StringColumn>)
+      over = over || column.overflowing();
+  };
+  t.entities.visit(check), t.statements.visit(check), t.qualifiers.visit(check);
+  t.labels.visit(check), t.sitelinks.visit(check);
+  return over;
+}
+
+PyObject* entity_rows(PyObject*, PyObject* args) {
+  Py_buffer data;
+  PyObject* span_list;
+  if (!PyArg_ParseTuple(args, "y*O", &data, &span_list)) return nullptr;
+  std::vector<Span> spans;
+  PyObject* deferred = nullptr;
+  try {
+    if (!read_spans(span_list, data.len, spans)) throw std::invalid_argument("spans");
+    static simdjson::dom::parser parser;
+    Tables tables;
+    kgdiff::EntityWalk walk(tables);
+    std::vector<Py_ssize_t> later;
+    long long statements = 0;
+    const auto* base = static_cast<const uint8_t*>(data.buf);
+    for (size_t i = 0; i < spans.size(); ++i) {
+      const Span& span = spans[i];
+      size_t length = static_cast<size_t>(span.end - span.start);
+      // Reading up to the padding past the entity is safe inside the chunk; the last
+      // entities of a chunk are copied into a padded buffer.
+      bool padded = span.end + static_cast<long long>(simdjson::SIMDJSON_PADDING) <= data.len;
+      kgdiff::Marks marks(tables);
+      simdjson::dom::element root;
+      try {
+        if (parser.parse(base + span.start, length, !padded).get(root)) throw kgdiff::Defer{};
+        statements += walk.add(root, span.line);
+      } catch (const kgdiff::Defer&) {
+        marks.restore(tables);
+        later.push_back(static_cast<Py_ssize_t>(i));
+      }
+    }
+    if (overflowing(tables)) throw std::length_error("a string column of this chunk is over 2 GB");
+    deferred = PyList_New(static_cast<Py_ssize_t>(later.size()));
+    if (deferred == nullptr) throw std::bad_alloc();
+    for (size_t i = 0; i < later.size(); ++i)
+      PyList_SET_ITEM(deferred, static_cast<Py_ssize_t>(i), PyLong_FromSsize_t(later[i]));
+    PyBuffer_Release(&data);
+    long long entities = static_cast<long long>(spans.size() - later.size());
+    return Py_BuildValue("(NLLN)", tables_to_python(tables), entities, statements, deferred);
+  } catch (const std::bad_alloc&) {
+    Py_XDECREF(deferred);
+    PyBuffer_Release(&data);
+    return PyErr_NoMemory();
+  } catch (const std::exception& exc) {
+    Py_XDECREF(deferred);
+    PyBuffer_Release(&data);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, exc.what());
+    return nullptr;
+  }
+}
+
+PyMethodDef methods[] = {
+    {"entity_rows", entity_rows, METH_VARARGS,
+     "entity_rows(data, spans) -> (tables, entities, statements, deferred)"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module = {PyModuleDef_HEAD_INIT,
+                      "kgdiff._native",
+                      "Native row builder for canonical Wikidata entity JSON.",
+                      -1,
+                      methods,
+                      nullptr,
+                      nullptr,
+                      nullptr,
+                      nullptr};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__native() { return PyModule_Create(&module); }
