@@ -10,7 +10,7 @@ millions are created per chunk.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -78,6 +78,9 @@ class Sitelink(msgspec.Struct, frozen=True, gc=False):
 
 Terms = dict[str, Term] | list[Any]
 
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+"""An integer stored as Arrow int64: larger ones make the entity a reject, not a crash."""
+
 
 class Entity(msgspec.Struct, gc=False):
     """An entity of any type (item, property, lexeme, mediainfo, redirect)."""
@@ -92,7 +95,7 @@ class Entity(msgspec.Struct, gc=False):
     lemmas: Terms = msgspec.field(default_factory=list)
     claims: Claims = msgspec.field(default_factory=list)
     statements: Claims = msgspec.field(default_factory=list)
-    lastrevid: int | None = None
+    lastrevid: Int64 | None = None
     modified: str | None = None
     redirect: str | None = None
     redirects: dict[str, str] | None = None
