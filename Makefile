@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test install lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard native/*)
+	scripts/system-packages build
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -86,14 +86,35 @@ inline void see_field(uint32_t& seen, int bit) {
 }
 
 // Python dicts keep one entry per key: maps with a repeated key are the Python path's.
-inline void check_unique_keys(object map, std::vector<std::string_view>& scratch) {
-  size_t size = map.size();
-  if (size < 2) return;
-  scratch.clear();
-  for (auto field : map) scratch.push_back(field.key);
-  std::sort(scratch.begin(), scratch.end());
-  if (std::adjacent_find(scratch.begin(), scratch.end()) != scratch.end()) throw Defer{};
-}
+// An open-addressing set of the keys (short language codes, site ids, property ids):
+// far cheaper than sorting them.
+class KeySet {
+ public:
+  void check_unique(object map) {
+    size_t size = map.size();
+    if (size < 2) return;
+    size_t capacity = 16;
+    while (capacity < 2 * size) capacity <<= 1;
+    slots_.assign(capacity, std::string_view());
+    for (auto field : map) {
+      std::string_view key = field.key;
+      size_t slot = hash(key) & (capacity - 1);
+      while (slots_[slot].data() != nullptr) {  // keys point into the parsed document
+        if (slots_[slot] == key) throw Defer{};
+        slot = (slot + 1) & (capacity - 1);
+      }
+      slots_[slot] = key;
+    }
+  }
+
+ private:
+  std::vector<std::string_view> slots_;
+  static uint64_t hash(std::string_view key) {
+    uint64_t h = 14695981039346656037ull;  // FNV-1a
+    for (unsigned char c : key) h = (h ^ c) * 1099511628211ull;
+    return h;
+  }
+};
 
 struct ValueFieldsView {
   OptString id, entity_type, time, calendarmodel, amount, unit, text, language, globe;

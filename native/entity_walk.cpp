@@ -75,7 +75,7 @@ StatementView decode_statement(element value) {
 int32_t EntityWalk::qualifier_rows(object qualifiers, std::vector<std::string_view>& order,
                                    OptString sid, std::string_view pid,
                                    std::array<Bound, 3>& bounds) {
-  check_unique_keys(qualifiers, scratch_);
+  keys_.check_unique(qualifiers);
   std::vector<std::pair<std::string_view, std::vector<SnakView>>> snaks;
   for (auto field : qualifiers) {  // every snak is checked, even those never written
     auto& entry = snaks.emplace_back(field.key, std::vector<SnakView>{});
@@ -129,7 +129,7 @@ void EntityWalk::statement(element value, std::string_view pid, int32_t ordinal)
 
 int EntityWalk::statements(std::optional<object> groups) {
   if (!groups) return 0;
-  check_unique_keys(*groups, scratch_);
+  keys_.check_unique(*groups);
   int count = 0;
   for (auto group : *groups) {
     int32_t ordinal = 0;
@@ -165,9 +165,9 @@ OptString redirect_target(element value) {
   if (value.is_null()) return std::nullopt;
   OptString target;
   uint32_t seen_to = 0;
-  std::vector<std::string_view> keys;
+  KeySet keys;
   object map = need_object(value);
-  check_unique_keys(map, keys);
+  keys.check_unique(map);
   for (auto field : map) {
     std::string_view text = need_string(field.value);  // dict[str, str]
     if (field.key == "to") see_field(seen_to, 0), target = text;

@@ -29,7 +29,7 @@ class EntityWalk {
 
  private:
   Tables& t_;
-  std::vector<std::string_view> scratch_;
+  KeySet keys_;
   ValueOut value_;
   int32_t index_ = 0;
   std::string_view subject_;
@@ -80,7 +80,7 @@ inline std::string_view term_value(element term) {
 
 inline void EntityWalk::terms(std::optional<object> map, int8_t kind, OptString& english) {
   if (!map) return;
-  check_unique_keys(*map, scratch_);
+  keys_.check_unique(*map);
   for (auto field : *map) {
     std::string_view value = term_value(field.value);
     if (field.key == "en") english = value;
@@ -91,7 +91,7 @@ inline void EntityWalk::terms(std::optional<object> map, int8_t kind, OptString&
 
 inline void EntityWalk::aliases(std::optional<object> map, bool& has_en) {
   if (!map) return t_.entities.aliases_en.add_null();
-  check_unique_keys(*map, scratch_);
+  keys_.check_unique(*map);
   std::vector<std::string_view> english;
   for (auto field : *map) {
     int32_t ordinal = 0;
@@ -112,7 +112,7 @@ inline void EntityWalk::aliases(std::optional<object> map, bool& has_en) {
 
 inline int EntityWalk::sitelinks(std::optional<object> map) {
   if (!map) return 0;
-  check_unique_keys(*map, scratch_);
+  keys_.check_unique(*map);
   int count = 0;
   for (auto field : *map) {
     std::string_view title = "";

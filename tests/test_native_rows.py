@@ -102,6 +102,11 @@ def test_real_entities_agree_and_are_not_deferred(path: str) -> None:
     assert native_rows(chunk.data, spans).deferred == []
 
 
+def claim(statement: bytes) -> bytes:
+    """An entity line whose only statement is ``statement``."""
+    return b'{"id": "Q1", "claims": {"P1": [' + statement + b"]}}"
+
+
 ODD_LINES = [
     b'{"id": "Q1", "labels": {"en": {"value": "a"}, "en": {"value": "b"}}}',
     b'{"id": "Q1", "id": "Q2"}',
@@ -115,17 +120,17 @@ ODD_LINES = [
     b'{"id": "", "type": "item"}',
     b'{"type": "item"}',
     b'{"id": null}',
-    b'{"id": "Q1", "claims": {"P1": [{"rank": "normal"}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"snaktype": "value"}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"snaktype": "somevalue"}, "references": null}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"snaktype": "novalue"}, "rank": null}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"snaktype": "other"}, "references": [1, {}]}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "string", "value": 5}}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "x", "value": [1]}}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "x", "value": null}}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "x"}}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "x", "value": {}}}}]}}',
-    b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"datavalue": {"type": "x", "value": true}}}]}}',
+    claim(b'{"rank": "normal"}'),
+    claim(b'{"mainsnak": {"snaktype": "value"}}'),
+    claim(b'{"mainsnak": {"snaktype": "somevalue"}, "references": null}'),
+    claim(b'{"mainsnak": {"snaktype": "novalue"}, "rank": null}'),
+    claim(b'{"mainsnak": {"snaktype": "other"}, "references": [1, {}]}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "string", "value": 5}}}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "x", "value": [1]}}}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "x", "value": null}}}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "x"}}}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "x", "value": {}}}}'),
+    claim(b'{"mainsnak": {"datavalue": {"type": "x", "value": true}}}'),
     b'{"id": "Q1", "claims": {"P1": [], "P2": "x"}}',
     b'{"id": "Q1", "claims": {"P1": [{"mainsnak": {"snaktype": "novalue"}}]}, '
     b'"statements": {"P2": [{"mainsnak": {"snaktype": "novalue"}}]}}',

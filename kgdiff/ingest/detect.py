@@ -40,7 +40,7 @@ def classify_head(head: bytes) -> str | None:
 
 def detect_format(path: Path) -> tuple[str, str]:
     """Return ``(format, compression)`` of a Wikidata input file."""
-    with open_source(path, threads=1) as source:
+    with open_source(path, threads=1, whole_hash=False) as source:
         head = source.read(SNIFF_BYTES)
         compression = source.method
     kind = classify_head(head)

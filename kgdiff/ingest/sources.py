@@ -106,8 +106,12 @@ def _describe(exc: BaseException) -> str:
 
 
 @contextmanager
-def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
-    """Open ``path`` for streaming, whatever its compression."""
+def open_source(path: Path, threads: int = 2, whole_hash: bool = True) -> Iterator[SourceStream]:
+    """Open ``path`` for streaming, whatever its compression.
+
+    ``whole_hash=False`` is for a peek at the first bytes: the rest of the file is not
+    read to complete the sha256, which stays None.
+    """
     if not path.is_file():
         raise InputError(f"{path}: no such file; check the path")
     method = detect_compression(path)
@@ -118,7 +122,8 @@ def open_source(path: Path, threads: int = 2) -> Iterator[SourceStream]:
             yield source
         # Only now, with the decompressor's threads and child process stopped, may the
         # rest of the file (left unread by --limit) be hashed without racing them.
-        source.sha256 = raw.finish_hash()
+        if whole_hash:
+            source.sha256 = raw.finish_hash()
     finally:
         raw.close()
 

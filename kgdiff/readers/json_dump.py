@@ -120,7 +120,9 @@ def split_chunks(
         if cut == 0:
             carry += block
             continue
-        chunk = Chunk(seq, offset, first_line, carry + block[:cut] if carry else block[:cut])
+        # One copy per chunk: slicing a memoryview copies nothing, the concatenation once.
+        head = memoryview(block)[:cut]
+        chunk = Chunk(seq, offset, first_line, carry + head if carry else bytes(head))
         carry = block[cut:]
         yield chunk
         seq += 1

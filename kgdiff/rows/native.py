@@ -9,6 +9,7 @@ implementation. ``KGDIFF_NATIVE=0`` switches the extension off.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,11 +21,15 @@ import pyarrow as pa
 from kgdiff.rows.schema import PART_SCHEMAS
 from kgdiff.rows.terms import KINDS
 
-_native: ModuleType | None
-try:
-    from kgdiff import _native  # type: ignore[attr-defined, unused-ignore]
-except ImportError:  # built without a C++ compiler or simdjson: the Python path does it all
-    _native = None
+
+def _load_extension() -> ModuleType | None:
+    try:
+        return importlib.import_module("kgdiff._native")
+    except ImportError:  # built without a C++ compiler or simdjson: the Python path does it all
+        return None
+
+
+_native = _load_extension()
 
 TABLE_ORDER = ("entities", "statements", "qualifiers", "labels", "sitelinks")
 _LABEL_INDEX = pa.schema([("entity", pa.int32()), ("kind", pa.int8())])
@@ -66,7 +71,9 @@ def _array(kind: pa.DataType, buffers: tuple[Any, ...]) -> pa.Array:
     return pa.Array.from_buffers(kind, len(values) // (kind.bit_width // 8), [validity, values])
 
 
-def _columns(schema: pa.Schema | list[pa.Field], columns: Sequence[tuple[Any, ...]]) -> list[pa.Array]:
+def _columns(
+    schema: pa.Schema | list[pa.Field], columns: Sequence[tuple[Any, ...]]
+) -> list[pa.Array]:
     return [_array(field.type, buffers) for field, buffers in zip(schema, columns, strict=True)]
 
 

@@ -12,7 +12,7 @@ from kgdiff.sqlfiles import render
 from kgdiff.store.layout import TABLES
 from kgdiff.store.staging import Staging
 
-DEFAULT_MEMORY_LIMIT = "600MB"
+DEFAULT_MEMORY_LIMIT = "1GB"
 
 
 def _statements(staging: Staging, out: Path) -> list[str]:

@@ -59,7 +59,7 @@ class WikipediaResult:
 
 def sniff_site(path: Path) -> tuple[str | None, str | None]:
     """``(dbname, base)`` from the header of a dump (any compression, UTF-8 or UTF-16)."""
-    with open_source(path, threads=1) as source:
+    with open_source(path, threads=1, whole_hash=False) as source:
         head = source.read(SNIFF_BYTES)
     encoding = "utf-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
     text = head[: len(head) & ~1].decode(encoding, errors="ignore")
