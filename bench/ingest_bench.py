@@ -9,7 +9,9 @@ prints one table and a JSON summary:
   statements/s) with 1 and 2 workers on ``.json`` and ``.json.gz``, and 2 workers on ``.bz2``;
 - the qwikidata baseline (same rows, single process) on the ``.json``;
 - ``lbzip2 -dc -n2`` alone, the floor for ``.bz2``;
-- the peak RSS of the whole process tree, for the 1 GB and the 3 GB input.
+- the peak RSS of the whole process tree, for the 1 GB and the 3 GB input;
+- the same 1-worker ``.json`` ingest on the pure-Python row builder (``KGDIFF_NATIVE=0``);
+- per ingest, the parse phase and the sort (finalize) phase from the manifest's timings.
 
 Ratios are what to read (they hold on a noisy machine); absolute times vary.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,6 +45,8 @@ class Row:
     entities: int
     statements: int
     peak_rss: int
+    parse_seconds: float | None = None
+    finalize_seconds: float | None = None
 
     @property
     def mb_per_s(self) -> float:
@@ -54,8 +59,11 @@ def generate(data: Path, size_mb: int, name: str, formats: str) -> None:
     subprocess.run([*cmd, "--name", name, "--formats", formats], check=True)
 
 
-def ingest(path: Path, workers: int, uncompressed: int, label: str) -> Row:
-    """Time one ``kgdiff ingest wikidata`` into a fresh store."""
+def ingest(path: Path, workers: int, uncompressed: int, label: str, native: bool = True) -> Row:
+    """Time one ``kgdiff ingest wikidata`` into a fresh store.
+
+    ``native=False`` runs the pure-Python row builder (``KGDIFF_NATIVE=0``), for comparison.
+    """
     with tempfile.TemporaryDirectory(prefix="kgdiff-bench-") as store:
         cmd = [
             sys.executable,
@@ -72,10 +80,10 @@ def ingest(path: Path, workers: int, uncompressed: int, label: str) -> Row:
             str(workers),
             "--quiet",
         ]
-        measured = run_measured(cmd)
+        measured = run_measured(cmd, env={**os.environ, "KGDIFF_NATIVE": "1" if native else "0"})
         _check(measured, cmd)
         manifest = json.loads((Path(store) / "snapshots/snapshot=bench/manifest.json").read_text())
-    counts = manifest["counts"]
+    counts, timings = manifest["counts"], manifest["timings"]
     return Row(
         label,
         measured.seconds,
@@ -83,6 +91,8 @@ def ingest(path: Path, workers: int, uncompressed: int, label: str) -> Row:
         counts["entities"],
         counts["statements"],
         measured.peak_rss_bytes,
+        timings["parse_seconds"],
+        timings["finalize_seconds"],
     )
 
 
@@ -119,11 +129,15 @@ def _check(measured: Measured, cmd: list[str]) -> None:
 
 def print_rows(rows: list[Row]) -> None:
     """The side-by-side table."""
-    print(f"{'run':44} {'s':>7} {'MB/s':>7} {'ent/s':>9} {'stmt/s':>10} {'peak RSS':>9}")
+    head = f"{'run':44} {'s':>7} {'MB/s':>7} {'ent/s':>9} {'stmt/s':>10} {'peak RSS':>9}"
+    print(f"{head} {'parse s':>8} {'sort s':>7}")
     for r in rows:
+        phases = (
+            "" if r.parse_seconds is None else f" {r.parse_seconds:8.1f} {r.finalize_seconds:7.1f}"
+        )
         print(
             f"{r.name:44} {r.seconds:7.1f} {r.mb_per_s:7.1f} {r.entities / r.seconds:9.0f}"
-            f" {r.statements / r.seconds:10.0f} {r.peak_rss / 2**20:7.0f}MB"
+            f" {r.statements / r.seconds:10.0f} {r.peak_rss / 2**20:7.0f}MB{phases}"
         )
 
 
@@ -138,6 +152,7 @@ def summary(rows: dict[str, Row]) -> dict[str, float]:
         "speedup_1_to_2_workers_json": round(two.mb_per_s / one.mb_per_s, 2),
         "speedup_1_to_2_workers_gz": round(rows["gz-2"].mb_per_s / rows["gz-1"].mb_per_s, 2),
         "vs_qwikidata_per_core": round(one.mb_per_s / rows["qwikidata"].mb_per_s, 1),
+        "native_over_python_rows_1_worker": round(one.mb_per_s / rows["json-1-python"].mb_per_s, 2),
         "bz2_time_over_decompression": round(rows["bz2-2"].seconds / rows["lbzip2"].seconds, 2),
         "peak_rss_mb_1x": round(two.peak_rss / 2**20),
         "peak_rss_mb_3x": round(rows["json-2-3x"].peak_rss / 2**20),
@@ -164,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     base = args.data / "wikidata-20240101-all.json"
     size = base.stat().st_size
     rows = {
+        "json-1-python": ingest(base, 1, size, ".json, 1 worker, Python rows", native=False),
         "json-1": ingest(base, 1, size, ".json, 1 worker"),
         "json-2": ingest(base, 2, size, ".json, 2 workers"),
         "gz-1": ingest(base.with_suffix(".json.gz"), 1, size, ".json.gz, 1 worker"),
