@@ -30,6 +30,7 @@ from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task, init_worker, run_task
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
+from kgdiff.rows.native import native_enabled
 from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
@@ -217,6 +218,9 @@ def _manifest(
         chunk_bytes=request.chunk_bytes,
         input_stats=built.input_stats,
         timings=built.timings,
+        row_builder=("native" if native_enabled() else "python")
+        if source.format == JSON_DUMP
+        else None,
     )
 
 

@@ -53,6 +53,8 @@ class Manifest(msgspec.Struct, frozen=True):
     """Wall seconds of the parse and finalize steps of the run that built the snapshot."""
     wiki: str | None = None
     """For a Wikipedia snapshot: the wiki's database name (``enwiki``)."""
+    row_builder: str | None = None
+    """For a Wikidata JSON dump: ``native`` (kgdiff._native) or ``python`` row building."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:
