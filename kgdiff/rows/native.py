@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from kgdiff.rows.schema import PART_SCHEMAS
-from kgdiff.rows.terms import KINDS
+from kgdiff.rows.terms import indexed_term_tables
 
 
 def _load_extension() -> ModuleType | None:
@@ -32,8 +32,9 @@ def _load_extension() -> ModuleType | None:
 _native = _load_extension()
 
 TABLE_ORDER = ("entities", "statements", "qualifiers", "labels", "sitelinks")
-_LABEL_INDEX = pa.schema([("entity", pa.int32()), ("kind", pa.int8())])
-_SITELINK_INDEX = pa.schema([("entity", pa.int32())])
+_INDEX_FIELDS = [pa.field("entity", pa.int32()), pa.field("kind", pa.int8())]
+_LABEL_COLUMNS = [*_INDEX_FIELDS, *list(PART_SCHEMAS["labels"])[2:]]
+_SITELINK_COLUMNS = [_INDEX_FIELDS[0], *list(PART_SCHEMAS["sitelinks"])[1:]]
 
 
 def native_enabled() -> bool:
@@ -85,20 +86,9 @@ def _tables(raw: Sequence[Sequence[tuple[Any, ...]]]) -> dict[str, pa.Table]:
         if name in ("entities", "statements", "qualifiers")
     }
     qids = tables["entities"].column("qid").combine_chunks()
-    entity, kind = _columns(_LABEL_INDEX, columns["labels"][:2])
-    kinds = pa.array(KINDS, pa.string()).take(kind)
-    labels = [
-        qids.take(entity),
-        kinds,
-        *_columns(list(PART_SCHEMAS["labels"])[2:], columns["labels"][2:]),
-    ]
-    tables["labels"] = pa.Table.from_arrays(labels, schema=PART_SCHEMAS["labels"])
-    links = columns["sitelinks"]
-    (entity,) = _columns(_SITELINK_INDEX, links[:1])
-    rest = _columns(list(PART_SCHEMAS["sitelinks"])[1:], links[1:])
-    tables["sitelinks"] = pa.Table.from_arrays(
-        [qids.take(entity), *rest], schema=PART_SCHEMAS["sitelinks"]
-    )
+    labels = _columns(_LABEL_COLUMNS, columns["labels"])
+    sitelinks = _columns(_SITELINK_COLUMNS, columns["sitelinks"])
+    tables.update(indexed_term_tables(qids, labels, sitelinks, PART_SCHEMAS))
     return tables
 
 

@@ -80,21 +80,35 @@ class TermColumns:
 
     def to_tables(self, qids: pa.Array, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
         """The labels and sitelinks tables; ``qids`` holds the qid of each batch entity."""
-        kinds = pa.array(KINDS, pa.string()).take(pa.array(self.term_kind, pa.int8()))
         labels = [
-            qids.take(pa.array(self.term_entity, pa.int32())),
-            kinds,
+            pa.array(self.term_entity, pa.int32()),
+            pa.array(self.term_kind, pa.int8()),
             pa.array(self.term_lang, pa.string()),
             pa.array(self.term_value, pa.string()),
             pa.array(self.term_ordinal, pa.int32()),
         ]
         sitelinks = [
-            qids.take(pa.array(self.link_entity, pa.int32())),
+            pa.array(self.link_entity, pa.int32()),
             pa.array(self.link_site, pa.string()),
             pa.array(self.link_title, pa.string()),
             pa.array(self.link_badges, pa.list_(pa.string())),
         ]
-        return {
-            "labels": pa.Table.from_arrays(labels, schema=schemas["labels"]),
-            "sitelinks": pa.Table.from_arrays(sitelinks, schema=schemas["sitelinks"]),
-        }
+        return indexed_term_tables(qids, labels, sitelinks, schemas)
+
+
+def indexed_term_tables(
+    qids: pa.Array, labels: list[pa.Array], sitelinks: list[pa.Array], schemas: dict[str, pa.Schema]
+) -> dict[str, pa.Table]:
+    """The labels and sitelinks tables from columns that start with the entity's index in the
+    batch (and, for labels, the kind's index in :data:`KINDS`) instead of qid and kind."""
+    entity, kind, *label_rest = labels
+    kinds = pa.array(KINDS, pa.string()).take(kind)
+    link_entity, *link_rest = sitelinks
+    return {
+        "labels": pa.Table.from_arrays(
+            [qids.take(entity), kinds, *label_rest], schema=schemas["labels"]
+        ),
+        "sitelinks": pa.Table.from_arrays(
+            [qids.take(link_entity), *link_rest], schema=schemas["sitelinks"]
+        ),
+    }
