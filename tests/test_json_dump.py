@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import InputError
-from kgdiff.readers.json_dump import DumpFraming, LineLayout, iter_entity_lines, split_chunks
+from kgdiff.readers.chunking import split_chunks
+from kgdiff.readers.json_dump import DumpFraming, LineLayout, iter_entity_lines
 
 ENTITY = st.builds(
     lambda n, pad: f'{{"id":"Q{n}","type":"item","labels":{{"en":{{"value":"{"x" * pad}"}}}}}}',

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from kgdiff.errors import WorkerDiedError
+from kgdiff.errors import InputError, WorkerDiedError
 from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
@@ -156,9 +156,20 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
         _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
     sha256 = source.sha256
     assert sha256 is not None  # set by open_source on a clean exit
+    _check_unchanged(request.path, staging.state.source)
     if kind == JSON_DUMP:
         readers.framing.check(tally.layouts, complete=not request.limit)
     return tally, sha256, readers.xml_stats
+
+
+def _check_unchanged(path: Path, source: SourceInfo) -> None:
+    """Refuse a file that changed while it was read (workers read plain files themselves)."""
+    now = _source_info(path, source.format, source.compression, source.limit)
+    if not now.same_file(source):
+        raise InputError(
+            f"{path}: the file changed while it was ingested (size or modification time); "
+            "run the ingest again once it is complete"
+        )
 
 
 def _input_stats(kind: str, stats: XmlStats) -> dict[str, int]:

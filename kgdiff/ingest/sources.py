@@ -23,7 +23,7 @@ from kgdiff.errors import InputError
 from kgdiff.ingest.bz2tail import bz2_ends_cleanly
 from kgdiff.ingest.lbzip2 import lbzip2_stream
 from kgdiff.ingest.zstd_stream import ZstdStream
-from kgdiff.readers.streams import ByteStream
+from kgdiff.readers.streams import BufferedStream
 
 READ_BLOCK = 1 << 20
 MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\x28\xb5\x2f\xfd": "zstd"}
@@ -71,7 +71,7 @@ class HashingReader(io.RawIOBase):
 class SourceStream:
     """The decompressed bytes of a dump plus what is known about the raw file."""
 
-    def __init__(self, path: Path, raw: HashingReader, stream: ByteStream, method: str) -> None:
+    def __init__(self, path: Path, raw: HashingReader, stream: BufferedStream, method: str) -> None:
         self.path = path
         self.raw = raw
         self.stream = stream
@@ -89,6 +89,15 @@ class SourceStream:
             raise self.error(_describe(exc)) from exc
         self.decompressed += len(data)
         return data
+
+    def readinto(self, buffer: memoryview, /) -> int:
+        """Fill ``buffer`` with decompressed bytes (as :meth:`read`, without a new object)."""
+        try:
+            count = self.stream.readinto(buffer)
+        except (EOFError, OSError, zstandard.ZstdError, ValueError) as exc:
+            raise self.error(_describe(exc)) from exc
+        self.decompressed += count
+        return count
 
     def error(self, what: str) -> InputError:
         """An :class:`InputError` that names the file and both offsets."""
@@ -131,7 +140,7 @@ def open_source(path: Path, threads: int = 2, whole_hash: bool = True) -> Iterat
 @contextmanager
 def _decompressor(
     path: Path, raw: HashingReader, method: str, threads: int
-) -> Iterator[ByteStream]:
+) -> Iterator[BufferedStream]:
     if method == "bzip2" and not bz2_ends_cleanly(path):
         raise InputError(
             f"{path}: compressed offset {path.stat().st_size}: the bzip2 stream does not end "

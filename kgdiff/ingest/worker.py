@@ -16,6 +16,7 @@ from kgdiff.ingest.parse import (
     parse_entity_texts,
     parse_json_chunk,
 )
+from kgdiff.readers.chunking import FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
 from kgdiff.store.staging import PartMeta, write_part
@@ -27,7 +28,7 @@ COLLECT_EVERY = 16
 class Task:
     """One unit of work: a dump chunk or a batch of entity texts, and where to put it."""
 
-    payload: Chunk | EntityTexts
+    payload: Chunk | FileChunk | EntityTexts
     parts_dir: Path
     source: str
 
@@ -57,7 +58,9 @@ def init_worker() -> None:
 def run_task(task: Task) -> PartMeta:
     """Parse ``task`` and publish its part folder; return its counts."""
     result: ChunkResult
-    if isinstance(task.payload, Chunk):
+    if isinstance(task.payload, FileChunk):
+        result = parse_json_chunk(task.payload.load())
+    elif isinstance(task.payload, Chunk):
         result = parse_json_chunk(task.payload)
     else:
         result = parse_entity_texts(task.payload, decode_entity_text)

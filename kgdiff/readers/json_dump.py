@@ -1,10 +1,8 @@
-"""Framing of Wikidata JSON dumps: split a decompressed stream into line-aligned chunks.
+"""Framing of Wikidata JSON dumps: the entity lines of a chunk, and the brackets around them.
 
 A dump is a JSON array written one entity per line: ``[``, then ``{...},`` lines,
 the last entity without the comma, then ``]``. JSON-lines files (no brackets)
-are accepted too. Chunks are cut at fixed uncompressed offsets (then extended to
-the next newline), so the same input always gives the same chunks: an
-interrupted ingest can skip the chunks it already finished.
+are accepted too. :mod:`kgdiff.readers.chunking` cuts a stream into chunks.
 
 The framing (one ``[`` first, one ``]`` last, nothing after it) is checked from
 what the workers saw while splitting their chunk into lines, so the main
@@ -17,7 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kgdiff.errors import InputError
-from kgdiff.readers.streams import ByteStream
 
 DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
 WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")
@@ -93,47 +90,6 @@ class DumpFraming:
                 self.end_offset,
                 "the dump ends without its closing ']' (truncated download or copy?)",
             )
-
-
-def _read_exactly(stream: ByteStream, size: int) -> bytes:
-    parts: list[bytes] = []
-    missing = size
-    while missing > 0:
-        block = stream.read(missing)
-        if not block:
-            break
-        parts.append(block)
-        missing -= len(block)
-    return b"".join(parts)
-
-
-def split_chunks(
-    stream: ByteStream, framing: DumpFraming, chunk_bytes: int = DEFAULT_CHUNK_BYTES
-) -> Iterator[Chunk]:
-    """Yield line-aligned chunks of a decompressed dump stream (one copy of the data each)."""
-    carry = b""
-    offset = first_line = seq = 0
-    while block := _read_exactly(stream, chunk_bytes):
-        if framing.kind is None:
-            framing.see_start(carry + block[:4096])
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            carry += block
-            continue
-        # One copy per chunk: slicing a memoryview copies nothing, the concatenation once.
-        head = memoryview(block)[:cut]
-        chunk = Chunk(seq, offset, first_line, carry + head if carry else bytes(head))
-        carry = block[cut:]
-        yield chunk
-        seq += 1
-        offset += len(chunk.data)
-        first_line += chunk.data.count(b"\n")
-    if carry.strip():
-        yield Chunk(seq, offset, first_line, carry)
-    elif framing.kind is None:
-        source = framing.source
-        raise InputError(f"{source}: the file holds no data; expected a Wikidata JSON dump")
-    framing.end_offset = offset + len(carry)
 
 
 def iter_entity_spans(

@@ -1,0 +1,138 @@
+"""Cut a decompressed JSON dump into line-aligned chunks at fixed offsets.
+
+Chunk ``n`` holds the bytes from where chunk ``n - 1`` ended up to the last
+newline in the block ``[n * chunk_bytes, (n + 1) * chunk_bytes)`` of the stream
+(or the stream's end). So the same input always gives the same chunks, whatever
+reads them, and an interrupted ingest can skip the chunks it already finished.
+
+:func:`plan_chunks` reads into one reused buffer and yields where each chunk is;
+:func:`split_chunks` also copies each chunk's bytes out, for callers that need them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgdiff.errors import InputError
+from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, Chunk, DumpFraming
+from kgdiff.readers.streams import ReadIntoStream
+
+SNIFF_BYTES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSpan:
+    """Where one chunk is in the decompressed stream."""
+
+    seq: int
+    offset: int
+    first_line: int
+    length: int
+
+
+def _fill(stream: ReadIntoStream, target: memoryview) -> int:
+    """Read until ``target`` is full or the stream ends; return the bytes read."""
+    filled = 0
+    while filled < len(target):
+        count = stream.readinto(target[filled:])
+        if not count:
+            break
+        filled += count
+    return filled
+
+
+def _room_for(buffer: bytearray, carry: int, needed: int) -> bytearray:
+    """``buffer``, or a larger copy of its first ``carry`` bytes when ``needed`` won't fit.
+
+    A new buffer rather than a resize: views of the old one may still be alive.
+    """
+    if len(buffer) >= needed:
+        return buffer
+    larger = bytearray(needed)
+    larger[:carry] = buffer[:carry]
+    return larger
+
+
+def plan_chunks(
+    stream: ReadIntoStream, framing: DumpFraming, chunk_bytes: int = DEFAULT_CHUNK_BYTES
+) -> Iterator[tuple[ChunkSpan, memoryview]]:
+    """Yield each chunk's span and a view of its bytes (valid until the next chunk)."""
+    buffer = bytearray(chunk_bytes)
+    carry = offset = first_line = seq = 0  # carry: bytes of an unfinished line at the start
+    while True:
+        buffer = _room_for(buffer, carry, carry + chunk_bytes)
+        end = carry + _fill(stream, memoryview(buffer)[carry : carry + chunk_bytes])
+        if end == carry:
+            break
+        if framing.kind is None:
+            framing.see_start(bytes(buffer[: min(end, carry + SNIFF_BYTES)]))
+        cut = buffer.rfind(b"\n", 0, end) + 1
+        if cut == 0:
+            carry = end
+            continue
+        yield ChunkSpan(seq, offset, first_line, cut), memoryview(buffer)[:cut]
+        seq, offset = seq + 1, offset + cut
+        first_line += buffer.count(b"\n", 0, cut)
+        buffer[: end - cut] = buffer[cut:end]
+        carry = end - cut
+    if buffer[:carry].strip():
+        yield ChunkSpan(seq, offset, first_line, carry), memoryview(buffer)[:carry]
+    elif framing.kind is None:
+        source = framing.source
+        raise InputError(f"{source}: the file holds no data; expected a Wikidata JSON dump")
+    framing.end_offset = offset + carry
+
+
+def split_chunks(
+    stream: ReadIntoStream, framing: DumpFraming, chunk_bytes: int = DEFAULT_CHUNK_BYTES
+) -> Iterator[Chunk]:
+    """Yield the chunks of :func:`plan_chunks` with their bytes (one copy each)."""
+    for span, data in plan_chunks(stream, framing, chunk_bytes):
+        yield Chunk(span.seq, span.offset, span.first_line, bytes(data))
+
+
+def _pread_exactly(fd: int, length: int, offset: int) -> bytes:
+    """``length`` bytes at ``offset`` (fewer only at the end of the file)."""
+    data = os.pread(fd, length, offset)
+    if len(data) == length or not data:
+        return data
+    # one read stops at 2 GiB on Linux; a chunk that large is rare but possible
+    parts = [data]
+    while (got := sum(map(len, parts))) < length:
+        more = os.pread(fd, length - got, offset + got)
+        if not more:
+            break
+        parts.append(more)
+    return b"".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class FileChunk:
+    """A chunk of an uncompressed dump, named by where it is: a worker reads it itself.
+
+    Sending the position instead of the bytes spares the main process a copy, a
+    pickle and a pipe write per chunk (most of its time with two workers).
+    """
+
+    path: str
+    span: ChunkSpan
+
+    @property
+    def seq(self) -> int:
+        """The chunk's sequence number."""
+        return self.span.seq
+
+    def load(self) -> Chunk:
+        """Read the chunk's bytes from the file."""
+        span = self.span
+        with Path(self.path).open("rb", buffering=0) as handle:
+            data = _pread_exactly(handle.fileno(), span.length, span.offset)
+        if len(data) != span.length:
+            raise InputError(
+                f"{self.path}: offset {span.offset + len(data)}: the file is shorter than "
+                "when it was read (replaced during the ingest?); run the ingest again"
+            )
+        return Chunk(span.seq, span.offset, span.first_line, data)

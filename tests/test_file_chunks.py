@@ -1,0 +1,105 @@
+"""Chunks of an uncompressed dump travel as positions: workers read the same bytes.
+
+The main process plans the chunks (one reused buffer, hashing and counting lines)
+and the workers read their chunk from the file by offset; every chunk must be
+byte-identical to what the copying splitter yields, and a file that changes
+under the ingest must fail it rather than publish a mix of two versions.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgdiff.errors import InputError
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.readers.chunking import ChunkSpan, FileChunk, plan_chunks, split_chunks
+from kgdiff.readers.json_dump import DumpFraming
+from tests.faultkit import assert_not_published, sample_dump
+
+LINE = st.binary(min_size=0, max_size=300).map(lambda b: b.replace(b"\n", b" "))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(LINE, max_size=40), st.integers(1, 700), st.booleans())
+def test_planned_chunks_read_back_identical(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], chunk_bytes: int, tail: bool
+) -> None:
+    data = b"{\n" + b"\n".join(lines) + (b"\n" if tail else b"")
+    path = tmp_path_factory.mktemp("chunks") / "dump.json"
+    path.write_bytes(data)
+    copied = list(split_chunks(io.BytesIO(data), DumpFraming(str(path)), chunk_bytes))
+    framing = DumpFraming(str(path))
+    planned = [span for span, _view in plan_chunks(io.BytesIO(data), framing, chunk_bytes)]
+    loaded = [FileChunk(str(path), span).load() for span in planned]
+    assert loaded == copied
+    joined = b"".join(chunk.data for chunk in loaded)
+    assert data.startswith(joined) and not data[len(joined) :].strip()  # a blank tail is dropped
+    assert framing.end_offset == len(data)
+    for chunk in loaded:
+        assert chunk.first_line == data[: chunk.offset].count(b"\n")
+        # every chunk but the last ends a line; none is empty
+        assert chunk.data and (chunk.data.endswith(b"\n") or chunk is loaded[-1])
+
+
+def test_views_hold_the_chunk_bytes_until_the_next_one() -> None:
+    data = b"[\n" + b"".join(b'{"id":"Q%d"},\n' % n for n in range(50)) + b"]\n"
+    for span, view in plan_chunks(io.BytesIO(data), DumpFraming("d.json"), 64):
+        assert bytes(view) == data[span.offset : span.offset + span.length]
+
+
+def test_a_line_longer_than_a_chunk_grows_the_buffer() -> None:
+    data = b"{" + b"x" * 5000 + b"}\n{" + b"y" * 300 + b"}\n"
+    spans = [s for s, _ in plan_chunks(io.BytesIO(data), DumpFraming("d.json"), 100)]
+    assert spans[0] == ChunkSpan(0, 0, 0, 5003)
+    assert spans[1:] == [ChunkSpan(1, 5003, 1, 303)]
+
+
+def test_a_file_cut_short_names_file_and_offset(tmp_path: Path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_bytes(b"[\n{}\n]\n")
+    with pytest.raises(InputError, match=r"dump\.json: offset 7: the file is shorter"):
+        FileChunk(str(path), ChunkSpan(0, 2, 1, 10)).load()
+
+
+class TouchOnFirstUpdate:
+    """Progress that rewrites the dump's modification time once parsing is under way."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.touched = False
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Nothing to do."""
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """Move the file's mtime one second ahead, once."""
+        if not self.touched:
+            stat = self.path.stat()
+            os.utime(self.path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+            self.touched = True
+
+    def phase(self, description: str) -> None:
+        """Nothing to do."""
+
+    def end(self) -> None:
+        """Nothing to do."""
+
+
+def test_a_dump_that_changes_during_the_ingest_is_refused(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = tmp_path / "wikidata-20141201-all.json"
+    dump.write_bytes(sample_dump(tmp_path_factory).read_bytes())
+    store = tmp_path / "store"
+    request = IngestRequest(dump, snapshot="moving", store=store, chunk_bytes=1 << 20)
+    progress = TouchOnFirstUpdate(dump)
+    with pytest.raises(InputError, match=r"wikidata-20141201-all\.json: the file changed while"):
+        ingest_wikidata(request, progress)
+    assert progress.touched
+    assert_not_published(store, "moving")
