@@ -1,13 +1,16 @@
-"""Chunks of an uncompressed dump travel as positions: workers read the same bytes.
+"""Chunks travel as file positions: workers read the same bytes the main process cut.
 
-The main process plans the chunks (one reused buffer, hashing and counting lines)
-and the workers read their chunk from the file by offset; every chunk must be
-byte-identical to what the copying splitter yields, and a file that changes
-under the ingest must fail it rather than publish a mix of two versions.
+For an uncompressed dump the main process only plans the chunks (one reused
+buffer, hashing and counting lines) and the workers read their chunk from the
+dump by offset; decompressed chunks go through a few reused slot files. Every
+chunk must be byte-identical to what the copying splitter yields, a slot must
+never be overwritten while a task still needs it, and a file that changes under
+the ingest must fail it rather than publish a mix of two versions.
 """
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 from pathlib import Path
@@ -18,9 +21,10 @@ from hypothesis import strategies as st
 
 from kgdiff.errors import InputError
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.ingest.slots import ChunkSlots
 from kgdiff.readers.chunking import ChunkSpan, FileChunk, plan_chunks, split_chunks
-from kgdiff.readers.json_dump import DumpFraming
-from tests.faultkit import assert_not_published, sample_dump
+from kgdiff.readers.json_dump import Chunk, DumpFraming
+from tests.faultkit import TABLES, assert_not_published, sample_dump, table_differences
 
 LINE = st.binary(min_size=0, max_size=300).map(lambda b: b.replace(b"\n", b" "))
 
@@ -103,3 +107,40 @@ def test_a_dump_that_changes_during_the_ingest_is_refused(
         ingest_wikidata(request, progress)
     assert progress.touched
     assert_not_published(store, "moving")
+
+
+def test_slots_hand_back_each_chunk_until_released(tmp_path: Path) -> None:
+    slots = ChunkSlots(tmp_path / "slots", 2)
+    big = Chunk(0, 0, 0, b"x" * 5000 + b"\n")
+    small = Chunk(1, 5001, 1, b"{}\n")
+    first, first_slot = slots.stage(big)
+    second, second_slot = slots.stage(small)
+    assert slots.available == 0 and first_slot != second_slot
+    assert first.load() == big and second.load() == small
+    slots.release(first_slot)
+    # the reused slot still holds the longer chunk's tail; only the span is read
+    third, third_slot = slots.stage(Chunk(2, 5004, 2, b"[]\n"))
+    assert third_slot == first_slot and third.load() == Chunk(2, 5004, 2, b"[]\n")
+    slots.close()
+    assert not (tmp_path / "slots").exists()
+
+
+def test_gzip_through_slots_gives_the_plain_dumps_tables(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    plain = tmp_path / "wikidata-20141201-all.json"
+    plain.write_bytes(sample_dump(tmp_path_factory).read_bytes())
+    packed = tmp_path / "wikidata-20141201-all.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes(), compresslevel=1))
+    store = tmp_path / "store"
+    built = {
+        name: ingest_wikidata(
+            IngestRequest(path, snapshot=name, store=store, workers=2, chunk_bytes=200_000)
+        )
+        for name, path in (("plain", plain), ("packed", packed))
+    }
+    assert built["packed"].manifest.counts == built["plain"].manifest.counts
+    for table in TABLES:
+        differences = table_differences(built["plain"].directory, built["packed"].directory, table)
+        assert differences == (0, 0), table
+    assert not (store / ".staging").exists() or not any((store / ".staging").rglob("slot-*"))

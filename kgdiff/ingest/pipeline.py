@@ -1,33 +1,29 @@
 """``kgdiff ingest wikidata``: a dump file → an immutable, published snapshot.
 
-The main process decompresses and cuts the input into tasks; worker processes
+The main process decompresses and cuts the input into tasks (see
+:mod:`kgdiff.ingest.dispatch` for how they reach the workers); worker processes
 parse them and write part files into the staging folder; DuckDB sorts the parts
 into the published tables; the snapshot folder appears by one atomic rename.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from datetime import date
 from pathlib import Path
 
 import msgspec
 
-from kgdiff.errors import InputError, WorkerDiedError
+from kgdiff.errors import InputError
 from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
+from kgdiff.ingest.dispatch import TaskRunner, worker_pool
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
-from kgdiff.ingest.worker import Task, init_worker, run_task
+from kgdiff.ingest.worker import Task
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.rows.native import native_enabled
@@ -73,56 +69,6 @@ def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> 
     )
 
 
-@contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
-    """Parse workers that are always stopped, whatever ends the run.
-
-    Not ``multiprocessing.Pool``: its ``terminate()`` can hang for good when its
-    task-feeding thread starts sending a chunk (larger than a pipe buffer) just
-    as the pool stops, which a reader error at the end of a stream can trigger.
-    Shutting the executor down waits for the few chunks workers already hold
-    (a second or two) and cancels the rest.
-    """
-    # forkserver: workers never inherit the decompression threads or DuckDB state.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["kgdiff.ingest.worker"])
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker)
-    try:
-        yield executor
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _result(future: Future[PartMeta]) -> PartMeta:
-    try:
-        return future.result()
-    except BrokenProcessPool as exc:
-        raise WorkerDiedError(
-            "a parse worker died (killed, or out of memory?); finished chunks are kept: "
-            "run the same command again to resume (fewer --workers or a smaller --chunk-mb "
-            "if memory is short)"
-        ) from exc
-
-
-def _run_tasks(
-    pool: ProcessPoolExecutor,
-    tasks: Iterator[Task],
-    in_flight: int,
-    tally: Tally,
-    on_done: Progress,
-    source_pos: Callable[[], int],
-) -> None:
-    pending: deque[Future[PartMeta]] = deque()
-    for task in tasks:
-        pending.append(pool.submit(run_task, task))
-        while len(pending) >= in_flight or (pending and pending[0].done()):
-            tally.add(_result(pending.popleft()))
-            on_done.update(source_pos(), tally.entities, tally.statements)
-    while pending:
-        tally.add(_result(pending.popleft()))
-        on_done.update(source_pos(), tally.entities, tally.statements)
-
-
 @dataclass(frozen=True)
 class _Job:
     """One ingest run: what to read, where it goes, and what is already done."""
@@ -148,12 +94,13 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
     readers = ReaderState(DumpFraming(str(request.path)))
     with (
         open_source(request.path, threads=max(1, request.workers)) as source,
-        _pool(request.workers) as pool,
+        worker_pool(request.workers) as pool,
     ):
         progress.begin(f"parsing {request.path.name}", source.size)
         payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, job.day, readers)
         tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
-        _run_tasks(pool, tasks, request.workers + 2, tally, progress, lambda: source.raw.position)
+        runner = TaskRunner(pool, request.workers + 2, staging.dir / "slots")
+        runner.run(tasks, tally, progress, lambda: source.raw.position)
     sha256 = source.sha256
     assert sha256 is not None  # set by open_source on a clean exit
     _check_unchanged(request.path, staging.state.source)

@@ -111,14 +111,17 @@ def _pread_exactly(fd: int, length: int, offset: int) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class FileChunk:
-    """A chunk of an uncompressed dump, named by where it is: a worker reads it itself.
+    """A chunk named by the file that holds its bytes: a worker reads it itself.
 
-    Sending the position instead of the bytes spares the main process a copy, a
-    pickle and a pipe write per chunk (most of its time with two workers).
+    The file is the uncompressed dump (the bytes are at ``span.offset``) or a slot
+    file the main process wrote a decompressed chunk into (``at`` says where).
+    Sending the position instead of the bytes spares the main process a pickle
+    and a pipe write per chunk (most of its time with two workers).
     """
 
     path: str
     span: ChunkSpan
+    at: int | None = None
 
     @property
     def seq(self) -> int:
@@ -128,11 +131,12 @@ class FileChunk:
     def load(self) -> Chunk:
         """Read the chunk's bytes from the file."""
         span = self.span
+        start = span.offset if self.at is None else self.at
         with Path(self.path).open("rb", buffering=0) as handle:
-            data = _pread_exactly(handle.fileno(), span.length, span.offset)
+            data = _pread_exactly(handle.fileno(), span.length, start)
         if len(data) != span.length:
             raise InputError(
-                f"{self.path}: offset {span.offset + len(data)}: the file is shorter than "
+                f"{self.path}: offset {start + len(data)}: the file is shorter than "
                 "when it was read (replaced during the ingest?); run the ingest again"
             )
         return Chunk(span.seq, span.offset, span.first_line, data)
