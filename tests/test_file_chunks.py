@@ -22,7 +22,13 @@ from hypothesis import strategies as st
 from kgdiff.errors import InputError
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.ingest.slots import ChunkSlots
-from kgdiff.readers.chunking import ChunkSpan, FileChunk, plan_chunks, split_chunks
+from kgdiff.readers.chunking import (
+    ChunkSpan,
+    ChunkView,
+    FileChunk,
+    plan_chunks,
+    split_chunks,
+)
 from kgdiff.readers.json_dump import Chunk, DumpFraming
 from tests.faultkit import TABLES, assert_not_published, sample_dump, table_differences
 
@@ -119,7 +125,9 @@ def test_slots_hand_back_each_chunk_until_released(tmp_path: Path) -> None:
     assert first.load() == big and second.load() == small
     slots.release(first_slot)
     # the reused slot still holds the longer chunk's tail; only the span is read
-    third, third_slot = slots.stage(Chunk(2, 5004, 2, b"[]\n"))
+    # a view of the planner's buffer is staged the same way
+    view = ChunkView(ChunkSpan(2, 5004, 2, 3), memoryview(bytearray(b"[]\nleftover")[:3]))
+    third, third_slot = slots.stage(view)
     assert third_slot == first_slot and third.load() == Chunk(2, 5004, 2, b"[]\n")
     slots.close()
     assert not (tmp_path / "slots").exists()

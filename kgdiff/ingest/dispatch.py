@@ -16,6 +16,7 @@ from kgdiff.ingest.progress import Progress
 from kgdiff.ingest.slots import ChunkSlots
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.worker import Task, init_worker, run_task
+from kgdiff.readers.chunking import ChunkView
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.staging import PartMeta
 
@@ -63,7 +64,7 @@ class TaskRunner:
 
     def _submit(self, task: Task) -> None:
         slot = None
-        if isinstance(task.payload, Chunk):
+        if isinstance(task.payload, Chunk | ChunkView):
             if self._slots is None:
                 self._slots = ChunkSlots(self.slot_dir, self.in_flight)
             payload, slot = self._slots.stage(task.payload)

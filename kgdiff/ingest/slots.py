@@ -15,7 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
-from kgdiff.readers.chunking import ChunkSpan, FileChunk
+from kgdiff.readers.chunking import ChunkSpan, ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 
 
@@ -35,19 +35,20 @@ class ChunkSlots:
         """How many slots are free."""
         return len(self._free)
 
-    def stage(self, chunk: Chunk) -> tuple[FileChunk, Path]:
+    def stage(self, chunk: Chunk | ChunkView) -> tuple[FileChunk, Path]:
         """Write ``chunk`` into a free slot; return what to send the worker and the slot."""
+        if isinstance(chunk, Chunk):
+            span = ChunkSpan(chunk.seq, chunk.offset, chunk.first_line, len(chunk.data))
+            chunk = ChunkView(span, memoryview(chunk.data))
         slot = self._free.pop()
         descriptor = os.open(slot, os.O_WRONLY)
         try:
-            view = memoryview(chunk.data)
             written = 0
-            while written < len(view):
-                written += os.pwrite(descriptor, view[written:], written)
+            while written < len(chunk.data):
+                written += os.pwrite(descriptor, chunk.data[written:], written)
         finally:
             os.close(descriptor)
-        span = ChunkSpan(chunk.seq, chunk.offset, chunk.first_line, len(chunk.data))
-        return FileChunk(str(slot), span, at=0), slot
+        return FileChunk(str(slot), chunk.span, at=0), slot
 
     def release(self, slot: Path) -> None:
         """Give back a slot whose task has finished."""

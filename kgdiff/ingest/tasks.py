@@ -12,7 +12,7 @@ from kgdiff.errors import InputError
 from kgdiff.ingest.detect import ENTITY_DOC, JSON_DUMP, XML_DUMP
 from kgdiff.ingest.parse import EntityTexts
 from kgdiff.ingest.sources import SourceStream
-from kgdiff.readers.chunking import FileChunk, plan_chunks, split_chunks
+from kgdiff.readers.chunking import ChunkView, FileChunk, plan_chunks, split_chunks
 from kgdiff.readers.entity_docs import EntityDocError, iter_entity_documents
 from kgdiff.readers.json_dump import Chunk, DumpFraming, iter_entity_lines
 from kgdiff.readers.wikidata_xml import XmlStats, iter_entity_pages
@@ -44,19 +44,20 @@ def _limited(chunks: Iterator[Chunk], limit: int) -> Iterator[Chunk]:
 
 def json_tasks(
     source: SourceStream, chunk_bytes: int, limit: int | None, framing: DumpFraming
-) -> Iterator[Chunk | FileChunk]:
+) -> Iterator[Chunk | ChunkView | FileChunk]:
     """Line-aligned chunks of a JSON dump (``framing`` learns the dump's kind and end).
 
     Chunks of an uncompressed file go out as positions (the workers read them);
-    decompressed ones, and any cut short by ``limit``, with their bytes.
+    decompressed ones as views of the planner's buffer (to be staged at once, see
+    :mod:`kgdiff.ingest.slots`), and any cut short by ``limit`` with their bytes.
     """
     if limit:
         return _limited(split_chunks(source, framing, chunk_bytes), limit)
+    chunks = plan_chunks(source, framing, chunk_bytes)
     if source.method == "none":
         path = str(source.path)
-        spans = plan_chunks(source, framing, chunk_bytes)
-        return (FileChunk(path, span) for span, _data in spans)
-    return split_chunks(source, framing, chunk_bytes)
+        return (FileChunk(path, span) for span, _data in chunks)
+    return (ChunkView(span, data) for span, data in chunks)
 
 
 def _as_of(day: date) -> datetime:
@@ -107,7 +108,7 @@ def make_tasks(
     limit: int | None,
     day: date,
     readers: ReaderState,
-) -> Iterator[Chunk | FileChunk | EntityTexts]:
+) -> Iterator[Chunk | ChunkView | FileChunk | EntityTexts]:
     """The task stream for an input of the given kind."""
     if kind == JSON_DUMP:
         return json_tasks(source, chunk_bytes, limit, readers.framing)

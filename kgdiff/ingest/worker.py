@@ -16,7 +16,7 @@ from kgdiff.ingest.parse import (
     parse_entity_texts,
     parse_json_chunk,
 )
-from kgdiff.readers.chunking import FileChunk
+from kgdiff.readers.chunking import ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
 from kgdiff.store.staging import PartMeta, write_part
@@ -28,7 +28,8 @@ COLLECT_EVERY = 16
 class Task:
     """One unit of work: a dump chunk or a batch of entity texts, and where to put it."""
 
-    payload: Chunk | FileChunk | EntityTexts
+    payload: Chunk | ChunkView | FileChunk | EntityTexts
+    """A :class:`ChunkView` is staged into a slot file before the task is sent."""
     parts_dir: Path
     source: str
 
@@ -62,8 +63,10 @@ def run_task(task: Task) -> PartMeta:
         result = parse_json_chunk(task.payload.load())
     elif isinstance(task.payload, Chunk):
         result = parse_json_chunk(task.payload)
-    else:
+    elif isinstance(task.payload, EntityTexts):
         result = parse_entity_texts(task.payload, decode_entity_text)
+    else:
+        raise TypeError("a ChunkView must be staged into a slot file before it is sent")
     meta = PartMeta(
         seq=result.seq,
         entities=result.entities,

@@ -33,6 +33,23 @@ class ChunkSpan:
     length: int
 
 
+@dataclass(frozen=True, slots=True)
+class ChunkView:
+    """A planned chunk and a view of its bytes in the planner's buffer.
+
+    Valid only until the planner is asked for the next chunk: whoever receives it
+    must copy the bytes out (or write them somewhere) first. Never pickled.
+    """
+
+    span: ChunkSpan
+    data: memoryview
+
+    @property
+    def seq(self) -> int:
+        """The chunk's sequence number."""
+        return self.span.seq
+
+
 def _fill(stream: ReadIntoStream, target: memoryview) -> int:
     """Read until ``target`` is full or the stream ends; return the bytes read."""
     filled = 0
