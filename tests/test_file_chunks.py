@@ -101,11 +101,15 @@ class TouchOnFirstUpdate:
         """Nothing to do."""
 
 
-def test_a_dump_that_changes_during_the_ingest_is_refused(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    dump = tmp_path / "wikidata-20141201-all.json"
-    dump.write_bytes(sample_dump(tmp_path_factory).read_bytes())
+@pytest.fixture
+def dump(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the real sample as a plain JSON dump (tests change or compress it)."""
+    path = tmp_path / "wikidata-20141201-all.json"
+    path.write_bytes(sample_dump(tmp_path_factory).read_bytes())
+    return path
+
+
+def test_a_dump_that_changes_during_the_ingest_is_refused(tmp_path: Path, dump: Path) -> None:
     store = tmp_path / "store"
     request = IngestRequest(dump, snapshot="moving", store=store, chunk_bytes=1 << 20)
     progress = TouchOnFirstUpdate(dump)
@@ -124,20 +128,17 @@ def test_slots_hand_back_each_chunk_until_released(tmp_path: Path) -> None:
     assert slots.available == 0 and first_slot != second_slot
     assert first.load() == big and second.load() == small
     slots.release(first_slot)
-    # the reused slot still holds the longer chunk's tail; only the span is read
-    # a view of the planner's buffer is staged the same way
-    view = ChunkView(ChunkSpan(2, 5004, 2, 3), memoryview(bytearray(b"[]\nleftover")[:3]))
+    # a view into a larger buffer is staged like a chunk; the reused slot still holds
+    # the longer chunk's tail, but only the span is read back
+    view = ChunkView(ChunkSpan(2, 5004, 2, 3), memoryview(bytearray(b"[]\nleftover"))[:3])
     third, third_slot = slots.stage(view)
     assert third_slot == first_slot and third.load() == Chunk(2, 5004, 2, b"[]\n")
     slots.close()
     assert not (tmp_path / "slots").exists()
 
 
-def test_gzip_through_slots_gives_the_plain_dumps_tables(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    plain = tmp_path / "wikidata-20141201-all.json"
-    plain.write_bytes(sample_dump(tmp_path_factory).read_bytes())
+def test_gzip_through_slots_gives_the_plain_dumps_tables(tmp_path: Path, dump: Path) -> None:
+    plain = dump
     packed = tmp_path / "wikidata-20141201-all.json.gz"
     packed.write_bytes(gzip.compress(plain.read_bytes(), compresslevel=1))
     store = tmp_path / "store"
