@@ -20,7 +20,7 @@ if not SQL_DIR.is_dir():  # installed as a wheel: the SQL ships inside the packa
 PLACEHOLDER = re.compile(r"\{\{(@?)(\w+)\}\}")
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-Literal = str | int | float | list[str] | dict[str, str]
+Literal = str | int | float | None | list[str] | list[float] | dict[str, str]
 
 
 class SqlFileError(LookupError):
@@ -41,6 +41,8 @@ def load_sql(name: str) -> str:
 
 def quote(value: Literal) -> str:
     """A SQL literal for ``value``: strings quoted, lists as ``[...]``, dicts as structs."""
+    if value is None:
+        return "NULL"
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
     if isinstance(value, list):

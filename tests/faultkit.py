@@ -326,10 +326,12 @@ def read_manifest(store: Path, name: str) -> dict[str, object]:
     return manifest
 
 
-def parquet_rows(path: Path) -> int:
-    """Row count of one Parquet file."""
+def parquet_rows(folder: Path) -> int:
+    """Row count of a published table (a folder of Parquet files)."""
     with duckdb.connect() as connection:
-        row = connection.execute("SELECT count(*) FROM read_parquet(?)", [str(path)]).fetchone()
+        row = connection.execute(
+            "SELECT count(*) FROM read_parquet(?)", [str(folder / "*.parquet")]
+        ).fetchone()
     assert row is not None
     return int(row[0])
 
@@ -345,7 +347,7 @@ def table_differences(a: Path, b: Path, table: str) -> tuple[int, int]:
                 SELECT * FROM read_parquet($b, hive_partitioning = false)
                 EXCEPT ALL SELECT * FROM read_parquet($a, hive_partitioning = false)))
     """
-    files = {"a": str(a / f"{table}.parquet"), "b": str(b / f"{table}.parquet")}
+    files = {"a": str(a / table / "*.parquet"), "b": str(b / table / "*.parquet")}
     with duckdb.connect() as connection:
         row = connection.execute(query, files).fetchone()
     assert row is not None

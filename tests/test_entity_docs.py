@@ -13,6 +13,7 @@ from qwikidata.entity import WikidataItem
 from kgdiff.errors import UsageError
 from kgdiff.ingest.detect import ENTITY_DOC, JSON_DUMP, XML_DUMP, classify_head, resolve_date
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
+from kgdiff.store.layout import table_files
 from tests.paths import DATA
 
 
@@ -21,8 +22,8 @@ def ingest(path: Path, store: Path, name: str) -> IngestResult:
 
 
 def rows(result: IngestResult, table: str, where: str = "true") -> list[tuple[object, ...]]:
-    path = result.directory / f"{table}.parquet"
-    query = f"SELECT * EXCLUDE (snapshot) FROM '{path}' WHERE {where}"
+    files = [str(path) for path in table_files(result.directory, table)]
+    query = f"SELECT * EXCLUDE (snapshot) FROM read_parquet({files}) WHERE {where}"
     return duckdb.execute(query).fetchall()
 
 
@@ -40,12 +41,12 @@ def test_q42_statements_match_qwikidata(tmp_path: Path) -> None:
                 expected.add((claim.property_id, snak.datavalue.value["id"]))
                 assert claim.property_id == pid
     found = duckdb.execute(
-        f"SELECT pid, object_qid FROM '{result.directory}/statements.parquet'"
+        f"SELECT pid, object_qid FROM '{result.directory}/statements/*.parquet'"
         " WHERE object_qid IS NOT NULL AND value_type = 'wikibase-entityid'"
     ).fetchall()
     assert {(p, q) for p, q in found if q.startswith("Q")} == expected
     born = duckdb.execute(
-        f"SELECT value, time_lo FROM '{result.directory}/statements.parquet' WHERE pid = 'P569'"
+        f"SELECT value, time_lo FROM '{result.directory}/statements/*.parquet' WHERE pid = 'P569'"
     ).fetchall()
     assert born == [("+1952-03-11T00:00:00Z|11|Q1985727", date(1952, 3, 11))]
 
@@ -69,7 +70,7 @@ def test_other_entity_types_are_kept(tmp_path: Path, file: str, kind: str, state
 def test_lexeme_lemmas_become_labels(tmp_path: Path) -> None:
     result = ingest(DATA / "wdtk_lexeme.json", tmp_path, "lex")
     lemmas = duckdb.execute(
-        f"SELECT lang, value FROM '{result.directory}/labels.parquet' WHERE kind = 'lemma'"
+        f"SELECT lang, value FROM '{result.directory}/labels/*.parquet' WHERE kind = 'lemma'"
     ).fetchall()
     raw = json.loads((DATA / "wdtk_lexeme.json").read_text(encoding="utf-8"))
     assert sorted(lemmas) == sorted((k, v["value"]) for k, v in raw["lemmas"].items())
@@ -93,7 +94,7 @@ def test_wbgetentities_response_with_redirect_and_missing(tmp_path: Path) -> Non
     assert set(entities) == {"Q42", "Q4200"}
     qid, _type, _datatype, *_rest = entities["Q4200"]
     redirect = duckdb.execute(
-        f"SELECT redirect_to FROM '{result.directory}/entities.parquet' WHERE qid = 'Q4200'"
+        f"SELECT redirect_to FROM '{result.directory}/entities/*.parquet' WHERE qid = 'Q4200'"
     ).fetchall()
     assert qid == "Q4200" and redirect == [("Q42",)]
 

@@ -298,7 +298,7 @@ def assert_three_rejects(store: Path, name: str, source: Path) -> None:
     counts = manifest["counts"]
     assert isinstance(counts, dict)
     assert counts["entities"] == SMALL_ENTITIES - len(MALFORMED_AT)
-    assert parquet_rows(snapshot_dir(store, name) / "entities.parquet") == counts["entities"]
+    assert parquet_rows(snapshot_dir(store, name) / "entities") == counts["entities"]
     data = source.read_bytes()
     records = [
         msgspec.json.decode(line)

@@ -20,6 +20,7 @@ import pytest
 
 from kgdiff.demo import load_samples
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
+from kgdiff.store.layout import table_files
 from tests.paths import SAMPLES, run_kgdiff
 
 TEXT = re.compile(rb"<text[^>]*>(.*?)</text>", re.S)
@@ -245,9 +246,10 @@ def test_one_and_two_workers_give_identical_tables(tmp_path: Path, store: Path) 
     reference = store / "snapshots" / "snapshot=wd-2014-12"
     con = duckdb.connect()
     for table in ("entities", "labels", "sitelinks", "statements", "qualifiers"):
-        a, b = one.directory / f"{table}.parquet", reference / f"{table}.parquet"
-        left = f"read_parquet('{a}', hive_partitioning = false)"
-        right = f"read_parquet('{b}', hive_partitioning = false)"
+        a = [str(path) for path in table_files(one.directory, table)]
+        b = [str(path) for path in table_files(reference, table)]
+        left = f"read_parquet({a}, hive_partitioning = false)"
+        right = f"read_parquet({b}, hive_partitioning = false)"
         diff = con.execute(
             f"SELECT count(*) FROM ((FROM {left} EXCEPT ALL FROM {right})"
             f" UNION ALL (FROM {right} EXCEPT ALL FROM {left}))"
@@ -270,7 +272,7 @@ def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
     digest = hashlib.sha256((SAMPLES / "testDump_json_2014-12.json.bz2").read_bytes()).hexdigest()
     assert result.manifest.source.sha256 == digest
     lines = duckdb.execute(
-        f"SELECT min(source_line), max(source_line) FROM '{result.directory}/entities.parquet'"
+        f"SELECT min(source_line), max(source_line) FROM '{result.directory}/entities/*.parquet'"
     ).fetchall()
     assert lines == [(2, 26)]
 

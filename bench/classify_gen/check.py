@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.sqlfiles import quote
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, table_files
 
 SHAPE_SQL = """
     SELECT
@@ -58,11 +58,11 @@ CHURN_SQL = """
 """
 
 
-def _files(out: Path) -> list[tuple[str, str]]:
-    """(name, statements file) of every published snapshot, by name (= by date)."""
+def _files(out: Path) -> list[tuple[str, list[str]]]:
+    """(name, statements files) of every published snapshot, by name (= by date)."""
     layout = StoreLayout(out.resolve())
     return [
-        (name, str(layout.snapshot_dir(name) / "statements.parquet"))
+        (name, [str(path) for path in table_files(layout.snapshot_dir(name), "statements")])
         for name in layout.published_names()
     ]
 

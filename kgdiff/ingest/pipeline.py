@@ -46,6 +46,8 @@ class IngestRequest:
     limit: int | None = None
     max_rejects: int | None = None
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
+    bucket_bytes: int | None = None
+    """Part-file bytes per finalize bucket; None: what DuckDB's memory limit holds."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,9 @@ def _build(job: _Job) -> _Built:
     tally, sha256, xml_stats = _parse_into(job)
     parsed = time.monotonic()
     job.progress.phase("sorting and writing tables")
-    counts, rejects_file = finalize(job.staging, threads=max(1, job.request.workers))
+    counts, rejects_file = finalize(
+        job.staging, threads=max(1, job.request.workers), bucket_bytes=job.request.bucket_bytes
+    )
     timings = {
         "parse_seconds": round(parsed - started, 3),
         "finalize_seconds": round(time.monotonic() - parsed, 3),

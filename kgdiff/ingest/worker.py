@@ -19,6 +19,7 @@ from kgdiff.ingest.parse import (
 from kgdiff.readers.chunking import ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
+from kgdiff.store.buckets import key_ranges
 from kgdiff.store.staging import PartMeta, write_part
 
 COLLECT_EVERY = 16
@@ -76,6 +77,7 @@ def run_task(task: Task) -> PartMeta:
         brackets=result.layout.brackets,
         first_content=result.layout.first_content,
         last_content=result.layout.last_content,
+        key_ranges=key_ranges(result.tables),
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
     write_part(task.parts_dir, meta, result.tables, lines)

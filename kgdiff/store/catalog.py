@@ -31,6 +31,7 @@ from kgdiff.store.layout import (
     StoreLayout,
     build_files,
     classification_view,
+    table_files,
 )
 from kgdiff.temporal.macros import catalog_macros
 
@@ -73,7 +74,7 @@ def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
     """One view per table over the snapshot folders that have it."""
     views = []
     for table in tables:
-        files = [str(d / f"{table}.parquet") for d in dirs if (d / f"{table}.parquet").is_file()]
+        files = [str(path) for d in dirs for path in table_files(d, table)]
         if files:
             views.append(render("catalog/table_view", table=table, files=files))
     return views

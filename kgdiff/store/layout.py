@@ -4,8 +4,9 @@
 
     STORE/kg.duckdb                          catalog of views (rebuilt atomically)
     STORE/snapshots/snapshot=NAME/           one published snapshot (never modified)
-        manifest.json  entities.parquet  labels.parquet  sitelinks.parquet
-        statements.parquet  qualifiers.parquet  rejects.jsonl
+        manifest.json  rejects.jsonl
+        entities/  labels/  sitelinks/  statements/  qualifiers/
+            part-00000.parquet ...               sorted by subject across the files, in order
     STORE/wikipedia/snapshot=NAME/           one published Wikipedia snapshot (never modified)
         manifest.json  pages.parquet  revisions.parquet
     STORE/builds/evidence/NAME/              mentions found in Wikipedia snapshot NAME
@@ -31,6 +32,20 @@ STORE_ENV = "KGDIFF_STORE"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 WIKIPEDIA_TABLES = ("pages", "revisions")
+
+
+def table_files(directory: Path, table: str) -> list[Path]:
+    """The Parquet files of ``table`` in a published folder, in order.
+
+    Snapshot tables are folders of ``part-NNNNN.parquet`` files, each covering a range of
+    subjects; a table written as one ``TABLE.parquet`` (Wikipedia snapshots, and Wikidata
+    snapshots from earlier kgdiff builds) is a list of that one file.
+    """
+    folder = directory / table
+    if folder.is_dir():
+        return sorted(folder.glob("part-*.parquet"))
+    single = directory / f"{table}.parquet"
+    return [single] if single.is_file() else []
 
 
 def check_name(name: str, what: str) -> str:

@@ -68,7 +68,8 @@ def _repair_after_publish(layout: StoreLayout, name: str, directory: Path) -> No
     staging.with_name(f"{staging.name}.lock").unlink(missing_ok=True)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a folder's entries (new files, renames) durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -83,13 +84,13 @@ def publish_snapshot(
 
     ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
     write_manifest(final / "manifest.json", manifest)
-    _fsync_dir(final)
+    fsync_dir(final)
     target = target or layout.snapshot_dir(manifest.name)
     target.parent.mkdir(parents=True, exist_ok=True)
     with store_lock(layout):
         if target.exists():
             raise StoreError(f"snapshot {manifest.name!r} appeared while ingesting; not replaced")
         final.rename(target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
         rebuild_catalog(layout)
     return target

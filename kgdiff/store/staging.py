@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from kgdiff.errors import StoreError
 from kgdiff.store.manifest import SourceInfo
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: parts record their subject ranges (key_ranges)
 PART_COMPRESSION = "zstd"
 PART_LEVEL = 1
 
@@ -45,6 +45,8 @@ class PartMeta(msgspec.Struct, frozen=True):
     brackets: list[tuple[int, str]] = []
     first_content: int | None = None
     last_content: int | None = None
+    key_ranges: list[tuple[str, str]] = []
+    """Smallest and largest subject id of each entity kind in the chunk's rows."""
 
 
 def part_name(seq: int) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.manifest import Manifest
 
 ROWS_PER_PART = 8_000_000
@@ -91,8 +91,8 @@ def plan_parts(
     if count <= 1:
         return [EVERY_GROUP]
     latest = max(read, key=lambda m: (m.date, m.name))
-    file = layout.snapshot_dir(latest.name) / "statements.parquet"
-    found = connection.execute(load_sql("classify/part_bounds"), {"file": str(file)})
+    files = [str(path) for path in table_files(layout.snapshot_dir(latest.name), "statements")]
+    found = connection.execute(load_sql("classify/part_bounds"), {"files": files})
     return cut([str(row[0]) for row in found.fetchall()], count)
 
 
