@@ -26,6 +26,7 @@ from kgdiff.readers.chunking import (
     ChunkSpan,
     ChunkView,
     FileChunk,
+    count_lines,
     plan_chunks,
     split_chunks,
 )
@@ -153,3 +154,15 @@ def test_gzip_through_slots_gives_the_plain_dumps_tables(tmp_path: Path, dump: P
         differences = table_differences(built["plain"].directory, built["packed"].directory, table)
         assert differences == (0, 0), table
     assert not (store / ".staging").exists() or not any((store / ".staging").rglob("slot-*"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lengths=st.lists(st.one_of(st.integers(0, 40), st.integers(900, 3000)), max_size=700),
+    cut=st.floats(0, 1),
+)
+def test_count_lines_equals_bytes_count(lengths: list[int], cut: float) -> None:
+    """Long lines are hopped over, short ones counted in bulk: the same number either way."""
+    buffer = bytearray(b"".join(b"x" * n + b"\n" for n in lengths))
+    end = int(len(buffer) * cut)
+    assert count_lines(buffer, end) == buffer.count(b"\n", 0, end)
