@@ -139,3 +139,29 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
             f" AS got FROM {ours}) WHERE wanted <> got"
         ).fetchone()
         assert out_of_order == (0,), table
+
+
+@pytest.mark.parametrize("folder", ["plain", "odd[1]"])
+def test_catalog_views_read_every_part_file(tmp_path: Path, folder: str) -> None:
+    """The views read a table's files through one glob, or one by one when the store's path
+    holds glob characters; either way they see every row."""
+    store = tmp_path / folder
+    result = ingest_wikidata(
+        IngestRequest(
+            path=SAMPLES / "testDump_json_2014-12.json.bz2",
+            snapshot="buckets",
+            date="2014-12-31",
+            store=store,
+            chunk_bytes=64 << 10,
+            bucket_bytes=8 << 10,
+        )
+    )
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as con:
+        for table in TABLES:
+            row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
+            assert row == (result.manifest.counts[table],), table
+            sql = con.execute(
+                "SELECT sql FROM duckdb_views() WHERE view_name = ?", [table]
+            ).fetchone()
+            assert sql is not None
+            assert ("part-*.parquet" in sql[0]) == (folder == "plain"), table

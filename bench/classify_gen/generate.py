@@ -103,7 +103,9 @@ def write_snapshot(
     folder = layout.staging(name)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    files = {table: folder / f"{table}.parquet" for table in ROW_GROUPS}
+    files = {table: folder / table / "part-00000.parquet" for table in ROW_GROUPS}
+    for path in files.values():
+        path.parent.mkdir()
     statements = str(files["statements"])
     queries = {
         "statements": statements_sql(params, k, subjects),

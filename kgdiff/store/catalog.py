@@ -31,7 +31,7 @@ from kgdiff.store.layout import (
     StoreLayout,
     build_files,
     classification_view,
-    table_files,
+    table_sources,
 )
 from kgdiff.temporal.macros import catalog_macros
 
@@ -74,7 +74,7 @@ def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
     """One view per table over the snapshot folders that have it."""
     views = []
     for table in tables:
-        files = [str(path) for d in dirs for path in table_files(d, table)]
+        files = [source for d in dirs for source in table_sources(d, table)]
         if files:
             views.append(render("catalog/table_view", table=table, files=files))
     return views

@@ -30,6 +30,7 @@ from kgdiff.errors import UsageError
 DEFAULT_STORE = "kgdiff-data"
 STORE_ENV = "KGDIFF_STORE"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+GLOB_CHARACTERS = frozenset("*?[]{}")
 TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 WIKIPEDIA_TABLES = ("pages", "revisions")
 
@@ -46,6 +47,15 @@ def table_files(directory: Path, table: str) -> list[Path]:
         return sorted(folder.glob("part-*.parquet"))
     single = directory / f"{table}.parquet"
     return [single] if single.is_file() else []
+
+
+def table_sources(directory: Path, table: str) -> list[str]:
+    """What ``read_parquet`` needs for ``table`` in a published folder: one glob over its part
+    files (a short view, however many files a full dump has), or the files themselves when
+    the path holds glob characters."""
+    if (directory / table).is_dir() and not GLOB_CHARACTERS.intersection(str(directory)):
+        return [str(directory / table / "part-*.parquet")]
+    return [str(path) for path in table_files(directory, table)]
 
 
 def check_name(name: str, what: str) -> str:

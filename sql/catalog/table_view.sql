@@ -1,7 +1,8 @@
 -- name: table_view
 -- purpose: Catalog view over one table of every published snapshot; the `snapshot`
 --          column comes from the Hive-style folder name snapshot=NAME.
--- params: {{@table}} view name (identifier); {{files}} list of the table's Parquet files.
+-- params: {{@table}} view name (identifier); {{files}} list of the table's Parquet files
+--         (or globs over them).
 CREATE OR REPLACE VIEW {{@table}} AS
 SELECT snapshot, * EXCLUDE (snapshot)
 FROM read_parquet(
