@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.store.buckets import (
     MAX_READ_AMPLIFICATION,
     PartFile,
@@ -39,6 +39,20 @@ entity_ids = st.builds(
     st.integers(min_value=1, max_value=3000),
 )
 chunks = st.lists(st.lists(entity_ids, min_size=0, max_size=30), min_size=1, max_size=12)
+
+
+def _ingest_in_small_buckets(store: Path) -> IngestResult:
+    """The 2014-12 sample in 64 KB chunks and 8 KB buckets: many parts, several files a table."""
+    return ingest_wikidata(
+        IngestRequest(
+            path=SAMPLES / "testDump_json_2014-12.json.bz2",
+            snapshot="buckets",
+            date="2014-12-31",
+            store=store,
+            chunk_bytes=64 << 10,
+            bucket_bytes=8 << 10,
+        )
+    )
 
 
 def _holds(lo: str | None, hi: str | None, qid: str) -> bool:
@@ -106,16 +120,7 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
 ) -> None:
     """The 2014-12 sample in 64 KB chunks and 8 KB buckets equals the reference snapshot,
     and each table read file after file is in its sort order."""
-    result = ingest_wikidata(
-        IngestRequest(
-            path=SAMPLES / "testDump_json_2014-12.json.bz2",
-            snapshot="buckets",
-            date="2014-12-31",
-            store=tmp_path,
-            chunk_bytes=64 << 10,
-            bucket_bytes=8 << 10,
-        )
-    )
+    result = _ingest_in_small_buckets(tmp_path)
     reference = sample_store / "snapshots" / "snapshot=wd-2014-12"
     con = duckdb.connect()
     for table in TABLES:
@@ -146,16 +151,7 @@ def test_catalog_views_read_every_part_file(tmp_path: Path, folder: str) -> None
     """The views read a table's files through one glob, or one by one when the store's path
     holds glob characters; either way they see every row."""
     store = tmp_path / folder
-    result = ingest_wikidata(
-        IngestRequest(
-            path=SAMPLES / "testDump_json_2014-12.json.bz2",
-            snapshot="buckets",
-            date="2014-12-31",
-            store=store,
-            chunk_bytes=64 << 10,
-            bucket_bytes=8 << 10,
-        )
-    )
+    result = _ingest_in_small_buckets(store)
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as con:
         for table in TABLES:
             row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
