@@ -5,7 +5,7 @@ merging them, and that costs more than linearly: the labels of a 3.2 GB dump too
 the time of a 1 GB one. Sorting each range of subjects on its own, into its own file,
 keeps every sort in memory; the files, in order, are the sorted table. The ranges are
 quantiles of the entity ids, and a bucket reads only the part files whose subject range
-(recorded by the parse worker, see :func:`key_range`) overlaps it, so a dump in roughly
+(recorded by the parse worker, see :func:`key_ranges`) overlaps it, so a dump in roughly
 id order (as Wikidata's are, shard by shard) is read about once whatever the number of
 buckets. When the parts' ranges overlap too much for that, the plan uses fewer buckets
 rather than read everything many times.
