@@ -127,10 +127,6 @@ class Staging:
             done[meta.seq] = meta
         return done
 
-    def part_files(self, table: str) -> list[str]:
-        """Paths of one table's part files, in chunk order."""
-        return sorted(str(p) for p in self.parts.glob(f"[0-9]*/{table}.parquet"))
-
     def reject_files(self) -> list[Path]:
         """Rejects files of the finished chunks, in chunk order."""
         return sorted(self.parts.glob("[0-9]*/rejects.jsonl"))
