@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
+from kgdiff.store.bucket_sort import SORT_KEYS, modified_timestamps
 from kgdiff.store.buckets import (
     MAX_READ_AMPLIFICATION,
     PartFile,
@@ -23,15 +25,6 @@ from kgdiff.store.buckets import (
 )
 from kgdiff.store.layout import TABLES, table_files
 from tests.paths import SAMPLES
-
-SORT_KEYS = {
-    "entities": "qid, source_line",
-    "labels": "qid, kind, lang, ordinal",
-    "sitelinks": "qid, site",
-    "statements": "subject, pid, ordinal, statement_id",
-    "qualifiers": "subject, pid, statement_id, ordinal",
-}
-"""The ORDER BY of each sql/ingest/finalize_*.sql."""
 
 entity_ids = st.builds(
     lambda kind, number: f"{kind}{number}",
@@ -98,14 +91,29 @@ def test_key_ranges_hold_each_kind_of_id(ids: list[str]) -> None:
     assert bisect.bisect_left(starts, min(ids)) == 0
 
 
-def test_key_ranges_cover_every_table_and_skip_empty_ones() -> None:
+def test_key_ranges_come_from_the_entities_and_skip_empty_ones() -> None:
     tables = {
-        "entities": pa.table({"qid": pa.array(["Q5"], pa.string())}),
+        "entities": pa.table({"qid": pa.array(["Q50", "L7", "Q5"], pa.string())}),
         "statements": pa.table({"subject": pa.array(["L7-F1", "Q50"], pa.string())}),
-        "labels": pa.table({"qid": pa.array([], pa.string())}),
     }
-    assert key_ranges(tables) == [("L7-F1", "L7-F1"), ("Q5", "Q50")]
-    assert key_ranges({"labels": tables["labels"]}) == []
+    assert key_ranges(tables) == [("L7", "L7"), ("Q5", "Q50")]
+    assert key_ranges({"entities": pa.table({"qid": pa.array([], pa.string())})}) == []
+    assert key_ranges({"labels": pa.table({"qid": pa.array(["Q1"], pa.string())})}) == []
+
+
+@given(
+    bounds=st.lists(entity_ids, max_size=20).map(lambda ids: sorted(set(ids))),
+    lexeme=st.integers(min_value=1, max_value=3000),
+    suffix=st.sampled_from(["-F1", "-S2", "-F12"]),
+)
+def test_form_and_sense_subjects_fall_in_their_lexemes_bucket(
+    bounds: list[str], lexeme: int, suffix: str
+) -> None:
+    """Statements of a lexeme's forms and senses have ``L7-F1`` as subject, not an entity id;
+    no entity id sorts between ``L7`` and ``L7-F1`` (``-`` sorts before digits), so bucket
+    bounds taken from entity ids never separate them, and the lexeme's range covers them."""
+    lexeme_id = f"L{lexeme}"
+    assert bisect.bisect_right(bounds, lexeme_id + suffix) == bisect.bisect_right(bounds, lexeme_id)
 
 
 @pytest.mark.parametrize(
@@ -137,9 +145,10 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
             f" UNION ALL (FROM {theirs} EXCEPT ALL SELECT {columns} FROM {ours}))"
         ).fetchone()
         assert diff == (0,), table
+        order = ", ".join(SORT_KEYS[table])
         out_of_order = con.execute(
             "SELECT count(*) FROM (SELECT"
-            f" row_number() OVER (ORDER BY {SORT_KEYS[table]}) AS wanted,"
+            f" row_number() OVER (ORDER BY {order}) AS wanted,"
             f" row_number() OVER (ORDER BY list_position({files}, filename), file_row_number)"
             f" AS got FROM {ours}) WHERE wanted <> got"
         ).fetchone()
@@ -161,3 +170,26 @@ def test_catalog_views_read_every_part_file(tmp_path: Path, folder: str) -> None
             ).fetchone()
             assert sql is not None
             assert ("part-*.parquet" in sql[0]) == (folder == "plain"), table
+
+
+def test_modified_strings_become_utc_timestamps_or_null() -> None:
+    """``modified`` is read as UTC whatever its zone notation; unreadable text is null
+    (one bad value does not null the others)."""
+    texts = [
+        "2014-10-01T00:00:00Z",
+        None,
+        "2014-10-01 12:00:00",
+        "not a time",
+        "2014-10-01T01:00:00+02:00",
+        "2014-10-01T00:00:00.5Z",
+    ]
+    stamps = modified_timestamps(pa.chunked_array([texts], pa.string()))
+    assert stamps.type == pa.timestamp("us")
+    assert stamps.to_pylist() == [
+        datetime(2014, 10, 1),
+        None,
+        datetime(2014, 10, 1, 12),
+        None,
+        datetime(2014, 9, 30, 23),
+        datetime(2014, 10, 1, 0, 0, 0, 500000),
+    ]

@@ -78,6 +78,7 @@ def run_task(task: Task) -> PartMeta:
         first_content=result.layout.first_content,
         last_content=result.layout.last_content,
         key_ranges=key_ranges(result.tables),
+        table_bytes={name: table.nbytes for name, table in result.tables.items()},
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
     write_part(task.parts_dir, meta, result.tables, lines)

@@ -1,7 +1,6 @@
-"""Arrow schemas of the rows the parse workers produce (the *part* files).
-
-The published tables (DESIGN.md §3) are these rows sorted by the store's
-finalize SQL (which also adds the P31 types to the entities).
+"""Arrow schemas of the rows the parse workers produce (the *part* files), and of the
+published tables (DESIGN.md §3): the same rows sorted by the finalize step, which also
+adds the P31 types to the entities (see :mod:`kgdiff.store.bucket_sort`).
 """
 
 from __future__ import annotations
@@ -96,3 +95,19 @@ PART_SCHEMAS: dict[str, pa.Schema] = {
     "statements": STATEMENT_PARTS,
     "qualifiers": QUALIFIER_PARTS,
 }
+
+
+def _published_entities() -> pa.Schema:
+    """The published entities: the part columns reordered, with the P31 types, and
+    ``modified`` as a timestamp (UTC)."""
+    names = [
+        "qid", "type", "datatype", "label_en", "description_en", "aliases_en", "p31",
+        "n_labels", "n_sitelinks", "n_statements", "lastrevid", "modified", "redirect_to",
+        "source_line",
+    ]  # fmt: skip
+    extra = {"p31": pa.list_(pa.string()), "modified": pa.timestamp("us")}
+    return pa.schema([(n, extra.get(n) or ENTITY_PARTS.field(n).type) for n in names])
+
+
+PUBLISHED_SCHEMAS: dict[str, pa.Schema] = {**PART_SCHEMAS, "entities": _published_entities()}
+"""Arrow schemas of the published snapshot tables (what finalize writes)."""

@@ -1,14 +1,13 @@
 """Cut a table's finalize sort into subject ranges (buckets) that each fit in memory.
 
-DuckDB sorts a table larger than its memory limit by spilling sorted runs to disk and
-merging them, and that costs more than linearly: the labels of a 3.2 GB dump took 4.2×
-the time of a 1 GB one. Sorting each range of subjects on its own, into its own file,
-keeps every sort in memory; the files, in order, are the sorted table. The ranges are
-quantiles of the entity ids, and a bucket reads only the part files whose subject range
-(recorded by the parse worker, see :func:`key_ranges`) overlaps it, so a dump in roughly
-id order (as Wikidata's are, shard by shard) is read about once whatever the number of
-buckets. When the parts' ranges overlap too much for that, the plan uses fewer buckets
-rather than read everything many times.
+Sorting a table bigger than memory needs spilling and merging; sorting each range of
+subjects on its own, into its own file, keeps every sort in memory, and the files, in
+order, are the sorted table. The ranges are (sampled) quantiles of the entity ids, and a
+bucket reads only the part files whose subject range (recorded by the parse worker, see
+:func:`key_ranges`) overlaps it, so a dump in roughly id order (as Wikidata's are, shard
+by shard) is read about once whatever the number of buckets. When the parts' ranges
+overlap too much for that, the plan uses fewer buckets rather than read everything many
+times.
 """
 
 from __future__ import annotations
@@ -30,10 +29,9 @@ KEY_COLUMNS = {
 }
 """The subject column of each snapshot table: the first sort key, the bucket key."""
 
-PART_BYTES_PER_BUCKET_PER_GB = 12 << 20
-"""Part-file bytes one bucket may hold per GB of DuckDB memory limit. Measured on labels
-(the largest table) with a 1 GB limit: 3.2 GB dump, 75 MB of label parts, sorted in
-8.8–9.9 s as one, 7.1–7.4 s in 3 buckets, 6.4–6.6 s in 6, 6.7–7.1 s in 12."""
+SORT_MEMORY_FACTOR = 3
+"""Memory a bucket's sort holds per byte of its rows: the rows, their sorted copy, and the
+sort indices and Parquet writer buffers."""
 
 MAX_READ_AMPLIFICATION = 4.0
 """How many times over the plan may read a table's parts, in total, to get smaller buckets."""
@@ -41,10 +39,11 @@ MAX_READ_AMPLIFICATION = 4.0
 
 @dataclass(frozen=True, slots=True)
 class PartFile:
-    """One part file of a table, its size, and the range of subjects in its chunk."""
+    """One part file of a table, the size of its rows, and the range of subjects in its chunk."""
 
     path: str
     size: int
+    """Bytes of the rows in memory (or of the file, when unknown): what buckets budget."""
     key_ranges: list[tuple[str, str]] | None
     """Smallest and largest subject of each kind in the chunk (see :func:`key_ranges`);
     None when unknown (read the file for every bucket)."""
@@ -61,32 +60,32 @@ class Bucket:
 
 
 def key_ranges(tables: Mapping[str, pa.Table]) -> list[tuple[str, str]]:
-    """The smallest and largest subject id of each entity kind (first letter: ``L``, ``P``,
-    ``Q``, ...) over a chunk's tables, in order; empty when they have no rows.
+    """The smallest and largest entity id of each kind (first letter: ``L``, ``P``, ``Q``,
+    ...) in a chunk's entities table, in order; empty when it has no rows.
 
-    One range per kind, because a dump interleaves kinds (properties among items) and
-    ``P…`` to ``Q…`` would cover every item id below the chunk's largest.
+    The entities table is enough: every row of the other tables has the id of an entity
+    of the same chunk as its subject, or (statements of lexeme forms and senses) that id
+    followed by ``-F1``/``-S1``, which no other entity id sorts between, so bucket bounds
+    (entity ids) never separate them from their lexeme. One range per kind, because a
+    dump interleaves kinds (properties among items) and ``P…`` to ``Q…`` would cover
+    every item id below the chunk's largest.
     """
-    columns = [
-        table.column(column)
-        for name, column in KEY_COLUMNS.items()
-        if (table := tables.get(name)) is not None and table.num_rows
-    ]
-    if not columns:
+    table = tables.get("entities")
+    if table is None or not table.num_rows:
         return []
-    keys = pa.chunked_array([chunk for column in columns for chunk in column.chunks], pa.string())
+    keys = table.column(KEY_COLUMNS["entities"])
     grouped = (
         pa.table({"key": keys, "kind": pc.utf8_slice_codeunits(keys, 0, 1)})
-        .group_by("kind")
+        .group_by("kind", use_threads=False)
         .aggregate([("key", "min"), ("key", "max")])
         .sort_by("key_min")
     )
     return list(zip(grouped["key_min"].to_pylist(), grouped["key_max"].to_pylist(), strict=True))
 
 
-def bucket_budget(memory_limit_mb: int) -> int:
-    """Part-file bytes per bucket for a DuckDB memory limit of ``memory_limit_mb``."""
-    return max(1, PART_BYTES_PER_BUCKET_PER_GB * memory_limit_mb // 1024)
+def bucket_budget(memory_limit_mb: int, threads: int) -> int:
+    """Bytes of rows per bucket when ``threads`` buckets sort at once in ``memory_limit_mb``."""
+    return max(1, (memory_limit_mb << 20) // (SORT_MEMORY_FACTOR * max(1, threads)))
 
 
 def bucket_count(part_bytes: int, budget: int) -> int:

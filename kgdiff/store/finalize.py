@@ -1,81 +1,93 @@
-"""Turn a staging folder's part files into the published tables, with DuckDB.
+"""Turn a staging folder's part files into the published tables.
 
 Each table becomes a folder of ``part-NNNNN.parquet`` files, one per bucket (a range of
 subjects, see :mod:`kgdiff.store.buckets`), each sorted; in file order they are the
-whole table sorted.
+whole table sorted. Buckets are sorted ``threads`` at a time (Arrow releases the GIL).
 """
 
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
-import duckdb
-import pyarrow.parquet as pq
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from kgdiff.sqlfiles import Literal, render
+from kgdiff.store.bucket_sort import bucket_rows, read_rows, write_rows
 from kgdiff.store.buckets import Bucket, PartFile, bucket_budget, bucket_count, plan_buckets
 from kgdiff.store.layout import TABLES
 from kgdiff.store.publish import fsync_dir
-from kgdiff.store.staging import Staging, part_name
+from kgdiff.store.staging import Staging, part_file, part_name
 
 DEFAULT_MEMORY_LIMIT_MB = 1024
-PART_PARAMETER = {
-    "entities": "entity_parts",
-    "labels": "label_parts",
-    "sitelinks": "sitelink_parts",
-    "statements": "statement_parts",
-    "qualifiers": "qualifier_parts",
-}
+SAMPLE_ROWS = 1 << 20
+"""Entity ids sampled for the bucket bounds: enough for ranges within ~0.1 % of equal."""
 
 
-def _part_files(staging: Staging) -> dict[str, list[PartFile]]:
-    """Every table's part files in chunk order, with their size and subject range."""
+def _part_files(staging: Staging) -> tuple[dict[str, list[PartFile]], int]:
+    """Every table's part files in chunk order (size of rows, subject ranges); entity count."""
     metas = sorted(staging.finished().values(), key=lambda meta: meta.seq)
     files: dict[str, list[PartFile]] = {table: [] for table in TABLES}
     for meta in metas:
         folder = staging.parts / part_name(meta.seq)
         for table in TABLES:
-            path = folder / f"{table}.parquet"
-            files[table].append(PartFile(str(path), path.stat().st_size, meta.key_ranges))
-    return files
+            path = part_file(folder, table)
+            size = meta.table_bytes.get(table) or path.stat().st_size
+            files[table].append(PartFile(str(path), size, meta.key_ranges))
+    return files, sum(meta.entities for meta in metas)
 
 
-def _quantiles(
-    connection: duckdb.DuckDBPyConnection, entity_parts: list[PartFile], count: int
-) -> list[str]:
-    """The ``count - 1`` entity ids that cut the entities into ``count`` equal ranges."""
-    if count <= 1:
+def _quantiles(entity_parts: list[PartFile], count: int, entities: int) -> list[str]:
+    """The ``count - 1`` entity ids that cut a sample of the entities into equal ranges."""
+    if count <= 1 or not entity_parts:
         return []
-    fractions = [index / count for index in range(1, count)]
-    statement = render(
-        "ingest/bucket_bounds", entity_parts=[f.path for f in entity_parts], fractions=fractions
-    )
-    row = connection.execute(statement).fetchone()
-    return list(row[0]) if row and row[0] else []
+    step = max(1, entities // SAMPLE_ROWS)
+    samples = []
+    for part in entity_parts:
+        qids = read_rows([part.path], "qid", None, None, ["qid"]).column("qid").combine_chunks()
+        samples.append(qids.take(pa.array(range(0, len(qids), step), pa.int64())))
+    ids = pc.sort_indices(pa.chunked_array(samples, pa.string()))
+    keys = pa.chunked_array(samples, pa.string()).take(ids)
+    if not len(keys):
+        return []
+    return [keys[len(keys) * index // count].as_py() for index in range(1, count)]
 
 
-def _statement(table: str, bucket: Bucket, out: Path) -> str:
-    literals: dict[str, Literal] = {PART_PARAMETER[table]: bucket.files}
-    if table == "entities":  # the P31 types come from the same chunks' statements
-        literals["statement_parts"] = [
-            str(Path(path).with_name("statements.parquet")) for path in bucket.files
+def _write_bucket(table: str, bucket: Bucket, target: Path) -> int:
+    rows = bucket_rows(table, bucket)
+    write_rows(table, rows, target)
+    return int(rows.num_rows)
+
+
+def _submit_all(
+    pool: ThreadPoolExecutor, plans: dict[str, list[Bucket]], out: Path
+) -> dict[str, list[Future[int]]]:
+    futures: dict[str, list[Future[int]]] = {}
+    for table, buckets in plans.items():
+        (out / table).mkdir()
+        futures[table] = [
+            pool.submit(_write_bucket, table, bucket, out / table / f"part-{index:05d}.parquet")
+            for index, bucket in enumerate(buckets)
         ]
-    return render(f"ingest/finalize_{table}", lo=bucket.lo, hi=bucket.hi, out=str(out), **literals)
+    return futures
 
 
-def _write_table(
-    connection: duckdb.DuckDBPyConnection, table: str, buckets: list[Bucket], out: Path
-) -> int:
-    """Write one table's buckets into ``out/TABLE/``; return its row count."""
-    folder = out / table
-    folder.mkdir()
-    rows = 0
-    for index, bucket in enumerate(buckets):
-        target = folder / f"part-{index:05d}.parquet"
-        connection.execute(_statement(table, bucket, target))
-        rows += pq.ParquetFile(target).metadata.num_rows
-    fsync_dir(folder)
+def _run(plans: dict[str, list[Bucket]], out: Path, threads: int) -> dict[str, int]:
+    """Sort every bucket, ``threads`` at once; on Ctrl-C, drop the queued ones and wait for
+    the running ones (a few seconds) before raising."""
+    pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="kgdiff-sort")
+    try:
+        futures = _submit_all(pool, plans, out)
+        wait([f for table in futures.values() for f in table])
+        rows = {
+            table: sum(f.result() for f in table_futures)
+            for table, table_futures in futures.items()
+        }
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    for table in plans:
+        fsync_dir(out / table)
     return rows
 
 
@@ -91,19 +103,6 @@ def _merge_rejects(staging: Staging, out: Path) -> str | None:
     return target.name
 
 
-def _connect(staging: Staging, threads: int, memory_limit_mb: int) -> duckdb.DuckDBPyConnection:
-    spill = staging.dir / "spill"
-    spill.mkdir(exist_ok=True)
-    return duckdb.connect(
-        config={
-            "threads": max(1, threads),
-            "memory_limit": f"{memory_limit_mb}MB",
-            "temp_directory": str(spill),
-            "preserve_insertion_order": False,
-        }
-    )
-
-
 def finalize(
     staging: Staging,
     threads: int,
@@ -112,27 +111,14 @@ def finalize(
 ) -> tuple[dict[str, int], str | None]:
     """Write the sorted tables into a fresh ``final`` folder; return row counts and rejects file.
 
-    ``bucket_bytes``: part-file bytes per bucket (default: what fits ``memory_limit_mb``).
+    ``bucket_bytes``: bytes of rows per bucket (default: ``threads`` buckets sorting at
+    once fit ``memory_limit_mb``).
     """
     out = staging.fresh_final()
-    files = _part_files(staging)
-    budget = bucket_bytes or bucket_budget(memory_limit_mb)
+    files, entities = _part_files(staging)
+    budget = bucket_bytes or bucket_budget(memory_limit_mb, threads)
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
-    connection = _connect(staging, threads, memory_limit_mb)
-    try:
-        quantiles = _quantiles(connection, files["entities"], max(counts.values()))
-        rows = {
-            table: _write_table(
-                connection, table, plan_buckets(files[table], quantiles, counts[table]), out
-            )
-            for table in TABLES
-        }
-    except (duckdb.InterruptException, RuntimeError) as exc:
-        # Ctrl-C reaches DuckDB first while a query runs; it answers "Query interrupted".
-        if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
-            raise KeyboardInterrupt from exc
-        raise
-    finally:
-        connection.close()
-        shutil.rmtree(staging.dir / "spill", ignore_errors=True)
+    quantiles = _quantiles(files["entities"], max(counts.values()), entities)
+    plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
+    rows = _run(plans, out, threads)
     return rows, _merge_rejects(staging, out)

@@ -16,14 +16,14 @@ from typing import IO
 
 import msgspec
 import pyarrow as pa
-import pyarrow.parquet as pq
+import pyarrow.ipc as ipc
 
 from kgdiff.errors import StoreError
 from kgdiff.store.manifest import SourceInfo
 
-FORMAT_VERSION = 2  # 2: parts record their subject ranges (key_ranges)
+FORMAT_VERSION = 3  # 2: parts record their subject ranges; 3: Arrow IPC parts, table_bytes
+PART_SUFFIX = ".arrow"
 PART_COMPRESSION = "zstd"
-PART_LEVEL = 1
 
 
 class StagingState(msgspec.Struct, frozen=True):
@@ -47,6 +47,8 @@ class PartMeta(msgspec.Struct, frozen=True):
     last_content: int | None = None
     key_ranges: list[tuple[str, str]] = []
     """Smallest and largest subject id of each entity kind in the chunk's rows."""
+    table_bytes: dict[str, int] = {}
+    """Size in memory of each table's rows (what finalize budgets its buckets with)."""
 
 
 def part_name(seq: int) -> str:
@@ -54,22 +56,27 @@ def part_name(seq: int) -> str:
     return f"{seq:07d}"
 
 
+def part_file(folder: Path, table: str) -> Path:
+    """The file of ``table`` in a part folder."""
+    return folder / f"{table}{PART_SUFFIX}"
+
+
 def write_part(
     parts_dir: Path, meta: PartMeta, tables: dict[str, pa.Table], rejects: Iterable[bytes]
 ) -> None:
-    """Write one chunk's tables and rejects, then publish the folder by rename."""
+    """Write one chunk's tables and rejects, then publish the folder by rename.
+
+    The tables are Arrow IPC files (zstd-compressed buffers): only finalize reads them,
+    whole, and IPC costs a third of Parquet's encoding time to write and less to read.
+    """
     final = parts_dir / part_name(meta.seq)
     tmp = parts_dir / f".tmp-{part_name(meta.seq)}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
+    options = ipc.IpcWriteOptions(compression=PART_COMPRESSION)
     for table_name, table in tables.items():
-        pq.write_table(
-            table,
-            tmp / f"{table_name}.parquet",
-            compression=PART_COMPRESSION,
-            compression_level=PART_LEVEL,
-            write_statistics=False,  # finalize reads parts whole; statistics cost ~14 %
-        )
+        with ipc.new_file(part_file(tmp, table_name), table.schema, options=options) as writer:
+            writer.write_table(table)
     lines = list(rejects)
     if lines:
         (tmp / "rejects.jsonl").write_bytes(b"".join(lines))
