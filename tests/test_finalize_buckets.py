@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import bisect
+import bz2
 import itertools
 from datetime import datetime
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kgdiff.errors import StoreError
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
+from kgdiff.ingest.worker import Task, run_task
+from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.bucket_sort import SORT_KEYS, modified_timestamps
 from kgdiff.store.buckets import (
     MAX_READ_AMPLIFICATION,
@@ -23,7 +28,10 @@ from kgdiff.store.buckets import (
     plan_buckets,
     read_amplification,
 )
+from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import TABLES, table_files
+from kgdiff.store.manifest import SourceInfo
+from kgdiff.store.staging import Staging, StagingState
 from tests.paths import SAMPLES
 
 entity_ids = st.builds(
@@ -193,3 +201,33 @@ def test_modified_strings_become_utc_timestamps_or_null() -> None:
         datetime(2014, 9, 30, 23),
         datetime(2014, 10, 1, 0, 0, 0, 500000),
     ]
+
+
+def _staged_sample(directory: Path, lines: int) -> Staging:
+    """A staging folder holding one part: the first ``lines`` lines of the 2014-12 sample."""
+    text = bz2.decompress((SAMPLES / "testDump_json_2014-12.json.bz2").read_bytes())
+    data = b"".join(text.splitlines(keepends=True)[:lines])
+    staging = Staging(directory, StagingState(SourceInfo("sample", len(data), 0), len(data)))
+    staging.open()
+    meta = run_task(Task(Chunk(0, 0, 1, data), staging.parts, "sample"))
+    assert meta.entities == lines - 1  # the first line is "["
+    return staging
+
+
+def test_finalize_of_one_part_counts_its_rows(tmp_path: Path) -> None:
+    staging = _staged_sample(tmp_path / "s", 40)
+    rows, rejects = finalize(staging, threads=2)
+    assert rows["entities"] == 39 and rejects is None
+    for table in TABLES:
+        files = list((staging.final / table).glob("part-*.parquet"))
+        assert sum(pq.ParquetFile(f).metadata.num_rows for f in files) == rows[table], table
+    staging.close(remove=True)
+
+
+def test_a_damaged_part_is_named_in_a_store_error(tmp_path: Path) -> None:
+    staging = _staged_sample(tmp_path / "s", 40)
+    damaged = next(staging.parts.glob("*/labels.arrow"))
+    damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])
+    with pytest.raises(StoreError, match=r"labels\.arrow: staging part unreadable.*delete"):
+        finalize(staging, threads=1)
+    staging.close(remove=False)

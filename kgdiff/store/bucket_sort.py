@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
+from kgdiff.errors import StoreError
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
 from kgdiff.store.buckets import KEY_COLUMNS, Bucket
 
@@ -47,15 +48,22 @@ def read_rows(
     files: Sequence[str], key: str, lo: str | None, hi: str | None, columns: list[str] | None = None
 ) -> pa.Table:
     """The rows of the part ``files`` whose ``key`` is in ``[lo, hi)`` (None: unbounded)."""
-    tables = []
-    for path in files:
+    return pa.concat_tables([_in_range(_read_part(path, columns), key, lo, hi) for path in files])
+
+
+def _read_part(path: str, columns: list[str] | None) -> pa.Table:
+    try:
         with pa.OSFile(path) as source:
             reader = ipc.open_file(source)
             if columns is not None:
                 reader = ipc.open_file(source, options=_only(reader.schema, columns))
-            table = reader.read_all()
-        tables.append(_in_range(table, key, lo, hi))
-    return pa.concat_tables(tables)
+            return reader.read_all()
+    except (pa.ArrowInvalid, OSError) as exc:  # damaged after it was written (disk, by hand)
+        folder = Path(path).parent
+        raise StoreError(
+            f"{path}: staging part unreadable ({exc}); delete {folder} and run the same"
+            " command again to parse that chunk anew"
+        ) from exc
 
 
 def _only(schema: pa.Schema, columns: list[str]) -> ipc.IpcReadOptions:
