@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import signal
 from dataclasses import dataclass
@@ -23,6 +24,10 @@ from kgdiff.store.buckets import key_ranges
 from kgdiff.store.staging import PartMeta, write_part
 
 COLLECT_EVERY = 16
+M_TRIM_THRESHOLD = -1  # mallopt parameters (glibc's malloc.h)
+M_MMAP_THRESHOLD = -3
+HEAP_KEEP_BYTES = 512 << 20
+MMAP_THRESHOLD_MAX = 32 << 20  # the largest glibc accepts on 64-bit
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +60,24 @@ def init_worker() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
+    keep_freed_memory()
+
+
+def keep_freed_memory() -> None:
+    """Keep big freed blocks in the process instead of handing them back to the OS.
+
+    By default glibc serves each chunk's column buffers with fresh ``mmap`` pages and
+    unmaps them when freed, so every chunk pays for the kernel zeroing its pages again:
+    about a quarter of the native parse time. A fixed mmap threshold and a high trim
+    threshold let the next chunk reuse the heap. No-op where libc is not glibc.
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX)
+    mallopt(M_TRIM_THRESHOLD, HEAP_KEEP_BYTES)
 
 
 def run_task(task: Task) -> PartMeta:
