@@ -3,7 +3,7 @@
 Run with ``.venv/bin/python -m bench.finalize_bench --dump FILE [--dump FILE ...]``. Each
 dump is parsed once into a staging folder (the real ingest, stopped before it publishes),
 then the finalize step runs alternately as one sort per table (the layout before buckets)
-and in buckets sized to DuckDB's 1 GB memory limit (the default), ``--repeat`` times each.
+and in buckets sized to the default 1 GB memory budget, ``--repeat`` times each.
 Printed per dump and mode: the fastest and slowest wall time, the CPU seconds of the
 fastest run, and the number of files per table. Use the dumps that ``bench.ingest_bench``
 generates (1 GB and 3 GB) to see how the two scale.

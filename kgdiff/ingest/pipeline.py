@@ -2,7 +2,7 @@
 
 The main process decompresses and cuts the input into tasks (see
 :mod:`kgdiff.ingest.dispatch` for how they reach the workers); worker processes
-parse them and write part files into the staging folder; DuckDB sorts the parts
+parse them and write part files into the staging folder; finalize sorts the parts
 into the published tables; the snapshot folder appears by one atomic rename.
 """
 
@@ -47,7 +47,7 @@ class IngestRequest:
     max_rejects: int | None = None
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     bucket_bytes: int | None = None
-    """Part-file bytes per finalize bucket; None: what DuckDB's memory limit holds."""
+    """Bytes of rows per finalize bucket; None: what the 1 GB sort budget holds."""
 
 
 @dataclass(frozen=True)

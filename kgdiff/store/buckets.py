@@ -57,6 +57,8 @@ class Bucket:
     lo: str | None
     hi: str | None
     files: list[str]
+    size: float = 0.0
+    """Estimated bytes of its rows: each part's size split evenly over the buckets it touches."""
 
 
 def key_ranges(tables: Mapping[str, pa.Table]) -> list[tuple[str, str]]:
@@ -130,12 +132,15 @@ def plan_buckets(files: Sequence[PartFile], quantiles: Sequence[str], count: int
         count //= 2
     bounds = sorted(set(every_nth(quantiles, count))) if count > 1 else []
     members: list[list[str]] = [[] for _ in range(len(bounds) + 1)]
+    sizes = [0.0] * (len(bounds) + 1)
     for part in files:
-        for index in sorted(_overlapping(bounds, part.key_ranges)):
+        touched = sorted(_overlapping(bounds, part.key_ranges))
+        for index in touched:
             members[index].append(part.path)
+            sizes[index] += part.size / len(touched)
     edges: list[str | None] = [None, *bounds, None]
     return [
-        Bucket(lo, hi, paths)
-        for lo, hi, paths in zip(edges[:-1], edges[1:], members, strict=True)
+        Bucket(lo, hi, paths, size)
+        for lo, hi, paths, size in zip(edges[:-1], edges[1:], members, sizes, strict=True)
         if paths
     ]

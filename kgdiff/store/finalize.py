@@ -63,13 +63,18 @@ def _write_bucket(table: str, bucket: Bucket, target: Path) -> int:
 def _submit_all(
     pool: ThreadPoolExecutor, plans: dict[str, list[Bucket]], out: Path
 ) -> dict[str, list[Future[int]]]:
-    futures: dict[str, list[Future[int]]] = {}
-    for table, buckets in plans.items():
+    """Queue every bucket, largest first, so the threads finish together."""
+    jobs = [
+        (table, index, bucket)
+        for table, buckets in plans.items()
+        for index, bucket in enumerate(buckets)
+    ]
+    futures: dict[str, list[Future[int]]] = {table: [] for table in plans}
+    for table in plans:
         (out / table).mkdir()
-        futures[table] = [
-            pool.submit(_write_bucket, table, bucket, out / table / f"part-{index:05d}.parquet")
-            for index, bucket in enumerate(buckets)
-        ]
+    for table, index, bucket in sorted(jobs, key=lambda job: -job[2].size):
+        target = out / table / f"part-{index:05d}.parquet"
+        futures[table].append(pool.submit(_write_bucket, table, bucket, target))
     return futures
 
 

@@ -1,0 +1,99 @@
+"""Compare the end-to-end ingest of two git revisions, alternating, in one run.
+
+Run with ``.venv/bin/python -m bench.revisions_ab --base REV [--head REV] --dump FILE
+[--workers N] [--repeat N]``. Each revision is checked out into a temporary git worktree
+(the current ``kgdiff/_native*.so`` is copied in, so both must share the C++ code: the
+script refuses revisions whose ``native/`` differs), then ``kgdiff ingest wikidata`` runs
+from each in turn, ``--repeat`` rounds, into a fresh store every time. Printed per run:
+wall seconds, MB/s, peak RSS of the process tree, and the parse / sort seconds of the
+manifest; then the best run of each revision and their ratio. Alternating makes the
+ratio hold on a machine whose speed drifts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.rss import run_measured
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def checkout(rev: str, scratch: Path) -> Path:
+    """A worktree of ``rev`` under ``scratch`` with this tree's native extension."""
+    if _git("diff", "--stat", rev, "--", "native/"):
+        sys.exit(f"{rev}: native/ differs from the working tree; build it separately")
+    tree = scratch / _git("rev-parse", "--short", rev)
+    _git("worktree", "add", "--detach", str(tree), rev)
+    for built in (ROOT / "kgdiff").glob("_native*.so"):
+        shutil.copy2(built, tree / "kgdiff" / built.name)
+    return tree
+
+
+def ingest_once(tree: Path, dump: Path, workers: int, store: Path) -> dict[str, float]:
+    """One ingest from ``tree``; its wall time, peak RSS and manifest timings."""
+    shutil.rmtree(store, ignore_errors=True)
+    command = [sys.executable, "-m", "kgdiff", "ingest", "wikidata", str(dump)]
+    command += ["--workers", str(workers), "--quiet", "--store", str(store)]
+    measured = run_measured(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
+    if measured.returncode != 0:
+        sys.exit(f"{tree.name}: ingest failed: {measured.stderr.strip()[-500:]}")
+    manifest = json.loads(next(store.glob("snapshots/*/manifest.json")).read_text())
+    timings = manifest.get("timings", {})
+    return {
+        "seconds": measured.seconds,
+        "rss_mb": measured.peak_rss_bytes / 2**20,
+        "parse": timings.get("parse_seconds", 0.0),
+        "sort": timings.get("finalize_seconds", 0.0),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--head", default="HEAD")
+    parser.add_argument("--dump", type=Path, required=True)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    scratch = Path(tempfile.mkdtemp(prefix="kgdiff-ab-"))
+    trees = {rev: checkout(rev, scratch) for rev in (args.base, args.head)}
+    mb = args.dump.stat().st_size / 1e6
+    best: dict[str, float] = {}
+    try:
+        for round_number in range(1, args.repeat + 1):
+            for rev, tree in trees.items():
+                run = ingest_once(tree, args.dump, args.workers, scratch / "store")
+                best[rev] = min(best.get(rev, run["seconds"]), run["seconds"])
+                print(
+                    f"round {round_number} {rev:>12}: {run['seconds']:6.2f} s"
+                    f" {mb / run['seconds']:6.1f} MB/s  RSS {run['rss_mb']:5.0f} MB"
+                    f"  parse {run['parse']:5.2f} s  sort {run['sort']:5.2f} s",
+                    flush=True,
+                )
+    finally:
+        for tree in trees.values():
+            _git("worktree", "remove", "--force", str(tree))
+        shutil.rmtree(scratch, ignore_errors=True)
+    base, head = best[args.base], best[args.head]
+    print(
+        f"best: {args.base} {base:.2f} s, {args.head} {head:.2f} s; {args.head} is "
+        f"{base / head:.2f}x as fast"
+    )
+
+
+if __name__ == "__main__":
+    main()
