@@ -224,10 +224,11 @@ def test_finalize_of_one_part_counts_its_rows(tmp_path: Path) -> None:
     staging.close(remove=True)
 
 
-def test_a_damaged_part_is_named_in_a_store_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_damaged_part_is_named_in_a_store_error(tmp_path: Path, threads: int) -> None:
     staging = _staged_sample(tmp_path / "s", 40)
     damaged = next(staging.parts.glob("*/labels.arrow"))
     damaged.write_bytes(damaged.read_bytes()[: damaged.stat().st_size // 2])
     with pytest.raises(StoreError, match=r"labels\.arrow: staging part unreadable.*delete"):
-        finalize(staging, threads=1)
+        finalize(staging, threads=threads)
     staging.close(remove=False)

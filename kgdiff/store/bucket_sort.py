@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 from kgdiff.errors import StoreError
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
 from kgdiff.store.buckets import KEY_COLUMNS, Bucket
+from kgdiff.store.staging import part_file
 
 SORT_KEYS: dict[str, tuple[str, ...]] = {
     "entities": ("qid", "source_line"),
@@ -133,9 +134,7 @@ def _one_timestamp(text: str | None) -> pa.Scalar | None:
 
 def _entity_rows(entity_files: Sequence[str], bucket: Bucket) -> pa.Table:
     rows = sorted_rows(read_rows(entity_files, "qid", bucket.lo, bucket.hi), SORT_KEYS["entities"])
-    statement_files = [
-        str(Path(path).with_name(f"statements{Path(path).suffix}")) for path in entity_files
-    ]
+    statement_files = [str(part_file(Path(path).parent, "statements")) for path in entity_files]
     columns = {name: rows[name] for name in rows.column_names}
     columns["aliases_en"] = _empty_lists(rows["aliases_en"])
     columns["p31"] = _p31_types(statement_files, bucket, rows["qid"].combine_chunks())

@@ -8,7 +8,7 @@ whole table sorted. Buckets are sorted ``threads`` at a time (Arrow releases the
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pyarrow as pa
@@ -47,8 +47,8 @@ def _quantiles(entity_parts: list[PartFile], count: int, entities: int) -> list[
     for part in entity_parts:
         qids = read_rows([part.path], "qid", None, None, ["qid"]).column("qid").combine_chunks()
         samples.append(qids.take(pa.array(range(0, len(qids), step), pa.int64())))
-    ids = pc.sort_indices(pa.chunked_array(samples, pa.string()))
-    keys = pa.chunked_array(samples, pa.string()).take(ids)
+    sample = pa.chunked_array(samples, pa.string())
+    keys = sample.take(pc.sort_indices(sample))
     if not len(keys):
         return []
     return [keys[len(keys) * index // count].as_py() for index in range(1, count)]
@@ -79,12 +79,16 @@ def _submit_all(
 
 
 def _run(plans: dict[str, list[Bucket]], out: Path, threads: int) -> dict[str, int]:
-    """Sort every bucket, ``threads`` at once; on Ctrl-C, drop the queued ones and wait for
-    the running ones (a few seconds) before raising."""
+    """Sort every bucket, ``threads`` at once; on Ctrl-C or a failed bucket, drop the queued
+    ones and wait for the running ones (a few seconds) before raising."""
     pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="kgdiff-sort")
     try:
         futures = _submit_all(pool, plans, out)
-        wait([f for table in futures.values() for f in table])
+        done, _ = wait(
+            [f for table in futures.values() for f in table], return_when=FIRST_EXCEPTION
+        )
+        for future in done:
+            future.result()  # raises the first failure, before the queued buckets run
         rows = {
             table: sum(f.result() for f in table_futures)
             for table, table_futures in futures.items()
