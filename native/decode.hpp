@@ -85,6 +85,22 @@ inline void see_field(uint32_t& seen, int bit) {
   seen |= 1u << bit;
 }
 
+using Field = std::pair<std::string_view, element>;
+
+// A map's fields in key order (bytewise, as Arrow compares strings): each entity's rows
+// leave the walk in the order of the published tables, so finalize only orders entities.
+// A repeated key makes the entity the Python path's, as with KeySet.
+inline std::vector<Field> sorted_fields(object map) {
+  std::vector<Field> fields;
+  fields.reserve(map.size());
+  for (auto field : map) fields.emplace_back(field.key, field.value);
+  std::sort(fields.begin(), fields.end(),
+            [](const Field& a, const Field& b) { return a.first < b.first; });
+  for (size_t i = 1; i < fields.size(); ++i)
+    if (fields[i].first == fields[i - 1].first) throw Defer{};
+  return fields;
+}
+
 // Python dicts keep one entry per key: maps with a repeated key are the Python path's.
 // An open-addressing set of the keys (short language codes, site ids, property ids):
 // far cheaper than sorting them.

@@ -129,12 +129,11 @@ void EntityWalk::statement(element value, std::string_view pid, int32_t ordinal)
 
 int EntityWalk::statements(std::optional<object> groups) {
   if (!groups) return 0;
-  keys_.check_unique(*groups);
   int count = 0;
-  for (auto group : *groups) {
+  for (const auto& [pid, group] : sorted_fields(*groups)) {
     int32_t ordinal = 0;
-    for (element value : need_array(group.value)) {
-      statement(value, group.key, ordinal++);
+    for (element value : need_array(group)) {
+      statement(value, pid, ordinal++);
       ++count;
     }
   }
@@ -223,9 +222,10 @@ int EntityWalk::add(element root, int64_t source_line) {
   int count = statements(non_empty(e.claims) ? e.claims : e.statements);
   OptString label_en, description_en, lemma_en;
   bool aliases_en = false;
-  terms(e.labels, kLabel, label_en);
-  terms(e.descriptions, kDescription, description_en);
+  // In the order of the kinds' names (alias < description < label < lemma), as published.
   aliases(e.aliases, aliases_en);
+  terms(e.descriptions, kDescription, description_en);
+  terms(e.labels, kLabel, label_en);
   terms(e.lemmas, kLemma, lemma_en);
   int links = sitelinks(e.sitelinks);
   EntityTable& row = t_.entities;

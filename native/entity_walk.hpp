@@ -80,28 +80,26 @@ inline std::string_view term_value(element term) {
 
 inline void EntityWalk::terms(std::optional<object> map, int8_t kind, OptString& english) {
   if (!map) return;
-  keys_.check_unique(*map);
-  for (auto field : *map) {
-    std::string_view value = term_value(field.value);
-    if (field.key == "en") english = value;
+  for (const auto& [lang, term] : sorted_fields(*map)) {
+    std::string_view value = term_value(term);
+    if (lang == "en") english = value;
     t_.labels.entity.add(index_), t_.labels.kind.add(kind);
-    t_.labels.lang.add(field.key), t_.labels.value.add(value), t_.labels.ordinal.add(0);
+    t_.labels.lang.add(lang), t_.labels.value.add(value), t_.labels.ordinal.add(0);
   }
 }
 
 inline void EntityWalk::aliases(std::optional<object> map, bool& has_en) {
   if (!map) return t_.entities.aliases_en.add_null();
-  keys_.check_unique(*map);
   std::vector<std::string_view> english;
-  for (auto field : *map) {
+  for (const auto& [lang, terms] : sorted_fields(*map)) {
     int32_t ordinal = 0;
-    bool en = field.key == "en";
+    bool en = lang == "en";
     has_en = has_en || en;
-    for (element term : need_array(field.value)) {
+    for (element term : need_array(terms)) {
       std::string_view value = term_value(term);
       if (en) english.push_back(value);
       t_.labels.entity.add(index_), t_.labels.kind.add(kAlias);
-      t_.labels.lang.add(field.key), t_.labels.value.add(value);
+      t_.labels.lang.add(lang), t_.labels.value.add(value);
       t_.labels.ordinal.add(ordinal++);
     }
   }
@@ -112,13 +110,12 @@ inline void EntityWalk::aliases(std::optional<object> map, bool& has_en) {
 
 inline int EntityWalk::sitelinks(std::optional<object> map) {
   if (!map) return 0;
-  keys_.check_unique(*map);
   int count = 0;
-  for (auto field : *map) {
+  for (const auto& [site, link] : sorted_fields(*map)) {
     std::string_view title = "";
     std::optional<array> badges;
     uint32_t seen = 0;
-    for (auto part : need_object(field.value)) {
+    for (auto part : need_object(link)) {
       if (part.key == "title") {
         see_field(seen, 0);
         title = need_string(part.value);
@@ -127,7 +124,7 @@ inline int EntityWalk::sitelinks(std::optional<object> map) {
         badges = need_array(part.value);
       }
     }
-    t_.sitelinks.entity.add(index_), t_.sitelinks.site.add(field.key);
+    t_.sitelinks.entity.add(index_), t_.sitelinks.site.add(site);
     t_.sitelinks.title.add(title);
     if (badges && badges->size() > 0) {
       for (element badge : *badges) t_.sitelinks.badges.add_item(need_string(badge));

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import bz2
 import itertools
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -232,3 +233,54 @@ def test_a_damaged_part_is_named_in_a_store_error(tmp_path: Path, threads: int) 
     with pytest.raises(StoreError, match=r"labels\.arrow: staging part unreadable.*delete"):
         finalize(staging, threads=threads)
     staging.close(remove=False)
+
+
+def test_an_entity_twice_in_the_dump_keeps_each_copys_rows_together(tmp_path: Path) -> None:
+    """Labels and statements of a repeated entity: first copy's rows, then the second's,
+    each in the published order; the entity sorts among the others as usual."""
+    copies = [
+        {
+            "id": "Q5",
+            "labels": {"fr": {"value": "b"}, "de": {"value": "a"}},
+            "claims": {"P7": [_claim("Q1")], "P31": [_claim("Q2"), _claim("Q3")]},
+        },
+        {"id": "Q5", "labels": {"en": {"value": "c"}}, "claims": {"P1": [_claim("Q4")]}},
+    ]
+    other = {"id": "Q40", "labels": {"en": {"value": "x"}}}
+    lines = [json.dumps(doc) for doc in (copies[0], other, copies[1])]
+    dump = tmp_path / "wikidata-20240101-all.json"
+    dump.write_text("[\n" + ",\n".join(lines) + "\n]\n")
+    for chunk_bytes in (1 << 20, 200):  # the copies in one chunk, then in two
+        result = ingest_wikidata(
+            IngestRequest(
+                path=dump,
+                snapshot=f"c{chunk_bytes}",
+                store=tmp_path / "store",
+                chunk_bytes=chunk_bytes,
+            )
+        )
+        labels = pq.read_table(table_files(result.directory, "labels")[0])
+        assert labels.select(["qid", "lang"]).to_pylist() == [
+            {"qid": "Q40", "lang": "en"},
+            {"qid": "Q5", "lang": "de"},
+            {"qid": "Q5", "lang": "fr"},
+            {"qid": "Q5", "lang": "en"},
+        ]
+        statements = pq.read_table(table_files(result.directory, "statements")[0])
+        assert statements.select(["pid", "object_qid"]).to_pylist() == [
+            {"pid": "P31", "object_qid": "Q2"},
+            {"pid": "P31", "object_qid": "Q3"},
+            {"pid": "P7", "object_qid": "Q1"},
+            {"pid": "P1", "object_qid": "Q4"},
+        ]
+
+
+def _claim(qid: str) -> dict[str, object]:
+    value = {"entity-type": "item", "numeric-id": int(qid[1:]), "id": qid}
+    snak = {
+        "snaktype": "value",
+        "property": "P1",
+        "datatype": "wikibase-item",
+        "datavalue": {"value": value, "type": "wikibase-entityid"},
+    }
+    return {"mainsnak": snak, "type": "statement", "rank": "normal"}

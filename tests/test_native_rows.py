@@ -10,8 +10,10 @@ extension is a failure, not a skip.
 from __future__ import annotations
 
 import bz2
+import itertools
 import json
 import os
+from collections import Counter
 from typing import Any
 
 import pyarrow as pa
@@ -22,6 +24,8 @@ from hypothesis import strategies as st
 from kgdiff.ingest.parse import ChunkResult, parse_json_chunk
 from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_spans
 from kgdiff.rows.native import native_enabled, native_rows
+from kgdiff.store.buckets import KEY_COLUMNS
+from kgdiff.store.subject_runs import RUN_ORDERED_TABLES
 from tests.paths import DATA, SAMPLES
 
 if not native_enabled():
@@ -50,10 +54,38 @@ def _rows(result: ChunkResult) -> dict[str, list[str]]:
     }
 
 
+ENTITY_ORDER = {
+    "labels": ("kind", "lang", "ordinal"),
+    "sitelinks": ("site",),
+    "statements": ("pid", "ordinal"),
+}
+"""What orders an entity's rows in the run-ordered tables (kgdiff.store.subject_runs)."""
+
+
+def assert_entity_rows_in_published_order(result: ChunkResult) -> None:
+    """The rows of each entity are together and in the published order, so finalize may
+    move them as one run (an entity twice in a chunk is checked by the finalize tests)."""
+    assert set(ENTITY_ORDER) == RUN_ORDERED_TABLES
+    counts = Counter(result.tables["entities"].column("qid").to_pylist())
+    for name, columns in ENTITY_ORDER.items():
+        key = KEY_COLUMNS[name]
+        rows = result.tables[name].select([key, *columns]).to_pylist()
+        runs = [
+            (subject, [tuple(row[column] for column in columns) for row in run])
+            for subject, run in itertools.groupby(rows, key=lambda row: row[key])
+        ]
+        once = [(subject, keys) for subject, keys in runs if counts[subject] == 1]
+        assert len({subject for subject, _ in once}) == len(once), f"{name}: an entity split"
+        for subject, keys in once:
+            assert keys == sorted(keys), (name, subject)
+
+
 def assert_same(chunk: Chunk) -> ChunkResult:
     """Parse ``chunk`` both ways; everything but the row order must agree."""
     native = parse_json_chunk(chunk, native=True)
     python = parse_json_chunk(chunk, native=False)
+    assert_entity_rows_in_published_order(native)
+    assert_entity_rows_in_published_order(python)
     assert (native.entities, native.statements) == (python.entities, python.statements)
     assert native.rejects == python.rejects
     assert native.layout == python.layout

@@ -67,7 +67,9 @@ class RowBuffers:
         marks = (len(self.statements), len(self.qualifiers))
         count = 0
         try:
-            for pid, statements in statement_groups(entity).items():
+            groups = statement_groups(entity)
+            for pid in sorted(groups):  # the published order: finalize keeps it
+                statements = groups[pid]
                 for ordinal, statement in enumerate(statements):
                     statement_rows(
                         statement, entity.id, pid, ordinal, self.statements, self.qualifiers

@@ -43,16 +43,18 @@ class TermColumns:
         if not isinstance(terms, dict) or not terms:
             return
         count = len(terms)
+        langs = sorted(terms)
         self.term_entity.extend([index] * count)
         self.term_kind.extend([kind] * count)
-        self.term_lang.extend(terms)
-        self.term_value.extend([term.value for term in terms.values()])
+        self.term_lang.extend(langs)
+        self.term_value.extend([terms[lang].value for lang in langs])
         self.term_ordinal.extend([0] * count)
 
     def _add_aliases(self, index: int, aliases: dict[str, list[Term]] | list[Any]) -> None:
         if not isinstance(aliases, dict):
             return
-        for lang, terms in aliases.items():
+        for lang in sorted(aliases):
+            terms = aliases[lang]
             count = len(terms)
             self.term_entity.extend([index] * count)
             self.term_kind.extend([ALIAS] * count)
@@ -64,17 +66,20 @@ class TermColumns:
         links = entity.sitelinks
         if not isinstance(links, dict) or not links:
             return
+        sites = sorted(links)
         self.link_entity.extend([index] * len(links))
-        self.link_site.extend(links)
-        for link in links.values():
+        self.link_site.extend(sites)
+        for link in map(links.__getitem__, sites):
             self.link_title.append(link.title)
             self.link_badges.append(link.badges or None)
 
     def add(self, index: int, entity: Entity) -> None:
-        """Append every term and sitelink of the entity at ``index`` in the batch."""
-        self._add_map(index, LABEL, entity.labels)
-        self._add_map(index, DESCRIPTION, entity.descriptions)
+        """Append every term and sitelink of the entity at ``index`` in the batch, in the
+        published order (kind name, language, alias ordinal; site): finalize then only has
+        to order whole entities (:mod:`kgdiff.store.bucket_sort`)."""
         self._add_aliases(index, entity.aliases)
+        self._add_map(index, DESCRIPTION, entity.descriptions)
+        self._add_map(index, LABEL, entity.labels)
         self._add_map(index, LEMMA, entity.lemmas)
         self._add_sitelinks(index, entity)
 

@@ -21,7 +21,7 @@ import pyarrow.ipc as ipc
 from kgdiff.errors import StoreError
 from kgdiff.store.manifest import SourceInfo
 
-FORMAT_VERSION = 3  # 2: parts record their subject ranges; 3: Arrow IPC parts, table_bytes
+FORMAT_VERSION = 4  # 2: subject ranges; 3: Arrow IPC parts, table_bytes; 4: rows in entity order
 PART_SUFFIX = ".arrow"
 PART_COMPRESSION = "zstd"
 

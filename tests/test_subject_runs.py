@@ -1,0 +1,53 @@
+"""Ordering a bucket by moving whole runs of one subject equals a stable row sort by subject."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgdiff.store.subject_runs import run_order, run_ordered
+
+subjects = st.sampled_from(["L7", "L7-F1", "P31", "Q1", "Q10", "Q2", "Q42", "Q9", "é", ""])
+runs = st.tuples(subjects, st.integers(min_value=1, max_value=4))
+parts = st.lists(st.lists(runs, max_size=8), min_size=1, max_size=5)
+bounds = st.one_of(st.none(), subjects)
+
+
+def _part(part_runs: list[tuple[str, int]], part: int) -> pa.Table:
+    rows = [(subject, f"{part}.{i}") for subject, length in part_runs for i in range(length)]
+    return pa.table(
+        {"subject": [s for s, _ in rows], "row": [r for _, r in rows]},
+        schema=pa.schema([("subject", pa.string()), ("row", pa.string())]),
+    )
+
+
+@given(parts, bounds, bounds)
+def test_runs_in_order_equal_a_stable_sort_of_the_rows(
+    part_runs: list[list[tuple[str, int]]], lo: str | None, hi: str | None
+) -> None:
+    tables = [_part(runs_of_part, part) for part, runs_of_part in enumerate(part_runs)]
+    rows = [row for table in tables for row in table.to_pylist()]
+    wanted = sorted(  # Python's sort is stable; str order is UTF-8 byte order
+        (
+            row
+            for row in rows
+            if (lo is None or lo <= row["subject"]) and (hi is None or row["subject"] < hi)
+        ),
+        key=lambda row: row["subject"],
+    )
+    assert run_ordered(tables, "subject", lo, hi).to_pylist() == wanted
+
+
+def test_runs_split_across_record_batches_stay_in_order() -> None:
+    first = pa.record_batch({"subject": ["Q2", "Q1", "Q1"]})
+    second = pa.record_batch({"subject": ["Q1", "Q0"]})
+    column = pa.Table.from_batches([first, second]).column("subject")
+    assert run_order(column, None, None).to_pylist() == [4, 1, 2, 3, 0]
+    assert run_order(column, "Q1", "Q2").to_pylist() == [1, 2, 3]
+
+
+def test_an_empty_bucket_has_no_rows() -> None:
+    empty = pa.table({"subject": pa.array([], pa.string())})
+    assert run_ordered([empty, empty], "subject", "Q1", None).num_rows == 0
+    assert run_order(pa.chunked_array([], pa.string()), None, None).to_pylist() == []
