@@ -2,8 +2,8 @@
 
 Run with ``.venv/bin/python -m bench.revisions_ab --base REV [--head REV] --dump FILE
 [--workers N] [--repeat N]``. Each revision is checked out into a temporary git worktree
-(the current ``kgdiff/_native*.so`` is copied in, so both must share the C++ code: the
-script refuses revisions whose ``native/`` differs), then ``kgdiff ingest wikidata`` runs
+(with the current ``kgdiff/_native*.so`` copied in, or, when the revision's ``native/``
+differs, its own built there), then ``kgdiff ingest wikidata`` runs
 from each in turn, ``--repeat`` rounds, into a fresh store every time. Printed per run:
 wall seconds, MB/s, peak RSS of the process tree, and the parse / sort seconds of the
 manifest; then the best run of each revision and their ratio. Alternating makes the
@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from bench.rss import run_measured
@@ -32,12 +33,24 @@ def _git(*args: str) -> str:
     ).stdout.strip()
 
 
+def _build_native(tree: Path, wheels: Path) -> None:
+    """Build ``tree``'s wheel (pip's isolated build) and take its native extension."""
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(tree)]
+    subprocess.run(build, check=True, capture_output=True)
+    with zipfile.ZipFile(next(wheels.glob("*.whl"))) as wheel:
+        for name in wheel.namelist():
+            if name.startswith("kgdiff/_native"):
+                (tree / name).write_bytes(wheel.read(name))
+
+
 def checkout(rev: str, scratch: Path) -> Path:
-    """A worktree of ``rev`` under ``scratch`` with this tree's native extension."""
-    if _git("diff", "--stat", rev, "--", "native/"):
-        sys.exit(f"{rev}: native/ differs from the working tree; build it separately")
+    """A worktree of ``rev`` under ``scratch`` with its native extension: this tree's when
+    ``native/`` is the same, else built there (a minute)."""
     tree = scratch / _git("rev-parse", "--short", rev)
     _git("worktree", "add", "--detach", str(tree), rev)
+    if _git("diff", "--stat", rev, "--", "native/", "setup.py"):
+        _build_native(tree, scratch / f"wheel-{tree.name}")
+        return tree
     for built in (ROOT / "kgdiff").glob("_native*.so"):
         shutil.copy2(built, tree / "kgdiff" / built.name)
     return tree

@@ -58,7 +58,7 @@ def read_rows(
 def _sorted_bucket(table: str, bucket: Bucket) -> pa.Table:
     key, lo, hi = KEY_COLUMNS[table], bucket.lo, bucket.hi
     if table in RUN_ORDERED_TABLES:
-        return run_ordered([_read_part(path, None) for path in bucket.files], key, lo, hi)
+        return run_ordered((_read_part(path, None) for path in bucket.files), key, lo, hi)
     return sorted_rows(read_rows(bucket.files, key, lo, hi), SORT_KEYS[table])
 
 

@@ -13,7 +13,7 @@ a dump: its two copies' rows follow one another instead of interleaving.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 import numpy as np
 import pyarrow as pa
@@ -23,26 +23,43 @@ RUN_ORDERED_TABLES = frozenset({"labels", "sitelinks", "statements"})
 """Tables whose parts hold each entity's rows in published order (see module doc)."""
 
 
-def _runs(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray, np.ndarray]:
-    """Each run of equal values in ``column``: its value, first row and length."""
-    values: list[pa.Array] = []
-    starts: list[np.ndarray] = []
-    lengths: list[np.ndarray] = []
-    offset = 0
-    for chunk in column.chunks:
-        if not len(chunk):
-            continue
-        encoded = pc.run_end_encode(chunk)
-        ends = encoded.run_ends.to_numpy().astype(np.int64)
-        firsts = np.concatenate(([0], ends[:-1]))
-        values.append(encoded.values)
-        starts.append(firsts + offset)
-        lengths.append(ends - firsts)
-        offset += len(chunk)
-    if not values:
-        empty = np.zeros(0, np.int64)
-        return pa.array([], column.type), empty, empty
-    return pa.concat_arrays(values), np.concatenate(starts), np.concatenate(lengths)
+class _Runs:
+    """The runs of equal values of a key column: value, first row and length of each."""
+
+    def __init__(self, values: pa.Array, starts: np.ndarray, lengths: np.ndarray) -> None:
+        self.values, self.starts, self.lengths = values, starts, lengths
+
+    @classmethod
+    def of(cls, column: pa.ChunkedArray) -> _Runs:
+        values: list[pa.Array] = [pa.array([], column.type)]
+        starts: list[np.ndarray] = [np.zeros(0, np.int64)]
+        lengths: list[np.ndarray] = [np.zeros(0, np.int64)]
+        offset = 0
+        for chunk in column.chunks:
+            if not len(chunk):
+                continue
+            encoded = pc.run_end_encode(chunk)
+            ends = encoded.run_ends.to_numpy().astype(np.int64)
+            firsts = np.concatenate(([0], ends[:-1]))
+            values.append(encoded.values)
+            starts.append(firsts + offset)
+            lengths.append(ends - firsts)
+            offset += len(chunk)
+        return cls(pa.concat_arrays(values), np.concatenate(starts), np.concatenate(lengths))
+
+    def pick(self, positions: np.ndarray) -> _Runs:
+        """The runs at ``positions``, in that order."""
+        return _Runs(
+            self.values.take(pa.array(positions, pa.int64())),
+            self.starts[positions],
+            self.lengths[positions],
+        )
+
+    def rows(self) -> pa.Array:
+        """Indices of the runs' rows, run after run."""
+        first_out = np.cumsum(self.lengths) - self.lengths
+        total = int(self.lengths.sum())
+        return pa.array(np.repeat(self.starts - first_out, self.lengths) + np.arange(total))
 
 
 def _in_range(values: pa.Array, lo: str | None, hi: str | None) -> np.ndarray:
@@ -57,21 +74,46 @@ def _in_range(values: pa.Array, lo: str | None, hi: str | None) -> np.ndarray:
     return np.flatnonzero(keep.to_numpy(zero_copy_only=False))
 
 
+def _in_range_runs(
+    table: pa.Table, key: str, lo: str | None, hi: str | None
+) -> tuple[pa.Table, _Runs]:
+    """The rows of ``table`` whose ``key`` is in ``[lo, hi)``, and their runs."""
+    runs = _Runs.of(table.column(key))
+    wanted = _in_range(runs.values, lo, hi)
+    if len(wanted) == len(runs.values):
+        return table, runs
+    runs = runs.pick(wanted)
+    kept = table.take(runs.rows())
+    lengths = runs.lengths
+    return kept, _Runs(runs.values, np.cumsum(lengths) - lengths, lengths)
+
+
 def run_order(column: pa.ChunkedArray, lo: str | None, hi: str | None) -> pa.Array:
     """Row indices that order ``column``'s rows in ``[lo, hi)`` by value, keeping each run
     of equal values whole and runs of one value in input order."""
-    values, starts, lengths = _runs(column)
-    wanted = _in_range(values, lo, hi)
-    values, starts, lengths = values.take(pa.array(wanted)), starts[wanted], lengths[wanted]
-    order = pc.sort_indices(values).to_numpy()  # Arrow's sorts are stable
-    starts, lengths = starts[order], lengths[order]
-    first_out = np.cumsum(lengths) - lengths
-    rows = np.repeat(starts - first_out, lengths) + np.arange(int(lengths.sum()))
-    return pa.array(rows, pa.int64())
+    runs = _Runs.of(column)
+    runs = runs.pick(_in_range(runs.values, lo, hi))
+    return runs.pick(pc.sort_indices(runs.values).to_numpy()).rows()  # Arrow sorts stably
 
 
-def run_ordered(tables: Sequence[pa.Table], key: str, lo: str | None, hi: str | None) -> pa.Table:
+def run_ordered(tables: Iterable[pa.Table], key: str, lo: str | None, hi: str | None) -> pa.Table:
     """The rows of ``tables`` (in this order) whose ``key`` is in ``[lo, hi)``, ordered by
-    ``key`` run by run (see the module doc)."""
-    rows = pa.concat_tables(tables)
-    return rows.take(run_order(rows.column(key), lo, hi))
+    ``key`` run by run (see the module doc). Each table is cut to its rows in range before
+    the next is read, so a bucket holds little more than its own rows."""
+    kept: list[pa.Table] = []
+    runs: list[_Runs] = []
+    offset = 0
+    for table in tables:
+        rows, table_runs = _in_range_runs(table, key, lo, hi)
+        kept.append(rows)
+        runs.append(_Runs(table_runs.values, table_runs.starts + offset, table_runs.lengths))
+        offset += rows.num_rows
+    if not kept:
+        raise ValueError("run_ordered needs at least one table")
+    every = _Runs(
+        pa.concat_arrays([r.values for r in runs]),
+        np.concatenate([r.starts for r in runs]),
+        np.concatenate([r.lengths for r in runs]),
+    )
+    order = every.pick(pc.sort_indices(every.values).to_numpy())
+    return pa.concat_tables(kept).take(order.rows())
