@@ -6,7 +6,7 @@ import pyarrow as pa
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.store.subject_runs import run_order, run_ordered
+from kgdiff.store.subject_runs import run_ordered
 
 subjects = st.sampled_from(["L7", "L7-F1", "P31", "Q1", "Q10", "Q2", "Q42", "Q9", "é", ""])
 runs = st.tuples(subjects, st.integers(min_value=1, max_value=4))
@@ -40,14 +40,14 @@ def test_runs_in_order_equal_a_stable_sort_of_the_rows(
 
 
 def test_runs_split_across_record_batches_stay_in_order() -> None:
-    first = pa.record_batch({"subject": ["Q2", "Q1", "Q1"]})
-    second = pa.record_batch({"subject": ["Q1", "Q0"]})
-    column = pa.Table.from_batches([first, second]).column("subject")
-    assert run_order(column, None, None).to_pylist() == [4, 1, 2, 3, 0]
-    assert run_order(column, "Q1", "Q2").to_pylist() == [1, 2, 3]
+    first = pa.record_batch({"subject": ["Q2", "Q1", "Q1"], "row": [0, 1, 2]})
+    second = pa.record_batch({"subject": ["Q1", "Q0"], "row": [3, 4]})
+    tables = [pa.Table.from_batches([first, second]), pa.table({"subject": ["Q1"], "row": [5]})]
+    assert run_ordered(tables, "subject", None, None)["row"].to_pylist() == [4, 1, 2, 3, 5, 0]
+    assert run_ordered(tables, "subject", "Q1", "Q2")["row"].to_pylist() == [1, 2, 3, 5]
 
 
 def test_an_empty_bucket_has_no_rows() -> None:
     empty = pa.table({"subject": pa.array([], pa.string())})
     assert run_ordered([empty, empty], "subject", "Q1", None).num_rows == 0
-    assert run_order(pa.chunked_array([], pa.string()), None, None).to_pylist() == []
+    assert run_ordered([empty], "subject", None, None).num_rows == 0

@@ -69,14 +69,15 @@ class TermColumns:
         sites = sorted(links)
         self.link_entity.extend([index] * len(links))
         self.link_site.extend(sites)
-        for link in map(links.__getitem__, sites):
+        for site in sites:
+            link = links[site]
             self.link_title.append(link.title)
             self.link_badges.append(link.badges or None)
 
     def add(self, index: int, entity: Entity) -> None:
         """Append every term and sitelink of the entity at ``index`` in the batch, in the
         published order (kind name, language, alias ordinal; site): finalize then only has
-        to order whole entities (:mod:`kgdiff.store.bucket_sort`)."""
+        to order whole entities (:mod:`kgdiff.store.subject_runs`)."""
         self._add_aliases(index, entity.aliases)
         self._add_map(index, DESCRIPTION, entity.descriptions)
         self._add_map(index, LABEL, entity.labels)

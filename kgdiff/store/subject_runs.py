@@ -88,14 +88,6 @@ def _in_range_runs(
     return kept, _Runs(runs.values, np.cumsum(lengths) - lengths, lengths)
 
 
-def run_order(column: pa.ChunkedArray, lo: str | None, hi: str | None) -> pa.Array:
-    """Row indices that order ``column``'s rows in ``[lo, hi)`` by value, keeping each run
-    of equal values whole and runs of one value in input order."""
-    runs = _Runs.of(column)
-    runs = runs.pick(_in_range(runs.values, lo, hi))
-    return runs.pick(pc.sort_indices(runs.values).to_numpy()).rows()  # Arrow sorts stably
-
-
 def run_ordered(tables: Iterable[pa.Table], key: str, lo: str | None, hi: str | None) -> pa.Table:
     """The rows of ``tables`` (in this order) whose ``key`` is in ``[lo, hi)``, ordered by
     ``key`` run by run (see the module doc). Each table is cut to its rows in range before
