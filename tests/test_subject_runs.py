@@ -6,6 +6,7 @@ import pyarrow as pa
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgdiff.store.buckets import in_range_mask
 from kgdiff.store.subject_runs import run_ordered
 
 subjects = st.sampled_from(["L7", "L7-F1", "P31", "Q1", "Q10", "Q2", "Q42", "Q9", "é", ""])
@@ -51,3 +52,11 @@ def test_an_empty_bucket_has_no_rows() -> None:
     empty = pa.table({"subject": pa.array([], pa.string())})
     assert run_ordered([empty, empty], "subject", "Q1", None).num_rows == 0
     assert run_ordered([empty], "subject", None, None).num_rows == 0
+
+
+def test_a_range_mask_is_false_for_nulls_and_none_when_unbounded() -> None:
+    values = pa.array(["Q1", None, "Q2", "Q3"], pa.string())
+    from_q2, below_q2 = in_range_mask(values, "Q2", None), in_range_mask(values, None, "Q2")
+    assert from_q2 is not None and from_q2.to_pylist() == [False, False, True, True]
+    assert below_q2 is not None and below_q2.to_pylist() == [True, False, False, False]
+    assert in_range_mask(values, None, None) is None

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
-from kgdiff.store.buckets import KEY_COLUMNS, Bucket
+from kgdiff.store.buckets import KEY_COLUMNS, Bucket, in_range_mask
 from kgdiff.store.staging import part_file
 from kgdiff.store.subject_runs import RUN_ORDERED_TABLES, run_ordered
 
@@ -82,16 +82,8 @@ def _only(schema: pa.Schema, columns: list[str]) -> ipc.IpcReadOptions:
 
 
 def _in_range(table: pa.Table, key: str, lo: str | None, hi: str | None) -> pa.Table:
-    column = table.column(key)
-    masks = []
-    if lo is not None:
-        masks.append(pc.greater_equal(column, lo))
-    if hi is not None:
-        masks.append(pc.less(column, hi))
-    if not masks:
-        return table
-    mask = masks[0] if len(masks) == 1 else pc.and_(masks[0], masks[1])
-    return table.filter(mask)
+    mask = in_range_mask(table.column(key), lo, hi)
+    return table if mask is None else table.filter(mask)
 
 
 def sorted_rows(table: pa.Table, keys: Sequence[str]) -> pa.Table:

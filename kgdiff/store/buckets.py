@@ -85,6 +85,21 @@ def key_ranges(tables: Mapping[str, pa.Table]) -> list[tuple[str, str]]:
     return list(zip(grouped["key_min"].to_pylist(), grouped["key_max"].to_pylist(), strict=True))
 
 
+def in_range_mask(
+    values: pa.Array | pa.ChunkedArray, lo: str | None, hi: str | None
+) -> pa.BooleanArray | pa.ChunkedArray | None:
+    """Which ``values`` lie in the bucket range ``[lo, hi)`` (False for nulls); None when
+    the range is unbounded and every value is in it."""
+    if lo is None and hi is None:
+        return None
+    mask = pc.is_valid(values)  # and_kleene: False and null is False, so no nulls remain
+    if lo is not None:
+        mask = pc.and_kleene(mask, pc.greater_equal(values, lo))
+    if hi is not None:
+        mask = pc.and_kleene(mask, pc.less(values, hi))
+    return mask
+
+
 def bucket_budget(memory_limit_mb: int, threads: int) -> int:
     """Bytes of rows per bucket when ``threads`` buckets sort at once in ``memory_limit_mb``."""
     return max(1, (memory_limit_mb << 20) // (SORT_MEMORY_FACTOR * max(1, threads)))

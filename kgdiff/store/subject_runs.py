@@ -19,6 +19,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kgdiff.store.buckets import in_range_mask
+
 RUN_ORDERED_TABLES = frozenset({"labels", "sitelinks", "statements"})
 """Tables whose parts hold each entity's rows in published order (see module doc)."""
 
@@ -64,14 +66,12 @@ class _Runs:
 
 def _in_range(values: pa.Array, lo: str | None, hi: str | None) -> np.ndarray:
     """Positions of the ``values`` in ``[lo, hi)`` (None: unbounded)."""
-    if lo is None and hi is None:
-        return np.arange(len(values))
-    keep = pc.is_valid(values)
-    if lo is not None:
-        keep = pc.and_(keep, pc.greater_equal(values, lo))
-    if hi is not None:
-        keep = pc.and_(keep, pc.less(values, hi))
-    return np.flatnonzero(keep.to_numpy(zero_copy_only=False))
+    mask = in_range_mask(values, lo, hi)
+    return (
+        np.arange(len(values))
+        if mask is None
+        else np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+    )
 
 
 def _in_range_runs(
