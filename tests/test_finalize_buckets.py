@@ -22,8 +22,11 @@ from kgdiff.ingest.worker import Task, run_task
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.bucket_sort import SORT_KEYS, modified_timestamps
 from kgdiff.store.buckets import (
+    MAX_BUCKET_BYTES,
     MAX_READ_AMPLIFICATION,
+    SORT_MEMORY_FACTOR,
     PartFile,
+    bucket_budget,
     bucket_count,
     key_ranges,
     plan_buckets,
@@ -130,6 +133,22 @@ def test_form_and_sense_subjects_fall_in_their_lexemes_bucket(
 )
 def test_bucket_count_is_a_power_of_two_within_budget(size: int, budget: int, count: int) -> None:
     assert bucket_count(size, budget) == count
+
+
+@pytest.mark.parametrize(
+    ("memory_mb", "threads", "expected"),
+    [
+        (64, 1, (64 << 20) // SORT_MEMORY_FACTOR),
+        (90, 3, (90 << 20) // (3 * SORT_MEMORY_FACTOR)),
+        (1024, 1, MAX_BUCKET_BYTES),
+        (1024, 2, MAX_BUCKET_BYTES),
+        (0, 2, 1),
+    ],
+)
+def test_bucket_budget_shares_memory_up_to_the_largest_bucket(
+    memory_mb: int, threads: int, expected: int
+) -> None:
+    assert bucket_budget(memory_mb, threads) == expected
 
 
 def test_small_buckets_give_the_same_tables_sorted_across_files(
