@@ -93,9 +93,11 @@ def test_every_row_lands_in_one_bucket_that_reads_its_part(
 
 
 @given(st.lists(entity_ids, min_size=1, max_size=60))
-def test_key_ranges_hold_each_kind_of_id(ids: list[str]) -> None:
+def test_key_ranges_hold_each_kind_and_length_of_id(ids: list[str]) -> None:
     ranges = _ranges_of(ids)
-    assert [first[0] for first, _ in ranges] == sorted({qid[0] for qid in ids})
+    assert len(ranges) == len({(qid[0], len(qid)) for qid in ids})
+    for first, last in ranges:
+        assert (first[0], len(first)) == (last[0], len(last))
     for qid in ids:
         assert any(first <= qid <= last for first, last in ranges)
     starts = [first for first, _ in ranges]
@@ -108,9 +110,17 @@ def test_key_ranges_come_from_the_entities_and_skip_empty_ones() -> None:
         "entities": pa.table({"qid": pa.array(["Q50", "L7", "Q5"], pa.string())}),
         "statements": pa.table({"subject": pa.array(["L7-F1", "Q50"], pa.string())}),
     }
-    assert key_ranges(tables) == [("L7", "L7"), ("Q5", "Q50")]
+    assert key_ranges(tables) == [("L7", "L7"), ("Q5", "Q5"), ("Q50", "Q50")]
     assert key_ranges({"entities": pa.table({"qid": pa.array([], pa.string())})}) == []
     assert key_ranges({"labels": pa.table({"qid": pa.array(["Q1"], pa.string())})}) == []
+
+
+def test_a_chunk_across_a_digit_boundary_is_read_only_where_its_ids_sort() -> None:
+    """``Q9999`` and ``Q10000`` sort far apart as text: one range from ``Q10000`` to
+    ``Q9999`` would put the chunk in every bucket between them."""
+    part = PartFile("part", 1, _ranges_of(["Q9998", "Q9999", "Q10000", "Q10001"]))
+    buckets = plan_buckets([part], ["Q3", "Q5", "Q7"], 4)
+    assert [(b.lo, b.hi) for b in buckets] == [(None, "Q3"), ("Q7", None)]
 
 
 @given(

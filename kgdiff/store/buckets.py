@@ -69,24 +69,33 @@ class Bucket:
 
 def key_ranges(tables: Mapping[str, pa.Table]) -> list[tuple[str, str]]:
     """The smallest and largest entity id of each kind (first letter: ``L``, ``P``, ``Q``,
-    ...) in a chunk's entities table, in order; empty when it has no rows.
+    ...) and length in a chunk's entities table, ordered by the smallest; empty when it has
+    no rows.
 
     The entities table is enough: every row of the other tables has the id of an entity
     of the same chunk as its subject, or (statements of lexeme forms and senses) that id
     followed by ``-F1``/``-S1``, which no other entity id sorts between, so bucket bounds
     (entity ids) never separate them from their lexeme. One range per kind, because a
     dump interleaves kinds (properties among items) and ``P…`` to ``Q…`` would cover
-    every item id below the chunk's largest.
+    every item id below the chunk's largest; and per length, because ids sort as text: a
+    chunk holding ``Q9999`` and ``Q10000`` would otherwise cover ``Q10000`` to ``Q9999``,
+    nearly every item, and be read for every bucket.
     """
     table = tables.get("entities")
     if table is None or not table.num_rows:
         return []
     keys = table.column(KEY_COLUMNS["entities"])
     grouped = (
-        pa.table({"key": keys, "kind": pc.utf8_slice_codeunits(keys, 0, 1)})
-        .group_by("kind", use_threads=False)
+        pa.table(
+            {
+                "key": keys,
+                "kind": pc.utf8_slice_codeunits(keys, 0, 1),
+                "length": pc.binary_length(keys),
+            }
+        )
+        .group_by(["kind", "length"], use_threads=False)
         .aggregate([("key", "min"), ("key", "max")])
-        .sort_by("key_min")
+        .sort_by([("key_min", "ascending"), ("key_max", "ascending")])
     )
     return list(zip(grouped["key_min"].to_pylist(), grouped["key_max"].to_pylist(), strict=True))
 

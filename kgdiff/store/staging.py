@@ -46,7 +46,8 @@ class PartMeta(msgspec.Struct, frozen=True):
     first_content: int | None = None
     last_content: int | None = None
     key_ranges: list[tuple[str, str]] = []
-    """Smallest and largest subject id of each entity kind in the chunk's rows."""
+    """Smallest and largest entity id of each kind and length in the chunk (see
+    :func:`kgdiff.store.buckets.key_ranges`)."""
     table_bytes: dict[str, int] = {}
     """Size in memory of each table's rows (what finalize budgets its buckets with)."""
 
