@@ -11,7 +11,10 @@ prints one table and a JSON summary:
 - ``lbzip2 -dc -n2`` alone, the floor for ``.bz2``;
 - the peak RSS of the whole process tree, for the 1 GB and the 3 GB input;
 - the same 1-worker ``.json`` ingest on the pure-Python row builder (``KGDIFF_NATIVE=0``);
-- per ingest, the parse phase and the sort (finalize) phase from the manifest's timings.
+- per ingest, the parse phase and the sort (finalize) phase from the manifest's timings;
+- per run, the CPU time of its whole process tree and MB per CPU-second: throughput per
+  core in the strict sense (a 1-worker ingest already keeps more than one core busy: the
+  main process reads, hashes and sorts while the worker parses).
 
 Ratios are what to read (they hold on a noisy machine); absolute times vary. This machine's
 speed drifts by up to 2.5× over minutes (same command, same input), so ``--repeat N`` runs
@@ -51,10 +54,15 @@ class Row:
     peak_rss: int
     parse_seconds: float | None = None
     finalize_seconds: float | None = None
+    cpu_seconds: float = 0.0
 
     @property
     def mb_per_s(self) -> float:
         return self.input_bytes / MB / self.seconds
+
+    @property
+    def mb_per_cpu_s(self) -> float:
+        return self.input_bytes / MB / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
 def generate(data: Path, size_mb: int, name: str, formats: str) -> None:
@@ -97,6 +105,7 @@ def ingest(path: Path, workers: int, uncompressed: int, label: str, native: bool
         measured.peak_rss_bytes,
         timings["parse_seconds"],
         timings["finalize_seconds"],
+        measured.cpu_seconds,
     )
 
 
@@ -113,6 +122,7 @@ def baseline(path: Path, limit: int) -> Row:
         result["entities"],
         result["statements"],
         measured.peak_rss_bytes,
+        cpu_seconds=measured.cpu_seconds,
     )
 
 
@@ -122,7 +132,13 @@ def decompress_only(path: Path, uncompressed: int) -> Row:
     measured = run_measured(cmd, stdout_path="/dev/null")
     _check(measured, cmd)
     return Row(
-        "lbzip2 -dc -n2 > /dev/null", measured.seconds, uncompressed, 0, 0, measured.peak_rss_bytes
+        "lbzip2 -dc -n2 > /dev/null",
+        measured.seconds,
+        uncompressed,
+        0,
+        0,
+        measured.peak_rss_bytes,
+        cpu_seconds=measured.cpu_seconds,
     )
 
 
@@ -134,14 +150,15 @@ def _check(measured: Measured, cmd: list[str]) -> None:
 def print_rows(rows: list[Row]) -> None:
     """The side-by-side table."""
     head = f"{'run':44} {'s':>7} {'MB/s':>7} {'ent/s':>9} {'stmt/s':>10} {'peak RSS':>9}"
-    print(f"{head} {'parse s':>8} {'sort s':>7}")
+    print(f"{head} {'CPU s':>6} {'MB/CPU-s':>9} {'parse s':>8} {'sort s':>7}")
     for r in rows:
         phases = (
             "" if r.parse_seconds is None else f" {r.parse_seconds:8.1f} {r.finalize_seconds:7.1f}"
         )
         print(
             f"{r.name:44} {r.seconds:7.1f} {r.mb_per_s:7.1f} {r.entities / r.seconds:9.0f}"
-            f" {r.statements / r.seconds:10.0f} {r.peak_rss / 2**20:7.0f}MB{phases}"
+            f" {r.statements / r.seconds:10.0f} {r.peak_rss / 2**20:7.0f}MB"
+            f" {r.cpu_seconds:6.1f} {r.mb_per_cpu_s:9.1f}{phases}"
         )
 
 
@@ -156,6 +173,11 @@ def summary(rows: dict[str, Row]) -> dict[str, float]:
         "speedup_1_to_2_workers_json": round(two.mb_per_s / one.mb_per_s, 2),
         "speedup_1_to_2_workers_gz": round(rows["gz-2"].mb_per_s / rows["gz-1"].mb_per_s, 2),
         "vs_qwikidata_per_core": round(one.mb_per_s / rows["qwikidata"].mb_per_s, 1),
+        "json_mb_per_cpu_second_1_worker": round(one.mb_per_cpu_s, 1),
+        "json_mb_per_cpu_second_2_workers": round(two.mb_per_cpu_s, 1),
+        "vs_qwikidata_per_cpu_second": round(
+            two.mb_per_cpu_s / (rows["qwikidata"].mb_per_cpu_s or 1), 1
+        ),
         "native_over_python_rows_1_worker": round(one.mb_per_s / rows["json-1-python"].mb_per_s, 2),
         "bz2_time_over_decompression": round(rows["bz2-2"].seconds / rows["lbzip2"].seconds, 2),
         "peak_rss_mb_1x": round(two.peak_rss / 2**20),

@@ -14,6 +14,11 @@ Every ``interval`` seconds (50 ms) the RSS of the process and of all its descend
 is summed with psutil and the peak is kept. Summed RSS counts pages shared between
 processes (forked workers, shared libraries) once per process, so it is an upper
 bound on the tree's real footprint; a peak shorter than the interval can be missed.
+
+The same samples give the CPU time (user + system) of the whole tree: the last value seen
+for each process, summed. The kernel's own accounting (``RUSAGE_CHILDREN``) cannot be used:
+it loses the parse workers, whose parent (Python's forkserver) is never waited for. Each
+process's last interval (at most 50 ms) is missed, so the figure is a slight undercount.
 """
 
 from __future__ import annotations
@@ -46,10 +51,15 @@ class Measured:
     stdout: str
     stderr: str
     samples: int = 0
+    cpu_seconds: float = 0.0
+    """User + system CPU time of the whole process tree (see the module doc)."""
 
 
-def tree_rss(root: psutil.Process) -> int:
-    """Sum of the RSS of ``root`` and all its live descendants (0 once it is gone)."""
+def tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float] | None = None) -> int:
+    """Sum of the RSS of ``root`` and all its live descendants (0 once it is gone).
+
+    ``cpu``, when given, gets each process's CPU seconds so far, by (pid, start time).
+    """
     try:
         processes = [root, *root.children(recursive=True)]
     except psutil.Error:
@@ -57,7 +67,11 @@ def tree_rss(root: psutil.Process) -> int:
     total = 0
     for process in processes:
         try:
-            total += int(process.memory_info().rss)
+            with process.oneshot():
+                total += int(process.memory_info().rss)
+                if cpu is not None:
+                    times = process.cpu_times()
+                    cpu[(process.pid, process.create_time())] = times.user + times.system
         except psutil.Error:
             continue  # exited or became a zombie between listing and sampling
     return total
@@ -78,18 +92,19 @@ def _start_reader(stream: IO[bytes] | None, sink: list[bytes]) -> threading.Thre
     return thread
 
 
-def _sample_until_exit(process: subprocess.Popen[bytes], interval: float) -> tuple[int, int]:
-    """Sample the tree's RSS until the process exits; return (peak bytes, samples)."""
+def _sample_until_exit(process: subprocess.Popen[bytes], interval: float) -> tuple[int, int, float]:
+    """Sample the tree until the process exits; return (peak RSS bytes, samples, CPU s)."""
     root = psutil.Process(process.pid)
     peak = samples = 0
+    cpu: dict[tuple[int, float], float] = {}
     while True:
-        peak = max(peak, tree_rss(root))
+        peak = max(peak, tree_rss(root, cpu))
         samples += 1
         try:
             process.wait(timeout=interval)
         except subprocess.TimeoutExpired:
             continue
-        return peak, samples
+        return peak, samples, sum(cpu.values())
 
 
 def run_measured(
@@ -122,7 +137,7 @@ def run_measured(
             _start_reader(process.stdout, out_chunks),
             _start_reader(process.stderr, err_chunks),
         ]
-        peak, samples = _sample_until_exit(process, interval)
+        peak, samples, cpu_seconds = _sample_until_exit(process, interval)
         seconds = time.perf_counter() - start
         for reader in readers:
             if reader is not None:
@@ -134,6 +149,7 @@ def run_measured(
         stdout=b"".join(out_chunks).decode("utf-8", "replace"),
         stderr=b"".join(err_chunks).decode("utf-8", "replace"),
         samples=samples,
+        cpu_seconds=cpu_seconds,
     )
 
 

@@ -1,0 +1,31 @@
+"""The benchmark's process-tree measurement counts the CPU time of processes nobody waits for."""
+
+from __future__ import annotations
+
+import sys
+
+from bench.rss import run_measured
+
+SPIN = """
+import time
+deadline = time.process_time() + {seconds}
+while time.process_time() < deadline:
+    pass
+"""
+
+PARENT = f"""
+import subprocess, sys, time
+# a grandchild left running when the parent exits: like the forkserver's workers, it is
+# never waited for by the measured process
+subprocess.Popen([sys.executable, "-c", {SPIN.format(seconds=0.6)!r}])
+{SPIN.format(seconds=0.4)}
+time.sleep(0.8)
+"""
+
+
+def test_cpu_time_counts_a_grandchild_that_is_never_waited_for() -> None:
+    measured = run_measured([sys.executable, "-c", PARENT])
+    assert measured.returncode == 0, measured.stderr
+    # 1.0 s of spinning in two processes (plus interpreter start-ups), less at most one
+    # 50 ms sampling interval per process
+    assert 0.85 <= measured.cpu_seconds <= 1.6, measured.cpu_seconds
