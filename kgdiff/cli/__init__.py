@@ -1,4 +1,7 @@
-"""The ``kgdiff`` command line (typer + rich); a thin layer over the library."""
+"""The ``kgdiff`` command line (typer + rich); a thin layer over the library.
+
+Each command's module is imported only when the command runs (see :mod:`kgdiff.cli.lazy`).
+"""
 
 from __future__ import annotations
 
@@ -6,46 +9,57 @@ import sys
 
 import typer
 
-from kgdiff.cli.chains import chains_command
 from kgdiff.cli.common import run_guarded
-from kgdiff.cli.demo import demo
-from kgdiff.cli.evidence import evidence_command
-from kgdiff.cli.fetch import fetch_command
-from kgdiff.cli.ingest import ingest_app
-from kgdiff.cli.page import page_command
-from kgdiff.cli.pageviews import pageviews_fetch_command, popularity_command
-from kgdiff.cli.pools import pools_command
-from kgdiff.cli.revisions import revisions_command
-from kgdiff.cli.snapshots import snapshots_app
-from kgdiff.cli.temporal import audit_command, classify_command, timeline_command
-from kgdiff.cli.updates import updates_command
+from kgdiff.cli.lazy import CommandGroup, build_app
+from kgdiff.ingest.worker_context import start_worker_server
 
-app = typer.Typer(
-    name="kgdiff",
-    help="Temporal knowledge graph from Wikidata and Wikipedia dumps.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-app.add_typer(ingest_app, name="ingest")
-app.add_typer(snapshots_app, name="snapshots")
-app.command("classify")(classify_command)
-app.command("audit")(audit_command)
-app.command("timeline")(timeline_command)
-app.command("pools")(pools_command)
-app.command("chains")(chains_command)
-app.command("updates")(updates_command)
-app.command("evidence")(evidence_command)
-app.command("revisions")(revisions_command)
-app.command("page")(page_command)
-app.command("fetch")(fetch_command)
-app.command("popularity")(popularity_command)
-pageviews_app = typer.Typer(help="Page views from the Wikimedia REST API.", no_args_is_help=True)
-pageviews_app.command("fetch")(pageviews_fetch_command)
-app.add_typer(pageviews_app, name="pageviews")
-app.command("demo")(demo)
+COMMANDS: dict[str, str | CommandGroup] = {
+    "ingest": CommandGroup(
+        "Load dumps into the snapshot store.",
+        {
+            "wikidata": "kgdiff.cli.ingest:ingest_wikidata_command",
+            "pageviews": "kgdiff.cli.pageviews:ingest_pageviews",
+            "wikipedia": "kgdiff.cli.ingest_wikipedia:ingest_wikipedia_command",
+            "api": "kgdiff.cli.ingest_api:ingest_api_command",
+        },
+    ),
+    "snapshots": "kgdiff.cli.snapshots:snapshots_app",
+    "classify": "kgdiff.cli.temporal:classify_command",
+    "audit": "kgdiff.cli.temporal:audit_command",
+    "timeline": "kgdiff.cli.temporal:timeline_command",
+    "pools": "kgdiff.cli.pools:pools_command",
+    "chains": "kgdiff.cli.chains:chains_command",
+    "updates": "kgdiff.cli.updates:updates_command",
+    "evidence": "kgdiff.cli.evidence:evidence_command",
+    "revisions": "kgdiff.cli.revisions:revisions_command",
+    "page": "kgdiff.cli.page:page_command",
+    "fetch": "kgdiff.cli.fetch:fetch_command",
+    "popularity": "kgdiff.cli.pageviews:popularity_command",
+    "pageviews": CommandGroup(
+        "Page views from the Wikimedia REST API.",
+        {"fetch": "kgdiff.cli.pageviews:pageviews_fetch_command"},
+    ),
+    "demo": "kgdiff.cli.demo:demo",
+}
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The ``kgdiff`` app holding what the command line ``args`` needs (all commands for help)."""
+    return build_app(
+        COMMANDS,
+        args,
+        name="kgdiff",
+        help="Temporal knowledge graph from Wikidata and Wikipedia dumps.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
 
 
 def main() -> None:
     """Entry point of the ``kgdiff`` script."""
-    sys.exit(run_guarded(app))
+    args = sys.argv[1:]
+    if args[:2] == ["ingest", "wikidata"] and "--help" not in args:
+        # before the command's own imports, which the workers' server then runs alongside
+        start_worker_server()
+    sys.exit(run_guarded(app_for(args)))

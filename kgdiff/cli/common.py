@@ -6,14 +6,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import duckdb
 import typer
 from rich.console import Console
 
 from kgdiff.errors import InterruptedRunError, KgdiffError, StoreError, UsageError
 from kgdiff.store.layout import StoreLayout
+
+if TYPE_CHECKING:
+    import duckdb
 
 console = Console()
 err_console = Console(stderr=True)
@@ -79,4 +81,6 @@ def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the store's catalog; a store error when there is none."""
     if not layout.catalog.is_file():
         raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
+    import duckdb  # here, not at the top: every command and ingest worker loads this module
+
     return duckdb.connect(str(layout.catalog), read_only=True)

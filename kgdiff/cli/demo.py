@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, resumable
-from kgdiff.cli.ingest import print_result, print_wikipedia_result
+from kgdiff.cli.ingest import print_result
+from kgdiff.cli.ingest_wikipedia import print_wikipedia_result
 from kgdiff.cli.progress import RichProgress
 from kgdiff.demo import DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -16,6 +15,7 @@ from kgdiff.ingest.progress import Progress
 from kgdiff.ingest.slots import ChunkSlots
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.worker import Task, init_worker, run_task
+from kgdiff.ingest.worker_context import worker_context
 from kgdiff.readers.chunking import ChunkView
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.staging import PartMeta
@@ -31,10 +31,7 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     Shutting the executor down waits for the few chunks workers already hold
     (a second or two) and cancels the rest.
     """
-    # forkserver: workers never inherit the decompression threads or DuckDB state.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["kgdiff.ingest.worker"])
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=init_worker)
+    executor = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=init_worker)
     try:
         yield executor
     finally:

@@ -1,0 +1,80 @@
+"""The command line imports a command's module only when that command runs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Mapping
+
+import pytest
+import typer
+
+from kgdiff.cli import COMMANDS
+from kgdiff.cli.lazy import CommandGroup, load_target
+from tests.paths import ROOT, run_kgdiff
+
+
+def _targets(commands: Mapping[str, str | CommandGroup], prefix: str = "") -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for name, target in commands.items():
+        if isinstance(target, CommandGroup):
+            found += _targets(target.commands, f"{prefix}{name} ")
+        else:
+            found.append((prefix + name, target))
+    return found
+
+
+@pytest.mark.parametrize(("command", "target"), _targets(COMMANDS))
+def test_every_registered_command_loads(command: str, target: str) -> None:
+    obj = load_target(target)
+    assert isinstance(obj, typer.Typer) or callable(obj), command
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    """The modules loaded once the app for ``kgdiff ARGS`` is built, in a fresh interpreter."""
+    code = (
+        "import sys; from kgdiff.cli import app_for; "
+        f"app_for({args!r}); print(' '.join(sorted(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(result.stdout.split())
+
+
+def test_ingest_wikidata_leaves_the_other_commands_unloaded() -> None:
+    loaded = _modules_after(["ingest", "wikidata", "dump.json"])
+    assert "kgdiff.cli.ingest" in loaded
+    for heavy in ("requests", "kgdiff.cli.pageviews", "kgdiff.pageviews.rest", "kgdiff.wikiapi"):
+        assert heavy not in loaded, heavy
+
+
+def test_importing_the_console_script_loads_no_command() -> None:
+    # what every ingest worker does: it re-imports the script that started the run
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys, kgdiff.cli; print(' '.join(sys.modules))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert not {"duckdb", "pyarrow", "numpy", "kgdiff.ingest.pipeline"} & set(bare)
+
+
+def test_help_lists_every_command_and_group() -> None:
+    result = run_kgdiff("--help")
+    assert result.returncode == 0
+    for name in COMMANDS:
+        assert name in result.stdout
+    sub = run_kgdiff("ingest", "--help")
+    assert sub.returncode == 0
+    ingest = COMMANDS["ingest"]
+    assert isinstance(ingest, CommandGroup)
+    for name in ingest.commands:
+        assert name in sub.stdout
+
+
+def test_a_mistyped_command_is_a_usage_error_with_a_suggestion() -> None:
+    result = run_kgdiff("ingest", "wikidta", "x.json")
+    assert result.returncode == 2
+    assert "wikidata" in result.stderr
