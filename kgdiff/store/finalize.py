@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 
 from kgdiff.store.bucket_sort import bucket_rows, read_rows, write_rows
 from kgdiff.store.buckets import Bucket, PartFile, bucket_budget, bucket_count, plan_buckets
+from kgdiff.store.hugepages import without_huge_pages
 from kgdiff.store.layout import TABLES
 from kgdiff.store.publish import fsync_dir
 from kgdiff.store.staging import Staging, part_file, part_name
@@ -129,5 +130,6 @@ def finalize(
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
     plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
-    rows = _run(plans, out, threads)
+    with without_huge_pages():
+        rows = _run(plans, out, threads)
     return rows, _merge_rejects(staging, out)
