@@ -7,6 +7,7 @@ imports the worker module once; each worker is forked from it ready to parse.
 from __future__ import annotations
 
 import multiprocessing
+from contextlib import suppress
 from multiprocessing import forkserver
 from multiprocessing.context import ForkServerContext
 
@@ -23,7 +24,9 @@ def worker_context() -> ForkServerContext:
 def start_worker_server() -> None:
     """Start the server now, so that its imports overlap the caller's (~0.2 s per run).
 
-    Harmless when no worker is ever needed: the server exits with this process.
+    Harmless when no worker is ever needed: the server exits with this process. If it cannot
+    start (no temporary folder for its socket, say), the pool will try again and report why.
     """
     worker_context()
-    forkserver.ensure_running()
+    with suppress(OSError):
+        forkserver.ensure_running()
