@@ -8,8 +8,9 @@ from collections.abc import Mapping
 
 import pytest
 import typer
+from typer.testing import CliRunner
 
-from kgdiff.cli import COMMANDS
+from kgdiff.cli import COMMANDS, app_for
 from kgdiff.cli.lazy import CommandGroup, load_target
 from tests.paths import ROOT, run_kgdiff
 
@@ -25,9 +26,13 @@ def _targets(commands: Mapping[str, str | CommandGroup], prefix: str = "") -> li
 
 
 @pytest.mark.parametrize(("command", "target"), _targets(COMMANDS))
-def test_every_registered_command_loads(command: str, target: str) -> None:
+def test_every_registered_command_loads_and_shows_its_help(command: str, target: str) -> None:
     obj = load_target(target)
     assert isinstance(obj, typer.Typer) or callable(obj), command
+    words = command.split()
+    result = CliRunner().invoke(app_for(words), [*words, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert f"Usage: kgdiff {command}" in result.output
 
 
 def _modules_after(args: list[str]) -> set[str]:
