@@ -8,11 +8,12 @@ import pytest
 
 from kgdiff.store.hugepages import huge_pages_disabled, without_huge_pages
 
-pytestmark = pytest.mark.skipif(
+switchable = pytest.mark.skipif(
     huge_pages_disabled() is None, reason="the kernel cannot switch transparent huge pages"
 )
 
 
+@switchable
 def test_the_block_runs_without_huge_pages_and_restores_the_setting() -> None:
     before = huge_pages_disabled()
     with without_huge_pages():
@@ -20,6 +21,7 @@ def test_the_block_runs_without_huge_pages_and_restores_the_setting() -> None:
     assert huge_pages_disabled() is before
 
 
+@switchable
 def test_the_setting_is_restored_when_the_block_fails() -> None:
     before = huge_pages_disabled()
     with pytest.raises(RuntimeError), without_huge_pages():
@@ -27,6 +29,7 @@ def test_the_setting_is_restored_when_the_block_fails() -> None:
     assert huge_pages_disabled() is before
 
 
+@switchable
 def test_a_process_that_had_them_off_keeps_them_off() -> None:
     with without_huge_pages():
         with without_huge_pages():
