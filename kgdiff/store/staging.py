@@ -23,7 +23,7 @@ from kgdiff.store.manifest import SourceInfo
 
 FORMAT_VERSION = 4  # 2: subject ranges; 3: Arrow IPC parts, table_bytes; 4: rows in entity order
 PART_SUFFIX = ".arrow"
-PART_COMPRESSION = "zstd"
+PART_COMPRESSION = "lz4"
 
 
 class StagingState(msgspec.Struct, frozen=True):
@@ -67,8 +67,9 @@ def write_part(
 ) -> None:
     """Write one chunk's tables and rejects, then publish the folder by rename.
 
-    The tables are Arrow IPC files (zstd-compressed buffers): only finalize reads them,
+    The tables are Arrow IPC files (LZ4-compressed buffers): only finalize reads them,
     whole, and IPC costs a third of Parquet's encoding time to write and less to read.
+    LZ4 rather than zstd: ~9 % less CPU for the whole ingest, for ~1.7x the staging disk.
     """
     final = parts_dir / part_name(meta.seq)
     tmp = parts_dir / f".tmp-{part_name(meta.seq)}"
