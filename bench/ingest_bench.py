@@ -11,6 +11,8 @@ prints one table and a JSON summary:
 - ``lbzip2 -dc -n2`` alone, the floor for ``.bz2``;
 - the peak RSS of the whole process tree, for the 1 GB and the 3 GB input;
 - the same 1-worker ``.json`` ingest on the pure-Python row builder (``KGDIFF_NATIVE=0``);
+- the 1-worker ``.json`` ingest with its whole process tree pinned to one CPU (``taskset``),
+  against which the 2-worker run gives the scaling from one core to two;
 - per ingest, the parse phase and the sort (finalize) phase from the manifest's timings;
 - per run, the CPU time of its whole process tree and MB per CPU-second: throughput per
   core in the strict sense (a 1-worker ingest already keeps more than one core busy: the
@@ -71,13 +73,24 @@ def generate(data: Path, size_mb: int, name: str, formats: str) -> None:
     subprocess.run([*cmd, "--name", name, "--formats", formats], check=True)
 
 
-def ingest(path: Path, workers: int, uncompressed: int, label: str, native: bool = True) -> Row:
+def ingest(
+    path: Path,
+    workers: int,
+    uncompressed: int,
+    label: str,
+    native: bool = True,
+    one_cpu: bool = False,
+) -> Row:
     """Time one ``kgdiff ingest wikidata`` into a fresh store.
 
-    ``native=False`` runs the pure-Python row builder (``KGDIFF_NATIVE=0``), for comparison.
+    ``native=False`` runs the pure-Python row builder (``KGDIFF_NATIVE=0``), for comparison;
+    ``one_cpu=True`` pins the whole process tree to one CPU (``taskset``): what one core
+    does on its own, the base of the scaling from one to two cores.
     """
+    pin = ["taskset", "--cpu-list", "0"] if one_cpu else []
     with tempfile.TemporaryDirectory(prefix="kgdiff-bench-") as store:
         cmd = [
+            *pin,
             sys.executable,
             "-m",
             "kgdiff",
@@ -172,6 +185,8 @@ def summary(rows: dict[str, Row]) -> dict[str, float]:
         "gz_mb_s_2_workers": round(rows["gz-2"].mb_per_s, 1),
         "speedup_1_to_2_workers_json": round(two.mb_per_s / one.mb_per_s, 2),
         "speedup_1_to_2_workers_gz": round(rows["gz-2"].mb_per_s / rows["gz-1"].mb_per_s, 2),
+        "json_mb_s_1_worker_on_1_cpu": round(rows["json-1-cpu"].mb_per_s, 1),
+        "speedup_1_to_2_cpus_json": round(two.mb_per_s / rows["json-1-cpu"].mb_per_s, 2),
         "vs_qwikidata_per_core": round(one.mb_per_s / rows["qwikidata"].mb_per_s, 1),
         "json_mb_per_cpu_second_1_worker": round(one.mb_per_cpu_s, 1),
         "json_mb_per_cpu_second_2_workers": round(two.mb_per_cpu_s, 1),
@@ -199,6 +214,9 @@ def measurements(
     return {
         "json-1-python": lambda: ingest(base, 1, size, ".json, 1 worker, Python rows", False),
         "json-1": lambda: ingest(base, 1, size, ".json, 1 worker"),
+        "json-1-cpu": lambda: ingest(
+            base, 1, size, ".json, 1 worker, pinned to 1 CPU", one_cpu=True
+        ),
         "json-2": lambda: ingest(base, 2, size, ".json, 2 workers"),
         "gz-1": lambda: ingest(gz, 1, size, ".json.gz, 1 worker"),
         "gz-2": lambda: ingest(gz, 2, size, ".json.gz, 2 workers"),

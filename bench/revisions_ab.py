@@ -5,8 +5,8 @@ Run with ``.venv/bin/python -m bench.revisions_ab --base REV [--head REV] --dump
 (with the current ``kgdiff/_native*.so`` copied in, or, when the revision's ``native/``
 differs, its own built there), then ``kgdiff ingest wikidata`` runs
 from each in turn, ``--repeat`` rounds, into a fresh store every time. Printed per run:
-wall seconds, MB/s, CPU seconds and peak RSS of the process tree, and the parse / sort seconds of the
-manifest; then the best run of each revision and their ratio. Alternating makes the
+wall seconds, MB/s, CPU seconds and peak RSS of the process tree, and the parse / sort
+seconds of the manifest; then the best run of each revision and their ratio. Alternating makes the
 ratio hold on a machine whose speed drifts.
 """
 
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> None:
                 best_cpu[rev] = min(best_cpu.get(rev, run["cpu"]), run["cpu"])
                 print(
                     f"round {round_number} {rev:>12}: {run['seconds']:6.2f} s"
-                    f" {mb / run['seconds']:6.1f} MB/s  cpu {run['cpu']:6.2f} s  RSS {run['rss_mb']:5.0f} MB"
+                    f" {mb / run['seconds']:6.1f} MB/s  cpu {run['cpu']:6.2f} s"
+                    f"  RSS {run['rss_mb']:5.0f} MB"
                     f"  parse {run['parse']:5.2f} s  sort {run['sort']:5.2f} s",
                     flush=True,
                 )
