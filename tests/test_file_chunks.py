@@ -58,6 +58,33 @@ def test_planned_chunks_read_back_identical(
         assert chunk.data and (chunk.data.endswith(b"\n") or chunk is loaded[-1])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(LINE, min_size=1, max_size=40), st.integers(1, 700))
+def test_chunks_read_into_one_reused_buffer_are_the_same_bytes(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], chunk_bytes: int
+) -> None:
+    data = b"{\n" + b"\n".join(lines) + b"\n"
+    path = tmp_path_factory.mktemp("reuse") / "dump.json"
+    path.write_bytes(data)
+    planned = [span for span, _view in plan_chunks(io.BytesIO(data), DumpFraming(""), chunk_bytes)]
+    buffer = bytearray()
+    for span in planned:  # chunks of every size, growing and shrinking the one buffer
+        chunk = FileChunk(str(path), span).load(buffer)
+        assert chunk.data is buffer
+        assert chunk.data == data[span.offset : span.offset + span.length]
+
+
+def test_a_buffer_still_in_use_is_not_overwritten(tmp_path: Path) -> None:
+    path = tmp_path / "dump.json"
+    path.write_bytes(b"[\n" + b'{"id":"Q1"},\n' * 8 + b"]\n")
+    buffer = bytearray()
+    first = FileChunk(str(path), ChunkSpan(0, 2, 1, 13)).load(buffer)
+    with memoryview(first.data) as held:  # e.g. a view kept alive by a traceback
+        second = FileChunk(str(path), ChunkSpan(1, 15, 2, 26)).load(buffer)
+        assert second.data is not buffer and bytes(held) == b'{"id":"Q1"},\n'
+    assert second.data == b'{"id":"Q1"},\n' * 2
+
+
 def test_views_hold_the_chunk_bytes_until_the_next_one() -> None:
     data = b"[\n" + b"".join(b'{"id":"Q%d"},\n' % n for n in range(50)) + b"]\n"
     for span, view in plan_chunks(io.BytesIO(data), DumpFraming("d.json"), 64):

@@ -424,7 +424,7 @@ def _reference_lines(chunk: Chunk) -> tuple[list[tuple[int, int, bytes]], LineLa
     layout = LineLayout()
     out = []
     line_no, pos = chunk.first_line, chunk.offset
-    for line in chunk.data.split(b"\n"):
+    for line in bytes(chunk.data).split(b"\n"):
         line_no += 1
         start, pos = pos, pos + len(line) + 1
         text = line.strip()

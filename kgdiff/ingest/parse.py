@@ -85,7 +85,7 @@ def _native_chunk(chunk: Chunk) -> ChunkResult:
         buffers = RowBuffers()
         for index in native.deferred:
             line, offset, start, end = spans[index]
-            _add_line(result, buffers, line, offset, chunk.data[start:end])
+            _add_line(result, buffers, line, offset, bytes(chunk.data[start:end]))
         deferred = buffers.to_tables()
         result.tables = {
             name: pa.concat_tables([table, deferred[name]]) for name, table in result.tables.items()

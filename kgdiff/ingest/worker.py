@@ -28,6 +28,8 @@ M_TRIM_THRESHOLD = -1  # mallopt parameters (glibc's malloc.h)
 M_MMAP_THRESHOLD = -3
 HEAP_KEEP_BYTES = 512 << 20
 MMAP_THRESHOLD_MAX = 32 << 20  # the largest glibc accepts on 64-bit
+_chunk_buffer = bytearray()
+"""Every chunk a worker reads from a file goes into this one buffer (see FileChunk.load)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,7 @@ def run_task(task: Task) -> PartMeta:
     """Parse ``task`` and publish its part folder; return its counts."""
     result: ChunkResult
     if isinstance(task.payload, FileChunk):
-        result = parse_json_chunk(task.payload.load())
+        result = parse_json_chunk(task.payload.load(_chunk_buffer))
     elif isinstance(task.payload, Chunk):
         result = parse_json_chunk(task.payload)
     elif isinstance(task.payload, EntityTexts):

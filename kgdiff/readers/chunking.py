@@ -129,21 +129,6 @@ def split_chunks(
         yield Chunk(span.seq, span.offset, span.first_line, bytes(data))
 
 
-def _pread_exactly(fd: int, length: int, offset: int) -> bytes:
-    """``length`` bytes at ``offset`` (fewer only at the end of the file)."""
-    data = os.pread(fd, length, offset)
-    if len(data) == length or not data:
-        return data
-    # one read stops at 2 GiB on Linux; a chunk that large is rare but possible
-    parts = [data]
-    while (got := sum(map(len, parts))) < length:
-        more = os.pread(fd, length - got, offset + got)
-        if not more:
-            break
-        parts.append(more)
-    return b"".join(parts)
-
-
 @dataclass(frozen=True, slots=True)
 class FileChunk:
     """A chunk named by the file that holds its bytes: a worker reads it itself.
@@ -163,15 +148,48 @@ class FileChunk:
         """The chunk's sequence number."""
         return self.span.seq
 
-    def load(self) -> Chunk:
-        """Read the chunk's bytes from the file."""
+    def load(self, buffer: bytearray | None = None) -> Chunk:
+        """Read the chunk's bytes from the file, into ``buffer`` (resized) when given.
+
+        A worker passes the same buffer for every chunk: a fresh 32 MB ``bytes`` per
+        chunk would be served by new ``mmap`` pages that the kernel zeroes each time.
+        The chunk returned is only valid until the buffer's next use.
+        """
         span = self.span
         start = span.offset if self.at is None else self.at
+        data = _sized(buffer, span.length)
         with Path(self.path).open("rb", buffering=0) as handle:
-            data = _pread_exactly(handle.fileno(), span.length, start)
-        if len(data) != span.length:
+            got = _pread_into(handle.fileno(), memoryview(data), start)
+        if got != span.length:
             raise InputError(
-                f"{self.path}: offset {start + len(data)}: the file is shorter than "
+                f"{self.path}: offset {start + got}: the file is shorter than "
                 "when it was read (replaced during the ingest?); run the ingest again"
             )
         return Chunk(span.seq, span.offset, span.first_line, data)
+
+
+def _sized(buffer: bytearray | None, length: int) -> bytearray:
+    """``buffer`` resized to ``length`` bytes (a new one if none, or if it is in use)."""
+    if buffer is None:
+        return bytearray(length)
+    try:
+        # CPython keeps the allocation when a bytearray shrinks a little or regrows
+        # within its capacity, so chunks of about the same size reuse the same pages.
+        del buffer[length:]
+        buffer.extend(bytes(length - len(buffer)))
+    except BufferError:  # a view of the previous chunk is still alive somewhere
+        return bytearray(length)
+    return buffer
+
+
+def _pread_into(fd: int, view: memoryview, offset: int) -> int:
+    """Fill ``view`` from ``offset``; the bytes read (fewer only at the end of the file)."""
+    got = 0
+    with view:
+        while got < len(view):
+            # one read stops at 2 GiB on Linux; a chunk that large is rare but possible
+            count = os.preadv(fd, [view[got:]], offset + got)
+            if not count:
+                break
+            got += count
+    return got

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from kgdiff.errors import InputError
 
 DEFAULT_CHUNK_BYTES = 32 * 1024 * 1024
+ChunkBytes = bytes | bytearray
+"""A chunk's bytes: a ``bytearray`` when a worker reads chunks into one reused buffer."""
 WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")
 COMMA = ord(",")
 BRACKETS = frozenset(b"[]")
@@ -29,7 +31,7 @@ class Chunk:
     seq: int
     offset: int
     first_line: int
-    data: bytes
+    data: ChunkBytes
 
 
 @dataclass(slots=True)
@@ -126,7 +128,7 @@ def iter_entity_spans(
         yield line_no, chunk.offset + line_start, start, end
 
 
-def _strip(data: bytes, start: int, end: int) -> tuple[int, int]:
+def _strip(data: ChunkBytes, start: int, end: int) -> tuple[int, int]:
     """Narrow ``[start, end)`` past the ASCII whitespace that ``bytes.strip()`` removes."""
     while start < end and data[start] in WHITESPACE:
         start += 1
@@ -142,4 +144,4 @@ def iter_entity_lines(
     (see :func:`iter_entity_spans`)."""
     data = chunk.data
     for line_no, offset, start, end in iter_entity_spans(chunk, layout):
-        yield line_no, offset, data[start:end]
+        yield line_no, offset, bytes(data[start:end])

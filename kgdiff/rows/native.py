@@ -18,6 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from kgdiff.readers.json_dump import ChunkBytes
 from kgdiff.rows.schema import PART_SCHEMAS
 from kgdiff.rows.terms import indexed_term_tables
 
@@ -92,7 +93,7 @@ def _tables(raw: Sequence[Sequence[tuple[Any, ...]]]) -> dict[str, pa.Table]:
     return tables
 
 
-def native_rows(data: bytes, spans: Sequence[tuple[int, int, int]]) -> NativeRows:
+def native_rows(data: ChunkBytes, spans: Sequence[tuple[int, int, int]]) -> NativeRows:
     """Rows of the entities ``data[start:end]`` for each ``(source line, start, end)``.
 
     Raises ``RuntimeError`` when the extension is not built (see :func:`native_enabled`).
