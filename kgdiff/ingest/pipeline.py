@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from kgdiff.errors import InputError
+from kgdiff.errors import InputError, UsageError
 from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
@@ -31,7 +31,7 @@ from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
-from kgdiff.store.staging import PartMeta, Staging, StagingState
+from kgdiff.store.staging import STAGING_CODECS, PartMeta, Staging, StagingState
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class IngestRequest:
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     bucket_bytes: int | None = None
     """Bytes of rows per finalize bucket; None: what the 1 GB sort budget holds."""
+    staging_compression: str = STAGING_CODECS[0]
+    """Compression of the staging parts: ``lz4`` (faster) or ``zstd`` (less disk)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,11 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
     ):
         progress.begin(f"parsing {request.path.name}", source.size)
         payloads = make_tasks(kind, source, request.chunk_bytes, request.limit, job.day, readers)
-        tasks = (Task(p, staging.parts, str(request.path)) for p in payloads if p.seq not in done)
+        tasks = (
+            Task(p, staging.parts, str(request.path), request.staging_compression)
+            for p in payloads
+            if p.seq not in done
+        )
         runner = TaskRunner(pool, request.workers + 2, staging.dir / "slots")
         runner.run(tasks, tally, progress, lambda: source.raw.position)
     sha256 = source.sha256
@@ -190,6 +196,11 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     """Ingest one Wikidata input file into a published snapshot (see module docstring)."""
     progress = progress or NullProgress()
     started = time.monotonic()
+    if request.staging_compression not in STAGING_CODECS:
+        raise UsageError(
+            f"unknown staging compression {request.staging_compression!r}; "
+            f"use one of {', '.join(STAGING_CODECS)}"
+        )
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
     refuse_unverified(request.path)

@@ -21,7 +21,7 @@ from kgdiff.readers.chunking import ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
 from kgdiff.store.buckets import key_ranges
-from kgdiff.store.staging import PartMeta, write_part
+from kgdiff.store.staging import STAGING_CODECS, PartMeta, write_part
 
 COLLECT_EVERY = 16
 M_TRIM_THRESHOLD = -1  # mallopt parameters (glibc's malloc.h)
@@ -40,6 +40,8 @@ class Task:
     """A :class:`ChunkView` is staged into a slot file before the task is sent."""
     parts_dir: Path
     source: str
+    compression: str = STAGING_CODECS[0]
+    """How the part files are compressed (one of :data:`STAGING_CODECS`)."""
 
 
 def _reject_line(source: str, reject: Reject) -> bytes:
@@ -106,7 +108,7 @@ def run_task(task: Task) -> PartMeta:
         table_bytes={name: table.nbytes for name, table in result.tables.items()},
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
-    write_part(task.parts_dir, meta, result.tables, lines)
+    write_part(task.parts_dir, meta, result.tables, lines, task.compression)
     if not gc.isenabled() and result.seq % COLLECT_EVERY == 0:
         gc.collect()  # in case a library made cycles; rare, so it can wait
     return meta

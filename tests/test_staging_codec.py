@@ -1,0 +1,118 @@
+"""The staging parts' compression: LZ4 by default, zstd on request, the same snapshot either way.
+
+The codec only changes how the parsed chunks wait on disk for the sort: the published
+tables must not depend on it, a staging folder written with one codec must finalize when
+the run is resumed with the other (each part file names its codec), and an unknown codec
+is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import bz2
+from pathlib import Path
+
+import pyarrow.ipc as ipc
+import pytest
+
+from kgdiff.errors import UsageError
+from kgdiff.ingest.parse import parse_json_chunk
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.readers.json_dump import Chunk
+from kgdiff.store.staging import STAGING_CODECS, PartMeta, part_file, part_name, write_part
+from tests.faultkit import TABLES, sample_dump, table_differences
+from tests.paths import SAMPLES, run_kgdiff
+
+JSON_SAMPLE = SAMPLES / "testDump_json_2014-12.json.bz2"
+
+
+def _write(parts: Path, compression: str) -> Path:
+    tables = parse_json_chunk(Chunk(0, 0, 0, bz2.decompress(JSON_SAMPLE.read_bytes()))).tables
+    meta = PartMeta(seq=0, entities=1, statements=0, rejects=0, input_bytes=0)
+    parts.mkdir(parents=True)
+    write_part(parts, meta, tables, [], compression)
+    return parts / part_name(0)
+
+
+def test_zstd_parts_are_smaller_than_lz4_and_read_back_the_same(tmp_path: Path) -> None:
+    folders = {codec: _write(tmp_path / codec, codec) for codec in STAGING_CODECS}
+    for table in TABLES:
+        files = {codec: part_file(folder, table) for codec, folder in folders.items()}
+        read = {codec: ipc.open_file(str(path)).read_all() for codec, path in files.items()}
+        assert read["lz4"].equals(read["zstd"]), table
+    size = {codec: part_file(folder, "labels").stat().st_size for codec, folder in folders.items()}
+    assert size["zstd"] < size["lz4"]
+
+
+def test_the_snapshot_does_not_depend_on_the_staging_codec(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = sample_dump(tmp_path_factory)
+    out = {}
+    for codec in STAGING_CODECS:
+        store = tmp_path / codec
+        request = IngestRequest(dump, "s", "2014-12-01", store, staging_compression=codec)
+        out[codec] = ingest_wikidata(request).directory
+    for table in TABLES:
+        assert table_differences(out["lz4"], out["zstd"], table) == (0, 0), table
+
+
+class StopAfterFirstChunk:
+    """Progress that interrupts the run as soon as the first chunk is done."""
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Nothing to do."""
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """Interrupt, as Ctrl-C would."""
+        raise KeyboardInterrupt
+
+    def phase(self, description: str) -> None:
+        """Nothing to do."""
+
+    def end(self) -> None:
+        """Nothing to do."""
+
+
+def test_a_run_resumed_with_the_other_codec_finishes_the_same(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = sample_dump(tmp_path_factory)
+    small = 256 << 10  # several chunks, so that one is finished when the run stops
+    reference = ingest_wikidata(
+        IngestRequest(dump, "s", "2014-12-01", tmp_path / "a", chunk_bytes=small)
+    )
+    store = tmp_path / "b"
+    first = IngestRequest(
+        dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression="zstd"
+    )
+    with pytest.raises(KeyboardInterrupt):
+        ingest_wikidata(first, StopAfterFirstChunk())
+    staged = [p for p in (store / ".staging" / "s" / "parts").iterdir() if p.name.isdigit()]
+    assert staged, "the interrupted run kept no finished chunk"
+    resumed = ingest_wikidata(IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small))
+    for table in TABLES:
+        assert table_differences(reference.directory, resumed.directory, table) == (0, 0)
+
+
+def test_an_unknown_codec_is_refused_before_anything_is_written(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    request = IngestRequest(
+        sample_dump(tmp_path_factory), "s", "2014-12-01", tmp_path, staging_compression="gzip"
+    )
+    with pytest.raises(UsageError, match="unknown staging compression 'gzip'; use one of lz4"):
+        ingest_wikidata(request)
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_command_line_takes_the_codec(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    dump = sample_dump(tmp_path_factory)
+    store = tmp_path / "store"
+    args = ["ingest", "wikidata", str(dump), "--date", "2014-12-01", "--store", str(store)]
+    refused = run_kgdiff(*args, "--staging-compression", "brotli")
+    assert refused.returncode == 2 and "brotli" in refused.stderr
+    done = run_kgdiff(*args, "--staging-compression", "zstd", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert (store / "snapshots" / "snapshot=wikidata-20141201" / "manifest.json").is_file()
