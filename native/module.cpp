@@ -2,7 +2,7 @@
 //
 // entity_rows(data, spans) parses the entity lines data[start:end] of a dump
 // chunk with simdjson and builds the rows of the five part tables as Arrow
-// buffers. An entity that is malformed, or of a shape this code leaves to the
+// buffers, one set for items and one for the other kinds. An entity that is malformed, or of a shape this code leaves to the
 // Python path, is listed in ``deferred`` and contributes no rows: Python then
 // decodes it (and writes the reject, if it is one).
 #define PY_SSIZE_T_CLEAN
@@ -57,6 +57,13 @@ bool overflowing(Tables& t) {
   return over;
 }
 
+// Whether the entity's "id" is an item id (Q…); anything else, or no id, is not.
+bool is_item(simdjson::dom::element root) {
+  std::string_view id;
+  if (root["id"].get_string().get(id)) return false;
+  return !id.empty() && id[0] == 'Q';
+}
+
 PyObject* entity_rows(PyObject*, PyObject* args) {
   Py_buffer data;
   PyObject* span_list;
@@ -66,8 +73,11 @@ PyObject* entity_rows(PyObject*, PyObject* args) {
   try {
     if (!read_spans(span_list, data.len, spans)) throw std::invalid_argument("spans");
     static simdjson::dom::parser parser;
-    Tables tables;
-    kgdiff::EntityWalk walk(tables);
+    // Items go to one set of tables, every other kind (properties, lexemes, mediainfo) to
+    // another: their ids sort apart from the items', so finalize reads each set only for
+    // the buckets it overlaps instead of decompressing a whole part for a few properties.
+    Tables items, others;
+    kgdiff::EntityWalk item_walk(items), other_walk(others);
     std::vector<Py_ssize_t> later;
     long long statements = 0;
     const auto* base = static_cast<const uint8_t*>(data.buf);
@@ -77,24 +87,31 @@ PyObject* entity_rows(PyObject*, PyObject* args) {
       // Reading up to the padding past the entity is safe inside the chunk; the last
       // entities of a chunk are copied into a padded buffer.
       bool padded = span.end + static_cast<long long>(simdjson::SIMDJSON_PADDING) <= data.len;
-      kgdiff::Marks marks(tables);
       simdjson::dom::element root;
+      if (parser.parse(base + span.start, length, !padded).get(root)) {
+        later.push_back(static_cast<Py_ssize_t>(i));
+        continue;
+      }
+      bool item = is_item(root);
+      Tables& tables = item ? items : others;
+      kgdiff::Marks marks(tables);
       try {
-        if (parser.parse(base + span.start, length, !padded).get(root)) throw kgdiff::Defer{};
-        statements += walk.add(root, span.line);
+        statements += (item ? item_walk : other_walk).add(root, span.line);
       } catch (const kgdiff::Defer&) {
         marks.restore(tables);
         later.push_back(static_cast<Py_ssize_t>(i));
       }
     }
-    if (overflowing(tables)) throw std::length_error("a string column of this chunk is over 2 GB");
+    if (overflowing(items) || overflowing(others))
+      throw std::length_error("a string column of this chunk is over 2 GB");
     deferred = PyList_New(static_cast<Py_ssize_t>(later.size()));
     if (deferred == nullptr) throw std::bad_alloc();
     for (size_t i = 0; i < later.size(); ++i)
       PyList_SET_ITEM(deferred, static_cast<Py_ssize_t>(i), PyLong_FromSsize_t(later[i]));
     PyBuffer_Release(&data);
     long long entities = static_cast<long long>(spans.size() - later.size());
-    return Py_BuildValue("(NLLN)", tables_to_python(tables), entities, statements, deferred);
+    return Py_BuildValue("(NNLLN)", tables_to_python(items), tables_to_python(others), entities,
+                         statements, deferred);
   } catch (const std::bad_alloc&) {
     Py_XDECREF(deferred);
     PyBuffer_Release(&data);
@@ -109,7 +126,7 @@ PyObject* entity_rows(PyObject*, PyObject* args) {
 
 PyMethodDef methods[] = {
     {"entity_rows", entity_rows, METH_VARARGS,
-     "entity_rows(data, spans) -> (tables, entities, statements, deferred)"},
+     "entity_rows(data, spans) -> (item tables, other tables, entities, statements, deferred)"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT,

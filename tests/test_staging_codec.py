@@ -18,6 +18,7 @@ from kgdiff.errors import UsageError
 from kgdiff.ingest.parse import parse_json_chunk
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.readers.json_dump import Chunk
+from kgdiff.store.buckets import key_ranges
 from kgdiff.store.staging import STAGING_CODECS, PartMeta, part_file, part_name, write_part
 from tests.faultkit import TABLES, sample_dump, table_differences
 from tests.paths import SAMPLES, run_kgdiff
@@ -29,7 +30,7 @@ def _write(parts: Path, compression: str) -> Path:
     tables = parse_json_chunk(Chunk(0, 0, 0, bz2.decompress(JSON_SAMPLE.read_bytes()))).tables
     meta = PartMeta(seq=0, entities=1, statements=0, rejects=0, input_bytes=0)
     parts.mkdir(parents=True)
-    write_part(parts, meta, tables, [], compression)
+    write_part(parts, meta, [(tables, key_ranges(tables))], [], compression)
     return parts / part_name(0)
 
 

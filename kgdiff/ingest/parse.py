@@ -12,7 +12,7 @@ import pyarrow as pa
 from kgdiff.readers.entity_model import decode_entity, entity_from_dict
 from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_lines, iter_entity_spans
 from kgdiff.rows.buffers import RowBuffers
-from kgdiff.rows.native import native_enabled, native_rows
+from kgdiff.rows.native import concat_groups, native_enabled, native_rows
 
 SNIPPET_CHARS = 200
 
@@ -32,12 +32,19 @@ class ChunkResult:
     """What one chunk produced."""
 
     seq: int
-    tables: dict[str, pa.Table]
+    groups: list[dict[str, pa.Table]]
+    """The rows, in groups that are stored apart (items, other kinds, and the entities
+    the native row builder deferred; see :class:`kgdiff.rows.native.NativeRows`)."""
     entities: int = 0
     statements: int = 0
     input_bytes: int = 0
     rejects: list[Reject] = field(default_factory=list)
     layout: LineLayout = field(default_factory=LineLayout)
+
+    @property
+    def tables(self) -> dict[str, pa.Table]:
+        """Every row of the chunk, the groups one after the other."""
+        return concat_groups(self.groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,29 +74,26 @@ def _add_line(
 
 def _python_chunk(chunk: Chunk) -> ChunkResult:
     buffers = RowBuffers()
-    result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
+    result = ChunkResult(chunk.seq, [], input_bytes=len(chunk.data))
     for line, offset, text in iter_entity_lines(chunk, result.layout):
         _add_line(result, buffers, line, offset, text)
-    result.tables = buffers.to_tables()
+    result.groups = [buffers.to_tables()]
     return result
 
 
 def _native_chunk(chunk: Chunk) -> ChunkResult:
     """The extension builds the rows; the entities it defers take the Python path."""
-    result = ChunkResult(chunk.seq, {}, input_bytes=len(chunk.data))
+    result = ChunkResult(chunk.seq, [], input_bytes=len(chunk.data))
     spans = list(iter_entity_spans(chunk, result.layout))
     native = native_rows(chunk.data, [(line, start, end) for line, _, start, end in spans])
     result.entities, result.statements = native.entities, native.statements
-    result.tables = native.tables
+    result.groups = list(native.groups)
     if native.deferred:
         buffers = RowBuffers()
         for index in native.deferred:
             line, offset, start, end = spans[index]
             _add_line(result, buffers, line, offset, bytes(chunk.data[start:end]))
-        deferred = buffers.to_tables()
-        result.tables = {
-            name: pa.concat_tables([table, deferred[name]]) for name, table in result.tables.items()
-        }
+        result.groups.append(buffers.to_tables())
     return result
 
 
@@ -112,7 +116,7 @@ def parse_entity_texts(
     fields have the wrong types fails msgspec's validation: both are rejects.
     """
     buffers = RowBuffers()
-    result = ChunkResult(batch.seq, {})
+    result = ChunkResult(batch.seq, [])
     for record, offset, text in batch.items:
         result.input_bytes += len(text)
         try:
@@ -121,5 +125,5 @@ def parse_entity_texts(
             result.entities += 1
         except (msgspec.DecodeError, ValueError) as exc:  # ValueError includes RowError
             result.rejects.append(_reject(record, offset, str(exc), text))
-    result.tables = buffers.to_tables()
+    result.groups = [buffers.to_tables()]
     return result

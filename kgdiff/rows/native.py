@@ -47,11 +47,25 @@ def native_enabled() -> bool:
 class NativeRows:
     """What the extension built from a chunk's entity lines."""
 
-    tables: dict[str, pa.Table]
+    groups: list[dict[str, pa.Table]]
+    """The rows of the items, then those of the other kinds (properties, lexemes, ...):
+    stored apart, so finalize reads each only for the subject ranges it overlaps."""
     entities: int
     statements: int
     deferred: list[int]
     """Positions (in the spans given) of the entities left to the Python path."""
+
+    @property
+    def tables(self) -> dict[str, pa.Table]:
+        """Every row, the groups one after the other."""
+        return concat_groups(self.groups)
+
+
+def concat_groups(groups: Sequence[dict[str, pa.Table]]) -> dict[str, pa.Table]:
+    """The tables of ``groups`` one after the other (no copy: one chunk per group)."""
+    if not groups:
+        return {}
+    return {name: pa.concat_tables([group[name] for group in groups]) for name in groups[0]}
 
 
 def _buffer(data: bytes | None) -> pa.Buffer | None:
@@ -102,5 +116,5 @@ def native_rows(data: ChunkBytes, spans: Sequence[tuple[int, int, int]]) -> Nati
         raise RuntimeError(
             "kgdiff._native is not built; reinstall with a C++ compiler and simdjson"
         )
-    raw, entities, statements, deferred = _native.entity_rows(data, spans)
-    return NativeRows(_tables(raw), entities, statements, deferred)
+    items, others, entities, statements, deferred = _native.entity_rows(data, spans)
+    return NativeRows([_tables(items), _tables(others)], entities, statements, deferred)

@@ -17,8 +17,8 @@ import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
-from kgdiff.store.buckets import KEY_COLUMNS, Bucket, in_range_mask
-from kgdiff.store.staging import part_file
+from kgdiff.store.buckets import KEY_COLUMNS, Bucket, in_range_mask, ranges_overlap
+from kgdiff.store.staging import group_ranges, part_file
 from kgdiff.store.subject_runs import RUN_ORDERED_TABLES, run_ordered
 
 SORT_KEYS: dict[str, tuple[str, ...]] = {
@@ -52,23 +52,34 @@ def read_rows(
     files: Sequence[str], key: str, lo: str | None, hi: str | None, columns: list[str] | None = None
 ) -> pa.Table:
     """The rows of the part ``files`` whose ``key`` is in ``[lo, hi)`` (None: unbounded)."""
-    return pa.concat_tables([_in_range(_read_part(path, columns), key, lo, hi) for path in files])
+    return pa.concat_tables(
+        [_in_range(read_part(path, columns, lo, hi), key, lo, hi) for path in files]
+    )
 
 
 def _sorted_bucket(table: str, bucket: Bucket) -> pa.Table:
     key, lo, hi = KEY_COLUMNS[table], bucket.lo, bucket.hi
     if table in RUN_ORDERED_TABLES:
-        return run_ordered((_read_part(path, None) for path in bucket.files), key, lo, hi)
+        return run_ordered((read_part(path, None, lo, hi) for path in bucket.files), key, lo, hi)
     return sorted_rows(read_rows(bucket.files, key, lo, hi), SORT_KEYS[table])
 
 
-def _read_part(path: str, columns: list[str] | None) -> pa.Table:
+def read_part(
+    path: str, columns: list[str] | None, lo: str | None = None, hi: str | None = None
+) -> pa.Table:
+    """The record batches of a part file whose subjects may lie in ``[lo, hi)`` (all of
+    them when the file does not record its batches' ranges), without schema metadata."""
     try:
         with pa.OSFile(path) as source:
             reader = ipc.open_file(source)
+            ranges = group_ranges(reader.schema)
             if columns is not None:
                 reader = ipc.open_file(source, options=_only(reader.schema, columns))
-            return reader.read_all()
+            schema = reader.schema.remove_metadata()
+            if ranges is None or len(ranges) != reader.num_record_batches:
+                return reader.read_all().replace_schema_metadata(None)
+            wanted = [i for i, group in enumerate(ranges) if ranges_overlap(group, lo, hi)]
+            return pa.Table.from_batches([reader.get_batch(i) for i in wanted], schema)
     except (pa.ArrowInvalid, OSError) as exc:  # damaged after it was written (disk, by hand)
         folder = Path(path).parent
         raise StoreError(

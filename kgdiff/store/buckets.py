@@ -147,6 +147,11 @@ def read_amplification(files: Sequence[PartFile], bounds: Sequence[str]) -> floa
     return sum(f.size * len(_overlapping(bounds, f.key_ranges)) for f in files) / total
 
 
+def ranges_overlap(ranges: Sequence[tuple[str, str]], lo: str | None, hi: str | None) -> bool:
+    """Whether any ``(first, last)`` range of subjects meets the bucket ``[lo, hi)``."""
+    return any((hi is None or first < hi) and (lo is None or last >= lo) for first, last in ranges)
+
+
 def every_nth(bounds: Sequence[str], count: int) -> list[str]:
     """The cuts for ``count`` buckets out of the cuts of ``len(bounds) + 1`` (powers of two)."""
     stride = (len(bounds) + 1) // count

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -64,33 +64,62 @@ def part_file(folder: Path, table: str) -> Path:
     return folder / f"{table}{PART_SUFFIX}"
 
 
+KeyRanges = list[tuple[str, str]]
+GROUP_RANGES_KEY = b"kgdiff.group_ranges"
+"""Schema metadata of a part file: the subject ranges of each of its record batches."""
+
+
 def write_part(
     parts_dir: Path,
     meta: PartMeta,
-    tables: dict[str, pa.Table],
+    groups: Sequence[tuple[dict[str, pa.Table], KeyRanges]],
     rejects: Iterable[bytes],
     compression: str = STAGING_CODECS[0],
 ) -> None:
     """Write one chunk's tables and rejects, then publish the folder by rename.
 
-    The tables are Arrow IPC files (buffers compressed with ``compression``, one of
-    :data:`STAGING_CODECS`; each file names its codec, so finalize reads either): only
-    finalize reads them, whole, and IPC costs a third of Parquet's encoding time to write
-    and less to read.
+    ``groups`` holds the chunk's rows in groups, each with the subject ranges of its
+    entities (:func:`kgdiff.store.buckets.key_ranges`). Each table is an Arrow IPC file
+    with one record batch per group and the groups' ranges in its schema metadata, so
+    finalize reads only the groups that overlap a bucket
+    (:func:`kgdiff.store.bucket_sort.read_part`). Buffers are compressed with
+    ``compression``, one of :data:`STAGING_CODECS` (each file names its codec, so finalize
+    reads either). IPC costs a third of Parquet's encoding time to write and less to read.
     """
     final = parts_dir / part_name(meta.seq)
     tmp = parts_dir / f".tmp-{part_name(meta.seq)}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     options = ipc.IpcWriteOptions(compression=compression)
-    for table_name, table in tables.items():
-        with ipc.new_file(part_file(tmp, table_name), table.schema, options=options) as writer:
-            writer.write_table(table)
+    ranges = msgspec.json.encode([ranges_of_group for _, ranges_of_group in groups])
+    for table_name in groups[0][0]:
+        batches = [_one_batch(tables[table_name]) for tables, _ in groups]
+        schema = batches[0].schema.with_metadata({GROUP_RANGES_KEY: ranges})
+        with ipc.new_file(part_file(tmp, table_name), schema, options=options) as writer:
+            for batch in batches:
+                writer.write_batch(batch)
     lines = list(rejects)
     if lines:
         (tmp / "rejects.jsonl").write_bytes(b"".join(lines))
     (tmp / "meta.json").write_bytes(msgspec.json.encode(meta))
     tmp.replace(final)
+
+
+def _one_batch(table: pa.Table) -> pa.RecordBatch:
+    """``table`` as one record batch (empty when it has no rows)."""
+    table = table.combine_chunks()
+    batches = table.to_batches()
+    if len(batches) == 1:
+        return batches[0]
+    return pa.RecordBatch.from_pylist([], schema=table.schema)
+
+
+def group_ranges(schema: pa.Schema) -> list[KeyRanges] | None:
+    """The subject ranges of each record batch of a part file (None: not recorded)."""
+    raw = (schema.metadata or {}).get(GROUP_RANGES_KEY)
+    if raw is None:
+        return None
+    return [[(first, last) for first, last in group] for group in msgspec.json.decode(raw)]
 
 
 class Staging:
