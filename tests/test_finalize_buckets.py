@@ -193,6 +193,35 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
         assert out_of_order == (0,), table
 
 
+def _p31_from_raw_json() -> dict[str, list[str]]:
+    """Each entity's P31 item values in the sample, not deprecated, in statement order."""
+    types: dict[str, list[str]] = {}
+    with bz2.open(SAMPLES / "testDump_json_2014-12.json.bz2") as lines:
+        for line in lines:
+            line = line.strip().rstrip(b",")
+            if not line.startswith(b"{"):
+                continue
+            entity = json.loads(line)
+            values = []
+            for statement in (entity.get("claims") or {}).get("P31", []):
+                value = statement["mainsnak"].get("datavalue", {}).get("value")
+                if statement.get("rank") != "deprecated" and isinstance(value, dict):
+                    values.append(value.get("id") or f"Q{value['numeric-id']}")
+            types[entity["id"]] = values
+    return types
+
+
+def test_entity_types_come_from_the_statements_of_every_part(tmp_path: Path) -> None:
+    """``p31`` is gathered part by part for each entity bucket; checked against the raw JSON."""
+    result = _ingest_in_small_buckets(tmp_path)
+    files = [str(path) for path in table_files(result.directory, "entities")]
+    assert len(files) > 1
+    rows = duckdb.connect().execute(f"SELECT qid, p31 FROM read_parquet({files})").fetchall()
+    expected = _p31_from_raw_json()
+    assert {qid: list(p31) for qid, p31 in rows} == expected
+    assert sum(1 for values in expected.values() if values) > 100
+
+
 @pytest.mark.parametrize("folder", ["plain", "odd[1]"])
 def test_catalog_views_read_every_part_file(tmp_path: Path, folder: str) -> None:
     """The views read a table's files through one glob, or one by one when the store's path

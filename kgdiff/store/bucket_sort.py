@@ -111,14 +111,26 @@ def _empty_lists(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     return pc.if_else(pc.is_null(array), pa.scalar([], array.type), array)
 
 
+def _type_statements(statement_files: Sequence[str], bucket: Bucket) -> pa.Table:
+    """The bucket's P31 statements with an item value and a rank other than deprecated.
+
+    Filtered part by part: a bucket of entities has all their statements behind it (several
+    hundred MB for a 100 MB bucket of a 10 GB dump), of which only the P31 ones are needed.
+    """
+    kept = []
+    for path in statement_files:
+        rows = read_rows([path], "subject", bucket.lo, bucket.hi, TYPE_COLUMNS)
+        wanted = pc.and_(
+            pc.and_(pc.equal(rows["pid"], "P31"), pc.not_equal(rows["rank"], "deprecated")),
+            pc.is_valid(rows["object_qid"]),
+        )
+        kept.append(rows.filter(wanted))
+    return pa.concat_tables(kept)
+
+
 def _p31_types(statement_files: Sequence[str], bucket: Bucket, qids: pa.Array) -> pa.Array:
     """For each of ``qids``, its P31 values (non-deprecated items, in statement order)."""
-    rows = read_rows(statement_files, "subject", bucket.lo, bucket.hi, TYPE_COLUMNS)
-    wanted = pc.and_(
-        pc.and_(pc.equal(rows["pid"], "P31"), pc.not_equal(rows["rank"], "deprecated")),
-        pc.is_valid(rows["object_qid"]),
-    )
-    types = sorted_rows(rows.filter(wanted), ("subject", "ordinal"))
+    types = sorted_rows(_type_statements(statement_files, bucket), ("subject", "ordinal"))
     grouped = types.group_by("subject", use_threads=False).aggregate([("object_qid", "list")])
     at = pc.index_in(qids, value_set=grouped["subject"])
     return _empty_lists(grouped["object_qid_list"].take(at))
