@@ -2,9 +2,10 @@
 //
 // entity_rows(data, spans) parses the entity lines data[start:end] of a dump
 // chunk with simdjson and builds the rows of the five part tables as Arrow
-// buffers, one set for items and one for the other kinds. An entity that is malformed, or of a shape this code leaves to the
-// Python path, is listed in ``deferred`` and contributes no rows: Python then
-// decodes it (and writes the reject, if it is one).
+// buffers, one set for items and one for the other kinds. An entity that is
+// malformed, or of a shape this code leaves to the Python path, is listed in
+// ``deferred`` and contributes no rows: Python then decodes it (and writes the
+// reject, if it is one).
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <simdjson.h>
