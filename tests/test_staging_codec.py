@@ -57,15 +57,21 @@ def test_the_snapshot_does_not_depend_on_the_staging_codec(
         assert table_differences(out["lz4"], out["zstd"], table) == (0, 0), table
 
 
-class StopAfterFirstChunk:
-    """Progress that interrupts the run as soon as the first chunk is done."""
+class CountChunks:
+    """Progress that counts the chunks parsed in this run; ``stop`` interrupts after the first."""
+
+    def __init__(self, stop: bool = False) -> None:
+        self.stop = stop
+        self.parsed = 0
 
     def begin(self, description: str, total_bytes: int) -> None:
         """Nothing to do."""
 
     def update(self, done_bytes: int, entities: int, statements: int) -> None:
-        """Interrupt, as Ctrl-C would."""
-        raise KeyboardInterrupt
+        """Count one finished chunk; interrupt, as Ctrl-C would, when asked to stop."""
+        self.parsed += 1
+        if self.stop:
+            raise KeyboardInterrupt
 
     def phase(self, description: str) -> None:
         """Nothing to do."""
@@ -79,18 +85,23 @@ def test_a_run_resumed_with_the_other_codec_finishes_the_same(
 ) -> None:
     dump = sample_dump(tmp_path_factory)
     small = 256 << 10  # several chunks, so that one is finished when the run stops
+    whole = CountChunks()
     reference = ingest_wikidata(
-        IngestRequest(dump, "s", "2014-12-01", tmp_path / "a", chunk_bytes=small)
+        IngestRequest(dump, "s", "2014-12-01", tmp_path / "a", chunk_bytes=small), whole
     )
     store = tmp_path / "b"
     first = IngestRequest(
         dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression="zstd"
     )
     with pytest.raises(KeyboardInterrupt):
-        ingest_wikidata(first, StopAfterFirstChunk())
+        ingest_wikidata(first, CountChunks(stop=True))
     staged = [p for p in (store / ".staging" / "s" / "parts").iterdir() if p.name.isdigit()]
     assert staged, "the interrupted run kept no finished chunk"
-    resumed = ingest_wikidata(IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small))
+    rest = CountChunks()
+    resumed = ingest_wikidata(
+        IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small), rest
+    )
+    assert rest.parsed == whole.parsed - len(staged)  # the zstd parts were used, not redone
     for table in TABLES:
         assert table_differences(reference.directory, resumed.directory, table) == (0, 0)
 

@@ -95,7 +95,7 @@ def run_task(task: Task) -> PartMeta:
         result = parse_entity_texts(task.payload, decode_entity_text)
     else:
         raise TypeError("a ChunkView must be staged into a slot file before it is sent")
-    tables = result.tables
+    groups = [(group, key_ranges(group)) for group in result.groups]
     meta = PartMeta(
         seq=result.seq,
         entities=result.entities,
@@ -105,11 +105,12 @@ def run_task(task: Task) -> PartMeta:
         brackets=result.layout.brackets,
         first_content=result.layout.first_content,
         last_content=result.layout.last_content,
-        key_ranges=key_ranges(tables),
-        table_bytes={name: table.nbytes for name, table in tables.items()},
+        key_ranges=sorted(r for _, group_ranges in groups for r in group_ranges),
+        table_bytes={
+            name: sum(group[name].nbytes for group, _ in groups) for name in result.groups[0]
+        },
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
-    groups = [(group, key_ranges(group)) for group in result.groups]
     write_part(task.parts_dir, meta, groups, lines, task.compression)
     if not gc.isenabled() and result.seq % COLLECT_EVERY == 0:
         gc.collect()  # in case a library made cycles; rare, so it can wait

@@ -48,8 +48,8 @@ class PartMeta(msgspec.Struct, frozen=True):
     first_content: int | None = None
     last_content: int | None = None
     key_ranges: list[tuple[str, str]] = []
-    """Smallest and largest entity id of each kind and length in the chunk (see
-    :func:`kgdiff.store.buckets.key_ranges`)."""
+    """Smallest and largest entity id of each kind and length in each of the chunk's groups
+    (see :func:`kgdiff.store.buckets.key_ranges`), ordered by the smallest."""
     table_bytes: dict[str, int] = {}
     """Size in memory of each table's rows (what finalize budgets its buckets with)."""
 
