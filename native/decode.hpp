@@ -87,17 +87,40 @@ inline void see_field(uint32_t& seen, int bit) {
 
 using Field = std::pair<std::string_view, element>;
 
+// The first eight bytes of ``key``, big-endian, zero-padded: comparing two of these orders
+// keys as a bytewise comparison of their first eight bytes would, so only keys that share
+// them (rare for language codes, site ids and property ids) need a full comparison.
+inline uint64_t key_prefix(std::string_view key) {
+  uint64_t prefix = 0;
+  size_t length = key.size() < 8 ? key.size() : 8;
+  for (size_t i = 0; i < length; ++i)
+    prefix |= uint64_t(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
+  return prefix;
+}
+
 // A map's fields in key order (bytewise, as Arrow compares strings): each entity's rows
 // leave the walk in the order of the published tables, so finalize only orders entities.
-// A repeated key makes the entity the Python path's, as with KeySet.
+// A repeated key makes the entity the Python path's, as with KeySet. Sorting on the
+// integer prefix first: comparing keys with memcmp was ~5 % of an ingest's CPU time.
 inline std::vector<Field> sorted_fields(object map) {
+  struct Keyed {
+    uint64_t prefix;
+    Field field;
+  };
+  std::vector<Keyed> keyed;
+  keyed.reserve(map.size());
+  for (auto field : map) keyed.push_back({key_prefix(field.key), {field.key, field.value}});
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+    return a.prefix != b.prefix ? a.prefix < b.prefix : a.field.first < b.field.first;
+  });
   std::vector<Field> fields;
-  fields.reserve(map.size());
-  for (auto field : map) fields.emplace_back(field.key, field.value);
-  std::sort(fields.begin(), fields.end(),
-            [](const Field& a, const Field& b) { return a.first < b.first; });
-  for (size_t i = 1; i < fields.size(); ++i)
-    if (fields[i].first == fields[i - 1].first) throw Defer{};
+  fields.reserve(keyed.size());
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    if (i && keyed[i].prefix == keyed[i - 1].prefix &&
+        keyed[i].field.first == keyed[i - 1].field.first)
+      throw Defer{};
+    fields.push_back(keyed[i].field);
+  }
   return fields;
 }
 

@@ -391,6 +391,22 @@ def test_generated_entities_agree(docs: list[dict[str, Any]]) -> None:
     assert_same(_chunk([json.dumps(doc).encode() for doc in docs]))
 
 
+MAP_KEYS = st.text(alphabet="ab\x00\x7f\u00e9\U0001f600", max_size=12)
+"""Keys sharing long prefixes, NUL and bytes above 0x7f: the native walk sorts map keys on
+their first eight bytes first, and must still agree with a bytewise order everywhere."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(MAP_KEYS, TEXT.map(lambda v: {"value": v}), max_size=12),
+    st.dictionaries(MAP_KEYS, st.fixed_dictionaries({"title": TEXT}), max_size=12),
+)
+def test_map_keys_leave_in_bytewise_order(labels: dict[str, Any], links: dict[str, Any]) -> None:
+    doc = {"id": "Q1", "type": "item", "labels": labels, "sitelinks": links}
+    result = assert_same(_chunk([json.dumps(doc).encode()]))
+    assert result.tables["labels"].column("lang").to_pylist() == sorted(labels)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(NUMBER, st.floats(allow_nan=False, allow_infinity=False, width=32)))
 def test_coordinate_keys_are_python_float_reprs(number: float) -> None:

@@ -7,6 +7,10 @@ equal subjects, each run kept whole. A bucket has ~60 label rows per run, so thi
 about sixty times fewer keys than a row sort, compares no languages or properties, and
 gathers rows in long contiguous stretches.
 
+Where the runs in their new order continue one another in the input (a dump in id order,
+or a stretch of one), the rows are gathered as zero-copy slices of those stretches instead
+of being copied one by one; only input with short stretches pays for a ``take``.
+
 The one place where this differs from a full row sort is an entity that appears twice in
 a dump: its two copies' rows follow one another instead of interleaving.
 """
@@ -23,6 +27,9 @@ from kgdiff.store.buckets import in_range_mask
 
 RUN_ORDERED_TABLES = frozenset({"labels", "sitelinks", "statements"})
 """Tables whose parts hold each entity's rows in published order (see module doc)."""
+MIN_STRETCH_ROWS = 4096
+"""Gather by slices when the stretches average at least this many rows: below it, the
+chunk-per-slice overhead of later steps (cast, Parquet) outweighs the copy a take makes."""
 
 
 class _Runs:
@@ -57,6 +64,20 @@ class _Runs:
             self.lengths[positions],
         )
 
+    def gather(self, table: pa.Table, min_stretch_rows: int) -> pa.Table:
+        """The rows of ``table`` run after run: slices of the stretches of runs that
+        continue one another when they are long enough on average, else a ``take``."""
+        starts, lengths = self.starts, self.lengths
+        if not len(starts):
+            return table.slice(0, 0)
+        breaks = np.flatnonzero(starts[1:] != starts[:-1] + lengths[:-1]) + 1
+        firsts = np.concatenate(([0], breaks))
+        if int(lengths.sum()) < min_stretch_rows * len(firsts):
+            return table.take(self.rows())
+        sizes = np.add.reduceat(lengths, firsts)
+        stretches = [table.slice(int(at), int(size)) for at, size in zip(starts[firsts], sizes)]
+        return pa.concat_tables(stretches)
+
     def rows(self) -> pa.Array:
         """Indices of the runs' rows, run after run."""
         first_out = np.cumsum(self.lengths) - self.lengths
@@ -75,7 +96,7 @@ def _in_range(values: pa.Array, lo: str | None, hi: str | None) -> np.ndarray:
 
 
 def _in_range_runs(
-    table: pa.Table, key: str, lo: str | None, hi: str | None
+    table: pa.Table, key: str, lo: str | None, hi: str | None, min_stretch_rows: int
 ) -> tuple[pa.Table, _Runs]:
     """The rows of ``table`` whose ``key`` is in ``[lo, hi)``, and their runs."""
     runs = _Runs.of(table.column(key))
@@ -83,12 +104,18 @@ def _in_range_runs(
     if len(wanted) == len(runs.values):
         return table, runs
     runs = runs.pick(wanted)
-    kept = table.take(runs.rows())
+    kept = runs.gather(table, min_stretch_rows)
     lengths = runs.lengths
     return kept, _Runs(runs.values, np.cumsum(lengths) - lengths, lengths)
 
 
-def run_ordered(tables: Iterable[pa.Table], key: str, lo: str | None, hi: str | None) -> pa.Table:
+def run_ordered(
+    tables: Iterable[pa.Table],
+    key: str,
+    lo: str | None,
+    hi: str | None,
+    min_stretch_rows: int = MIN_STRETCH_ROWS,
+) -> pa.Table:
     """The rows of ``tables`` (in this order) whose ``key`` is in ``[lo, hi)``, ordered by
     ``key`` run by run (see the module doc). Each table is cut to its rows in range before
     the next is read, so a bucket holds little more than its own rows."""
@@ -96,7 +123,7 @@ def run_ordered(tables: Iterable[pa.Table], key: str, lo: str | None, hi: str | 
     runs: list[_Runs] = []
     offset = 0
     for table in tables:
-        rows, table_runs = _in_range_runs(table, key, lo, hi)
+        rows, table_runs = _in_range_runs(table, key, lo, hi, min_stretch_rows)
         kept.append(rows)
         runs.append(_Runs(table_runs.values, table_runs.starts + offset, table_runs.lengths))
         offset += rows.num_rows
@@ -108,4 +135,4 @@ def run_ordered(tables: Iterable[pa.Table], key: str, lo: str | None, hi: str | 
         np.concatenate([r.lengths for r in runs]),
     )
     order = every.pick(pc.sort_indices(every.values).to_numpy())
-    return pa.concat_tables(kept).take(order.rows())
+    return order.gather(pa.concat_tables(kept), min_stretch_rows)
