@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,14 @@ using simdjson::dom::object;
 using OptString = std::optional<std::string_view>;
 
 struct Defer {};
+
+// ``text == literal``, with the literal's length known when compiling: the compiler then
+// compares a word or two inline where ``string_view ==`` calls memcmp (the walk compares
+// every JSON key it meets; those calls were ~2.5 % of an ingest's CPU time).
+template <size_t N>
+inline bool equals(std::string_view text, const char (&literal)[N]) {
+  return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
+}
 
 inline std::string_view need_string(element value) {
   std::string_view text;
@@ -208,10 +217,10 @@ inline void decode_datavalue(element value, SnakView& snak) {
   uint32_t seen = 0;
   bool has_value = false;
   for (auto field : need_object(value)) {
-    if (field.key == "type") {
+    if (equals(field.key, "type")) {
       see_field(seen, 0);
       snak.value_type = need_string(field.value);
-    } else if (field.key == "value") {
+    } else if (equals(field.key, "value")) {
       see_field(seen, 1);
       has_value = true;
       if (field.value.type() == element_type::STRING) {
@@ -231,16 +240,16 @@ inline SnakView decode_snak(element value) {
   uint32_t seen = 0;
   for (auto field : need_object(value)) {
     std::string_view key = field.key;
-    if (key == "snaktype") {
+    if (equals(key, "snaktype")) {
       see_field(seen, 0);
       snak.snaktype = need_string(field.value);
-    } else if (key == "property") {
+    } else if (equals(key, "property")) {
       see_field(seen, 1);
       snak.property = need_string(field.value);
-    } else if (key == "datatype") {
+    } else if (equals(key, "datatype")) {
       see_field(seen, 2);
       snak.datatype = optional_string(field.value);
-    } else if (key == "datavalue") {
+    } else if (equals(key, "datavalue")) {
       see_field(seen, 3);
       decode_datavalue(field.value, snak);
     }

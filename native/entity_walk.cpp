@@ -9,9 +9,9 @@ namespace {
 
 // P580 start, P582 end, P585 point in time: their slot among a statement's bounds.
 int temporal_slot(std::string_view pid) {
-  if (pid == "P580") return 0;
-  if (pid == "P582") return 1;
-  if (pid == "P585") return 2;
+  if (equals(pid, "P580")) return 0;
+  if (equals(pid, "P582")) return 1;
+  if (equals(pid, "P585")) return 2;
   return -1;
 }
 
@@ -46,22 +46,22 @@ StatementView decode_statement(element value) {
   uint32_t seen = 0;
   for (auto field : need_object(value)) {
     std::string_view key = field.key;
-    if (key == "mainsnak") {
+    if (equals(key, "mainsnak")) {
       see_field(seen, 0);
       view.mainsnak = field.value;
-    } else if (key == "id") {
+    } else if (equals(key, "id")) {
       see_field(seen, 1);
       view.id = optional_string(field.value);
-    } else if (key == "rank") {
+    } else if (equals(key, "rank")) {
       see_field(seen, 2);
       view.rank = need_string(field.value);
-    } else if (key == "qualifiers") {
+    } else if (equals(key, "qualifiers")) {
       see_field(seen, 3);
       view.qualifiers = field.value;
-    } else if (key == "qualifiers-order") {
+    } else if (equals(key, "qualifiers-order")) {
       see_field(seen, 4);
       for (element pid : need_array(field.value)) view.order.push_back(need_string(pid));
-    } else if (key == "references") {
+    } else if (equals(key, "references")) {
       see_field(seen, 5);
       view.references = need_array(field.value).size();
     }
@@ -169,7 +169,7 @@ OptString redirect_target(element value) {
   keys.check_unique(map);
   for (auto field : map) {
     std::string_view text = need_string(field.value);  // dict[str, str]
-    if (field.key == "to") see_field(seen_to, 0), target = text;
+    if (equals(field.key, "to")) see_field(seen_to, 0), target = text;
   }
   return target;
 }

@@ -70,7 +70,7 @@ inline std::string_view term_value(element term) {
   uint32_t seen = 0;
   std::string_view value = "";
   for (auto field : need_object(term)) {
-    if (field.key == "value") {
+    if (equals(field.key, "value")) {
       see_field(seen, 0);
       value = need_string(field.value);
     }
@@ -82,7 +82,7 @@ inline void EntityWalk::terms(std::optional<object> map, int8_t kind, OptString&
   if (!map) return;
   for (const auto& [lang, term] : sorted_fields(*map)) {
     std::string_view value = term_value(term);
-    if (lang == "en") english = value;
+    if (equals(lang, "en")) english = value;
     t_.labels.entity.add(index_), t_.labels.kind.add(kind);
     t_.labels.lang.add(lang), t_.labels.value.add(value), t_.labels.ordinal.add(0);
   }
@@ -93,7 +93,7 @@ inline void EntityWalk::aliases(std::optional<object> map, bool& has_en) {
   std::vector<std::string_view> english;
   for (const auto& [lang, terms] : sorted_fields(*map)) {
     int32_t ordinal = 0;
-    bool en = lang == "en";
+    bool en = equals(lang, "en");
     has_en = has_en || en;
     for (element term : need_array(terms)) {
       std::string_view value = term_value(term);
@@ -116,10 +116,10 @@ inline int EntityWalk::sitelinks(std::optional<object> map) {
     std::optional<array> badges;
     uint32_t seen = 0;
     for (auto part : need_object(link)) {
-      if (part.key == "title") {
+      if (equals(part.key, "title")) {
         see_field(seen, 0);
         title = need_string(part.value);
-      } else if (part.key == "badges") {
+      } else if (equals(part.key, "badges")) {
         see_field(seen, 1);
         badges = need_array(part.value);
       }

@@ -44,7 +44,10 @@ inline void entity_key(const ValueFieldsView& fields, ValueOut& out) {
     std::string_view kind = fields.entity_type && !fields.entity_type->empty()
                                 ? *fields.entity_type
                                 : std::string_view("item");
-    char prefix = kind == "item" ? 'Q' : kind == "property" ? 'P' : kind == "lexeme" ? 'L' : 0;
+    char prefix = equals(kind, "item")       ? 'Q'
+                  : equals(kind, "property") ? 'P'
+                  : equals(kind, "lexeme")   ? 'L'
+                                             : 0;
     if (prefix == 0 || !fields.numeric_id) throw Defer{};  // "entity id missing"
     out.key = prefix + std::to_string(*fields.numeric_id);
   }
@@ -83,17 +86,17 @@ inline void coordinate_key(const ValueFieldsView& fields, ValueOut& out) {
 }
 
 inline void structured_key(std::string_view type, const ValueFieldsView& fields, ValueOut& out) {
-  if (type == "wikibase-entityid") {
+  if (equals(type, "wikibase-entityid")) {
     entity_key(fields, out);
-  } else if (type == "time") {
+  } else if (equals(type, "time")) {
     time_key(fields, out);
-  } else if (type == "quantity") {
+  } else if (equals(type, "quantity")) {
     quantity_key(fields, out);
-  } else if (type == "monolingualtext") {
+  } else if (equals(type, "monolingualtext")) {
     append_text(out.key, fields.language);
     out.key += ':';
     append_text(out.key, fields.text);
-  } else if (type == "globecoordinate") {
+  } else if (equals(type, "globecoordinate")) {
     coordinate_key(fields, out);
   } else {
     throw Defer{};  // other structured types: JSON-encoded by the Python path
@@ -105,7 +108,7 @@ inline void snak_value(const SnakView& snak, ValueOut& out) {
   out.key.clear();
   out.has_qid = out.has_time = false;
   if (snak.snaktype != "value") {
-    out.key = snak.snaktype == "somevalue" ? kSomeValue : kNoValue;
+    out.key = equals(snak.snaktype, "somevalue") ? kSomeValue : kNoValue;
     return;
   }
   if (!snak.has_datavalue) throw Defer{};  // "value snak without datavalue"

@@ -75,7 +75,9 @@ class _Runs:
         if int(lengths.sum()) < min_stretch_rows * len(firsts):
             return table.take(self.rows())
         sizes = np.add.reduceat(lengths, firsts)
-        stretches = [table.slice(int(at), int(size)) for at, size in zip(starts[firsts], sizes)]
+        stretches = [
+            table.slice(int(at), int(size)) for at, size in zip(starts[firsts], sizes, strict=True)
+        ]
         return pa.concat_tables(stretches)
 
     def rows(self) -> pa.Array:
