@@ -20,7 +20,7 @@ from kgdiff.errors import StoreError
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.worker import Task, run_task
 from kgdiff.readers.json_dump import Chunk
-from kgdiff.store.bucket_sort import SORT_KEYS, modified_timestamps
+from kgdiff.store.bucket_sort import PLAIN_COLUMNS, SORT_KEYS, modified_timestamps
 from kgdiff.store.buckets import (
     MAX_BUCKET_BYTES,
     MAX_READ_AMPLIFICATION,
@@ -191,6 +191,23 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
             f" AS got FROM {ours}) WHERE wanted <> got"
         ).fetchone()
         assert out_of_order == (0,), table
+
+
+def test_columns_of_distinct_values_have_no_dictionary(sample_store: Path) -> None:
+    """A dictionary only where values repeat: never on ids, revisions or titles, always on
+    the subject column (sorted, so its dictionary indices run-length encode)."""
+    snapshot = sample_store / "snapshots" / "snapshot=wd-2014-12"
+    for table in TABLES:
+        for path in table_files(snapshot, table):
+            row_group = pq.ParquetFile(path).metadata.row_group(0)
+            columns = {
+                row_group.column(i).path_in_schema: row_group.column(i).has_dictionary_page
+                for i in range(row_group.num_columns)
+            }
+            for name in PLAIN_COLUMNS.get(table, ()):
+                assert columns[name] is False, (table, name)
+            key = SORT_KEYS[table][0]
+            assert columns[key] is (key not in PLAIN_COLUMNS.get(table, ())), (table, key)
 
 
 def _p31_from_raw_json() -> dict[str, list[str]]:
