@@ -49,7 +49,7 @@ PLAIN_COLUMNS: dict[str, frozenset[str]] = {
     "qualifiers": frozenset({"statement_id"}),
 }
 """Columns written without a dictionary: (almost) every value is distinct, so a dictionary
-costs time and space (the bench's entities files: 2.6 → 1.9 MB, 20 % less time). Page
+costs time and space (the bench's entities files: 2.6 → 1.9 MB, ~17 % less time). Page
 titles repeat across wikis for one entity, but too rarely to pay (plain: 10 % less time,
 2 % larger); labels repeat far more (plain: twice the size), so they keep theirs."""
 UTC_STAMP = pa.timestamp("us", tz="UTC")
