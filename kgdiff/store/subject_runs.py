@@ -106,7 +106,10 @@ def _in_range_runs(
     if len(wanted) == len(runs.values):
         return table, runs
     runs = runs.pick(wanted)
-    kept = runs.gather(table, min_stretch_rows)
+    if 2 * int(runs.lengths.sum()) < table.num_rows:
+        kept = table.take(runs.rows())  # a copy of the few rows: the part itself can go
+    else:  # slices keep the whole part in memory: only where most of it is wanted
+        kept = runs.gather(table, min_stretch_rows)
     lengths = runs.lengths
     return kept, _Runs(runs.values, np.cumsum(lengths) - lengths, lengths)
 
