@@ -185,6 +185,7 @@ def summary(rows: dict[str, Row]) -> dict[str, float]:
         "json_mb_s_2_workers": round(two.mb_per_s, 1),
         "gz_mb_s_per_core_1_worker": round(rows["gz-1"].mb_per_s, 1),
         "gz_mb_s_2_workers": round(rows["gz-2"].mb_per_s, 1),
+        "gz_mb_per_cpu_second_2_workers": round(rows["gz-2"].mb_per_cpu_s, 1),
         "speedup_1_to_2_workers_json": round(two.mb_per_s / one.mb_per_s, 2),
         "speedup_1_to_2_workers_gz": round(rows["gz-2"].mb_per_s / rows["gz-1"].mb_per_s, 2),
         "json_mb_s_1_worker_on_1_cpu": round(rows["json-1-cpu"].mb_per_s, 1),
@@ -223,6 +224,47 @@ def _steady_state(rows: dict[str, Row]) -> dict[str, float]:
         ),
         "json_marginal_mb_s_2_workers": round(extra_mb / max(big.seconds - one.seconds, 1e-9), 1),
     }
+
+
+TARGETS: list[tuple[str, str, Callable[[dict[str, float]], bool]]] = [
+    (
+        ">= 120 MB per CPU-second end to end on .json (2 workers)",
+        "json_mb_per_cpu_second_2_workers",
+        lambda f: f["json_mb_per_cpu_second_2_workers"] >= 120,
+    ),
+    (
+        ">= 120 MB per CPU-second end to end on .json.gz (2 workers)",
+        "gz_mb_per_cpu_second_2_workers",
+        lambda f: f["gz_mb_per_cpu_second_2_workers"] >= 120,
+    ),
+    (
+        ">= 1.7x from one CPU to two (.json)",
+        "speedup_1_to_2_cpus_json",
+        lambda f: f["speedup_1_to_2_cpus_json"] >= 1.7,
+    ),
+    (
+        ">= 5x the qwikidata baseline per CPU-second",
+        "vs_qwikidata_per_cpu_second",
+        lambda f: f["vs_qwikidata_per_cpu_second"] >= 5,
+    ),
+    (
+        ".bz2 within 1.25x the time of lbzip2 -dc -n2 alone",
+        "bz2_time_over_decompression",
+        lambda f: f["bz2_time_over_decompression"] <= 1.25,
+    ),
+    (
+        "peak RSS <= 1.5 GB, bounded (3x input < 1.5x the 1x figure)",
+        "peak_rss_mb_3x",
+        lambda f: f["peak_rss_mb_3x"] <= 1536 and f["peak_rss_mb_3x"] < 1.5 * f["peak_rss_mb_1x"],
+    ),
+]
+"""The issue's targets for this 2-core machine, each with the figure it reads and its test."""
+
+
+def print_verdicts(figures: dict[str, float]) -> None:
+    """One line per target: met or not, with the figure it was judged on."""
+    for target, key, met in TARGETS:
+        print(f"{'met    ' if met(figures) else 'NOT met'}  {target}: {key} = {figures[key]}")
 
 
 def measurements(
@@ -280,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     size = base.stat().st_size
     rows = best_of(measurements(base, big, size, args.baseline_entities), args.repeat)
     print_rows(list(rows.values()))
-    print(json.dumps(summary(rows), indent=2))
+    figures = summary(rows)
+    print(json.dumps(figures, indent=2))
+    print_verdicts(figures)
     return 0
 
 
