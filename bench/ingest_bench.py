@@ -201,6 +201,7 @@ def summary(rows: dict[str, Row]) -> dict[str, float]:
         **_steady_state(rows),
         "peak_rss_mb_1x": round(two.peak_rss / 2**20),
         "peak_rss_mb_3x": round(rows["json-2-3x"].peak_rss / 2**20),
+        "peak_rss_3x_over_1x": round(rows["json-2-3x"].peak_rss / two.peak_rss, 2),
         "projected_full_dump_hours_json_2_workers": round(
             FULL_DUMP_BYTES / MB / two.mb_per_s / 3600, 1
         ),
@@ -226,45 +227,28 @@ def _steady_state(rows: dict[str, Row]) -> dict[str, float]:
     }
 
 
-TARGETS: list[tuple[str, str, Callable[[dict[str, float]], bool]]] = [
-    (
-        ">= 120 MB per CPU-second end to end on .json (2 workers)",
-        "json_mb_per_cpu_second_2_workers",
-        lambda f: f["json_mb_per_cpu_second_2_workers"] >= 120,
-    ),
-    (
-        ">= 120 MB per CPU-second end to end on .json.gz (2 workers)",
-        "gz_mb_per_cpu_second_2_workers",
-        lambda f: f["gz_mb_per_cpu_second_2_workers"] >= 120,
-    ),
-    (
-        ">= 1.7x from one CPU to two (.json)",
-        "speedup_1_to_2_cpus_json",
-        lambda f: f["speedup_1_to_2_cpus_json"] >= 1.7,
-    ),
-    (
-        ">= 5x the qwikidata baseline per CPU-second",
-        "vs_qwikidata_per_cpu_second",
-        lambda f: f["vs_qwikidata_per_cpu_second"] >= 5,
-    ),
-    (
-        ".bz2 within 1.25x the time of lbzip2 -dc -n2 alone",
-        "bz2_time_over_decompression",
-        lambda f: f["bz2_time_over_decompression"] <= 1.25,
-    ),
-    (
-        "peak RSS <= 1.5 GB, bounded (3x input < 1.5x the 1x figure)",
-        "peak_rss_mb_3x",
-        lambda f: f["peak_rss_mb_3x"] <= 1536 and f["peak_rss_mb_3x"] < 1.5 * f["peak_rss_mb_1x"],
-    ),
+TARGETS: list[tuple[str, str, str, float]] = [
+    ("end to end on .json, 2 workers", "json_mb_per_cpu_second_2_workers", ">=", 120),
+    ("end to end on .json.gz, 2 workers", "gz_mb_per_cpu_second_2_workers", ">=", 120),
+    ("from one CPU to two on .json", "speedup_1_to_2_cpus_json", ">=", 1.7),
+    ("the qwikidata baseline per CPU-second", "vs_qwikidata_per_cpu_second", ">=", 5),
+    (".bz2 time over lbzip2 -dc -n2 alone", "bz2_time_over_decompression", "<=", 1.25),
+    ("peak RSS (MiB) of the 3x input", "peak_rss_mb_3x", "<=", 1536),
+    ("bounded: 3x input's peak RSS over the 1x input's", "peak_rss_3x_over_1x", "<", 1.5),
 ]
-"""The issue's targets for this 2-core machine, each with the figure it reads and its test."""
+"""The issue's targets for this 2-core machine: what, the summary figure, how, the bound."""
+_HOLDS: dict[str, Callable[[float, float], bool]] = {
+    ">=": lambda value, bound: value >= bound,
+    "<=": lambda value, bound: value <= bound,
+    "<": lambda value, bound: value < bound,
+}
 
 
 def print_verdicts(figures: dict[str, float]) -> None:
     """One line per target: met or not, with the figure it was judged on."""
-    for target, key, met in TARGETS:
-        print(f"{'met    ' if met(figures) else 'NOT met'}  {target}: {key} = {figures[key]}")
+    for what, key, relation, bound in TARGETS:
+        verdict = "met    " if _HOLDS[relation](figures[key], bound) else "NOT met"
+        print(f"{verdict}  {key} = {figures[key]} ({relation} {bound}: {what})")
 
 
 def measurements(
