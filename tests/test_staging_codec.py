@@ -14,6 +14,7 @@ from pathlib import Path
 import pyarrow.ipc as ipc
 import pytest
 
+from kgdiff.cli.ingest import StagingCodec
 from kgdiff.errors import UsageError
 from kgdiff.ingest.parse import parse_json_chunk
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
@@ -128,3 +129,7 @@ def test_the_command_line_takes_the_codec(
     done = run_kgdiff(*args, "--staging-compression", "zstd", "--quiet")
     assert done.returncode == 0, done.stderr
     assert (store / "snapshots" / "snapshot=wikidata-20141201" / "manifest.json").is_file()
+
+
+def test_the_command_line_offers_exactly_the_staging_codecs() -> None:
+    assert [codec.value for codec in StagingCodec] == list(STAGING_CODECS)
