@@ -1,4 +1,4 @@
-"""The staging parts' compression: LZ4 by default, zstd on request, the same snapshot either way.
+"""The staging parts' compression (none, LZ4 or zstd): the same snapshot whichever is used.
 
 The codec only changes how the parsed chunks wait on disk for the sort: the published
 tables must not depend on it, a staging folder written with one codec must finalize when
@@ -18,6 +18,7 @@ from kgdiff.cli.ingest import StagingCodec
 from kgdiff.errors import UsageError
 from kgdiff.ingest.parse import parse_json_chunk
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.ingest.staging_choice import STAGING_CHOICES
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.buckets import key_ranges
 from kgdiff.store.staging import STAGING_CODECS, PartMeta, part_file, part_name, write_part
@@ -35,14 +36,15 @@ def _write(parts: Path, compression: str) -> Path:
     return parts / part_name(0)
 
 
-def test_zstd_parts_are_smaller_than_lz4_and_read_back_the_same(tmp_path: Path) -> None:
+def test_parts_read_back_the_same_whatever_the_codec_and_shrink_in_order(tmp_path: Path) -> None:
     folders = {codec: _write(tmp_path / codec, codec) for codec in STAGING_CODECS}
     for table in TABLES:
         files = {codec: part_file(folder, table) for codec, folder in folders.items()}
         read = {codec: ipc.open_file(str(path)).read_all() for codec, path in files.items()}
-        assert read["lz4"].equals(read["zstd"]), table
+        for codec in STAGING_CODECS:
+            assert read[codec].equals(read["lz4"]), (table, codec)
     size = {codec: part_file(folder, "labels").stat().st_size for codec, folder in folders.items()}
-    assert size["zstd"] < size["lz4"]
+    assert size["zstd"] < size["lz4"] < size["none"]
 
 
 def test_the_snapshot_does_not_depend_on_the_staging_codec(
@@ -53,9 +55,12 @@ def test_the_snapshot_does_not_depend_on_the_staging_codec(
     for codec in STAGING_CODECS:
         store = tmp_path / codec
         request = IngestRequest(dump, "s", "2014-12-01", store, staging_compression=codec)
-        out[codec] = ingest_wikidata(request).directory
-    for table in TABLES:
-        assert table_differences(out["lz4"], out["zstd"], table) == (0, 0), table
+        result = ingest_wikidata(request)
+        assert result.manifest.staging_compression == codec
+        out[codec] = result.directory
+    for codec in STAGING_CODECS:
+        for table in TABLES:
+            assert table_differences(out["lz4"], out[codec], table) == (0, 0), (codec, table)
 
 
 class CountChunks:
@@ -81,8 +86,9 @@ class CountChunks:
         """Nothing to do."""
 
 
-def test_a_run_resumed_with_the_other_codec_finishes_the_same(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+@pytest.mark.parametrize(("first", "then"), [("zstd", "auto"), ("none", "lz4")])
+def test_a_run_resumed_with_another_codec_finishes_the_same(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, first: str, then: str
 ) -> None:
     dump = sample_dump(tmp_path_factory)
     small = 256 << 10  # several chunks, so that one is finished when the run stops
@@ -91,18 +97,19 @@ def test_a_run_resumed_with_the_other_codec_finishes_the_same(
         IngestRequest(dump, "s", "2014-12-01", tmp_path / "a", chunk_bytes=small), whole
     )
     store = tmp_path / "b"
-    first = IngestRequest(
-        dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression="zstd"
+    interrupted = IngestRequest(
+        dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression=first
     )
     with pytest.raises(KeyboardInterrupt):
-        ingest_wikidata(first, CountChunks(stop=True))
+        ingest_wikidata(interrupted, CountChunks(stop=True))
     staged = [p for p in (store / ".staging" / "s" / "parts").iterdir() if p.name.isdigit()]
     assert staged, "the interrupted run kept no finished chunk"
     rest = CountChunks()
     resumed = ingest_wikidata(
-        IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small), rest
+        IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression=then),
+        rest,
     )
-    assert rest.parsed == whole.parsed - len(staged)  # the zstd parts were used, not redone
+    assert rest.parsed == whole.parsed - len(staged)  # the first run's parts were used
     for table in TABLES:
         assert table_differences(reference.directory, resumed.directory, table) == (0, 0)
 
@@ -113,7 +120,8 @@ def test_an_unknown_codec_is_refused_before_anything_is_written(
     request = IngestRequest(
         sample_dump(tmp_path_factory), "s", "2014-12-01", tmp_path, staging_compression="gzip"
     )
-    with pytest.raises(UsageError, match="unknown staging compression 'gzip'; use one of lz4"):
+    refusal = "unknown staging compression 'gzip'; use one of auto, lz4"
+    with pytest.raises(UsageError, match=refusal):
         ingest_wikidata(request)
     assert not any(tmp_path.iterdir())
 
@@ -131,5 +139,5 @@ def test_the_command_line_takes_the_codec(
     assert (store / "snapshots" / "snapshot=wikidata-20141201" / "manifest.json").is_file()
 
 
-def test_the_command_line_offers_exactly_the_staging_codecs() -> None:
-    assert [codec.value for codec in StagingCodec] == list(STAGING_CODECS)
+def test_the_command_line_offers_exactly_the_staging_choices() -> None:
+    assert [codec.value for codec in StagingCodec] == list(STAGING_CHOICES)

@@ -21,6 +21,7 @@ from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_dat
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
+from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, choose_staging_codec, room_at
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task
@@ -31,7 +32,7 @@ from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
-from kgdiff.store.staging import STAGING_CODECS, PartMeta, Staging, StagingState
+from kgdiff.store.staging import PartMeta, Staging, StagingState
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,9 @@ class IngestRequest:
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     bucket_bytes: int | None = None
     """Bytes of rows per finalize bucket; None: what the 1 GB sort budget holds."""
-    staging_compression: str = STAGING_CODECS[0]
-    """Compression of the staging parts: ``lz4`` (faster) or ``zstd`` (less disk)."""
+    staging_compression: str = AUTO
+    """Compression of the staging parts: ``auto`` (``none`` if they fit in memory, else
+    ``lz4``), ``none``, ``lz4`` or ``zstd`` (less disk); see :mod:`kgdiff.ingest.staging_choice`."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,7 @@ def _manifest(
         row_builder=("native" if native_enabled() else "python")
         if source.format == JSON_DUMP
         else None,
+        staging_compression=request.staging_compression,
     )
 
 
@@ -196,10 +199,10 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     """Ingest one Wikidata input file into a published snapshot (see module docstring)."""
     progress = progress or NullProgress()
     started = time.monotonic()
-    if request.staging_compression not in STAGING_CODECS:
+    if request.staging_compression not in STAGING_CHOICES:
         raise UsageError(
             f"unknown staging compression {request.staging_compression!r}; "
-            f"use one of {', '.join(STAGING_CODECS)}"
+            f"use one of {', '.join(STAGING_CHOICES)}"
         )
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
@@ -212,6 +215,10 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     existing = already_published(layout, name, source)
     if existing is not None:
         return IngestResult(existing, layout.snapshot_dir(name), "unchanged")
+    codec = choose_staging_codec(
+        request.staging_compression, source.size, compression, room_at(layout.root)
+    )
+    request = replace(request, staging_compression=codec)
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:

@@ -76,9 +76,12 @@ def read_part(
     path: str, columns: list[str] | None, lo: str | None = None, hi: str | None = None
 ) -> pa.Table:
     """The record batches of a part file whose subjects may lie in ``[lo, hi)`` (all of
-    them when the file does not record its batches' ranges), without schema metadata."""
+    them when the file does not record its batches' ranges), without schema metadata.
+
+    The file is memory-mapped: the buffers of an uncompressed part are used where they lie
+    in the page cache, without a copy (a compressed part is decompressed either way)."""
     try:
-        with pa.OSFile(path) as source:
+        with pa.memory_map(path) as source:
             reader = ipc.open_file(source)
             ranges = group_ranges(reader.schema)
             if columns is not None:

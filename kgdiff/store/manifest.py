@@ -55,6 +55,9 @@ class Manifest(msgspec.Struct, frozen=True):
     """For a Wikipedia snapshot: the wiki's database name (``enwiki``)."""
     row_builder: str | None = None
     """For a Wikidata JSON dump: ``native`` (kgdiff._native) or ``python`` row building."""
+    staging_compression: str | None = None
+    """For a Wikidata dump: how this run's parsed chunks were compressed while they waited
+    for the sort (``none``, ``lz4`` or ``zstd``; see ``--staging-compression``)."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

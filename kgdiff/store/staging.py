@@ -23,15 +23,18 @@ from kgdiff.store.manifest import SourceInfo
 
 FORMAT_VERSION = 4  # 2: subject ranges; 3: Arrow IPC parts, table_bytes; 4: rows in entity order
 PART_SUFFIX = ".arrow"
-STAGING_CODECS = ("lz4", "zstd")
-"""Compressions of the staging parts: LZ4 (default) costs ~9 % less CPU over a whole ingest,
-zstd ~40 % less staging disk (see :func:`write_part`)."""
+STAGING_CODECS = ("lz4", "zstd", "none")
+"""Compressions of the staging parts: LZ4 costs ~9 % less CPU over a whole ingest than zstd,
+zstd ~40 % less staging disk; ``none`` (the choice of ``auto`` when the staging fits in
+memory, see :mod:`kgdiff.ingest.staging_choice`) ~1.8× LZ4's disk and the least CPU."""
 LZ4_ACCELERATION_LEVEL = -8
 """LZ4 levels below zero trade ratio for speed: -8 compresses in ~30 % less time than the
 default for ~9 % larger parts (measured on bench rows); they are read back once."""
 
 
-def _codec(compression: str) -> pa.Codec:
+def _codec(compression: str) -> pa.Codec | None:
+    if compression == "none":
+        return None
     if compression == "lz4":
         return pa.Codec("lz4", compression_level=LZ4_ACCELERATION_LEVEL)
     return pa.Codec(compression)
