@@ -4,7 +4,8 @@ Parsed chunks wait in the staging folder until the sort reads each of them back 
 While the whole staging fits in the page cache it is read back from memory, so
 compressing it buys nothing but costs CPU twice (in the workers, then in the sort):
 uncompressed parts, which the sort maps instead of reading and decompressing, took
-12–19 % less CPU for a whole ingest of the 1 GB bench dump. A staging larger than
+about 8–17 % less CPU for a whole ingest of the 1 GB bench dump (``bench.revisions_ab``:
+least CPU 0.92×; ``bench.ingest_bench``: 9.1 against 11.0 CPU-seconds with LZ4). A staging larger than
 memory is read back from disk, where LZ4's parts (~55 % of the size) cost less time
 than they save, and a disk too small for uncompressed parts needs them compressed.
 """
@@ -23,8 +24,8 @@ STAGING_CHOICES = (AUTO, *STAGING_CODECS)
 UNCOMPRESSED = "none"
 COMPRESSED = "lz4"
 EXPANSION = {"none": 1.0, "gzip": 12.0, "bzip2": 18.0, "zstd": 20.0}
-"""Bytes of decompressed dump per byte of file, generous on purpose (real Wikidata JSON
-dumps: ~11× for gzip, ~17× for bzip2): a high guess only ever picks LZ4."""
+"""Bytes of decompressed dump per byte of file, generous on purpose (the bench dump: 5.5× for
+gzip, 8.5× for bzip2): a guess too high only picks LZ4 where ``none`` would have fitted."""
 STAGING_PER_INPUT_BYTE = 0.7
 """Uncompressed staging per byte of decompressed JSON (0.63 on the bench dump)."""
 SHARE_OF_ROOM = 0.5
