@@ -194,8 +194,8 @@ def test_small_buckets_give_the_same_tables_sorted_across_files(
 
 
 def test_columns_of_distinct_values_have_no_dictionary(sample_store: Path) -> None:
-    """A dictionary only where values repeat: never on ids, revisions or titles, always on
-    the subject column (sorted, so its dictionary indices run-length encode)."""
+    """A dictionary only where it pays: never on ids, revisions or titles; on the subject
+    column exactly where it is not listed as plain (labels' long runs of one subject)."""
     snapshot = sample_store / "snapshots" / "snapshot=wd-2014-12"
     for table in TABLES:
         for path in table_files(snapshot, table):
