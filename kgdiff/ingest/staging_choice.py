@@ -5,9 +5,10 @@ While the whole staging fits in the page cache it is read back from memory, so
 compressing it buys nothing but costs CPU twice (in the workers, then in the sort):
 uncompressed parts, which the sort maps instead of reading and decompressing, took
 about 8–17 % less CPU for a whole ingest of the 1 GB bench dump (``bench.revisions_ab``:
-least CPU 0.92×; ``bench.ingest_bench``: 9.1 against 11.0 CPU-seconds with LZ4). A staging larger than
-memory is read back from disk, where LZ4's parts (~55 % of the size) cost less time
-than they save, and a disk too small for uncompressed parts needs them compressed.
+least CPU 0.92×; ``bench.ingest_bench``: 9.1 against 11.0 CPU-seconds with LZ4). A
+staging larger than memory is read back from disk, where LZ4's parts (~55 % of the size)
+cost less time than they save, and a disk too small for uncompressed parts needs them
+compressed.
 """
 
 from __future__ import annotations
