@@ -21,7 +21,7 @@ from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_dat
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
-from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, choose_staging_codec, room_at
+from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, auto_staging_codec, room_at
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task
@@ -215,10 +215,9 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     existing = already_published(layout, name, source)
     if existing is not None:
         return IngestResult(existing, layout.snapshot_dir(name), "unchanged")
-    codec = choose_staging_codec(
-        request.staging_compression, source.size, compression, room_at(layout.root)
-    )
-    request = replace(request, staging_compression=codec)
+    if request.staging_compression == AUTO:
+        codec = auto_staging_codec(source.size, compression, room_at(layout.root))
+        request = replace(request, staging_compression=codec)
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:

@@ -66,13 +66,11 @@ def projected_staging_bytes(file_bytes: int, compression: str) -> int:
     return int(file_bytes * expansion * STAGING_PER_INPUT_BYTE)
 
 
-def choose_staging_codec(requested: str, file_bytes: int, compression: str, room: Room) -> str:
-    """``requested`` if it names a codec; for ``auto``, ``none`` when the projected staging
-    fits in the page cache and on the disk with room to spare, else ``lz4``."""
-    if requested != AUTO:
-        return requested
-    needed = projected_staging_bytes(file_bytes, compression)
+def auto_staging_codec(file_bytes: int, compression: str, room: Room) -> str:
+    """What ``auto`` means for this input: ``none`` when the projected staging fits in the
+    page cache and on the disk with room to spare, else ``lz4``."""
     if room.memory is None:
         return COMPRESSED
+    needed = projected_staging_bytes(file_bytes, compression)
     fits = needed <= SHARE_OF_ROOM * min(room.memory, room.disk)
     return UNCOMPRESSED if fits else COMPRESSED
