@@ -126,12 +126,10 @@ inline int EntityWalk::sitelinks(std::optional<object> map) {
     }
     t_.sitelinks.entity.add(index_), t_.sitelinks.site.add(site);
     t_.sitelinks.title.add(title);
-    if (badges && badges->size() > 0) {
+    // No badges is an empty list, as published (not null, which finalize would replace).
+    if (badges)
       for (element badge : *badges) t_.sitelinks.badges.add_item(need_string(badge));
-      t_.sitelinks.badges.end_list();
-    } else {
-      t_.sitelinks.badges.add_null();
-    }
+    t_.sitelinks.badges.end_list();
     ++count;
   }
   return count;

@@ -20,6 +20,7 @@ from kgdiff.errors import StoreError
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.worker import Task, run_task
 from kgdiff.readers.json_dump import Chunk
+from kgdiff.rows.schema import REQUIRED_COLUMNS
 from kgdiff.store.bucket_sort import PLAIN_COLUMNS, SORT_KEYS, modified_timestamps
 from kgdiff.store.buckets import (
     MAX_BUCKET_BYTES,
@@ -208,6 +209,26 @@ def test_columns_of_distinct_values_have_no_dictionary(sample_store: Path) -> No
                 assert columns[name] is False, (table, name)
             key = SORT_KEYS[table][0]
             assert columns[key] is (key not in PLAIN_COLUMNS.get(table, ())), (table, key)
+
+
+def test_never_null_columns_are_required_and_read_back_without_nulls(sample_store: Path) -> None:
+    """The columns both row builders always fill are Parquet REQUIRED (no definition levels);
+    every other column stays OPTIONAL, and DuckDB reads the REQUIRED ones without a null."""
+    snapshot = sample_store / "snapshots" / "snapshot=wd-2014-12"
+    for table in TABLES:
+        for path in table_files(snapshot, table):
+            schema = pq.ParquetFile(path).schema_arrow
+            required = {field.name for field in schema if not field.nullable}
+            assert required == REQUIRED_COLUMNS[table], table
+            nulls = (
+                duckdb.connect()
+                .execute(
+                    f"SELECT {', '.join(f'count(*) - count({c})' for c in sorted(required))}"
+                    f" FROM read_parquet('{path}')"
+                )
+                .fetchone()
+            )
+            assert nulls is not None and set(nulls) == {0}, table
 
 
 def _p31_from_raw_json() -> dict[str, list[str]]:

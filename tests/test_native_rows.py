@@ -405,6 +405,8 @@ def test_map_keys_leave_in_bytewise_order(labels: dict[str, Any], links: dict[st
     doc = {"id": "Q1", "type": "item", "labels": labels, "sitelinks": links}
     result = assert_same(_chunk([json.dumps(doc).encode()]))
     assert result.tables["labels"].column("lang").to_pylist() == sorted(labels)
+    badges = result.tables["sitelinks"].column("badges")  # none given: empty lists, not null
+    assert badges.null_count == 0 and all(b == [] for b in badges.to_pylist())
 
 
 @settings(max_examples=300, deadline=None)

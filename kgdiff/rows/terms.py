@@ -37,7 +37,7 @@ class TermColumns:
         self.link_entity: list[int] = []
         self.link_site: list[str] = []
         self.link_title: list[str] = []
-        self.link_badges: list[list[str] | None] = []
+        self.link_badges: list[list[str]] = []
 
     def _add_map(self, index: int, kind: int, terms: dict[str, Term] | list[Any]) -> None:
         if not isinstance(terms, dict) or not terms:
@@ -72,7 +72,7 @@ class TermColumns:
         for site in sites:
             link = links[site]
             self.link_title.append(link.title)
-            self.link_badges.append(link.badges or None)
+            self.link_badges.append(link.badges)
 
     def add(self, index: int, entity: Entity) -> None:
         """Append every term and sitelink of the entity at ``index`` in the batch, in the
