@@ -35,7 +35,9 @@ def _extensions() -> list[Extension]:
     return [
         Extension(
             "kgdiff._native",
-            sources=[str(NATIVE / "module.cpp"), str(NATIVE / "entity_walk.cpp")],
+            sources=[
+                str(NATIVE / name) for name in ("module.cpp", "entity_walk.cpp", "gather.cpp")
+            ],
             depends=[str(path) for path in sorted(NATIVE.glob("*.hpp"))],
             include_dirs=[str(NATIVE)],
             libraries=["simdjson"],

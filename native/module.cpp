@@ -14,6 +14,8 @@
 
 #include "entity_walk.hpp"
 
+PyObject* kgdiff_gather_runs(PyObject*, PyObject* args);  // gather.cpp
+
 namespace {
 
 using kgdiff::Tables;
@@ -128,6 +130,8 @@ PyObject* entity_rows(PyObject*, PyObject* args) {
 PyMethodDef methods[] = {
     {"entity_rows", entity_rows, METH_VARARGS,
      "entity_rows(data, spans) -> (item tables, other tables, entities, statements, deferred)"},
+    {"gather_runs", kgdiff_gather_runs, METH_VARARGS,
+     "gather_runs(kind, width, chunks, chunk_ids, starts, lengths, rows) -> buffers"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT,

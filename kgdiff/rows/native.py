@@ -43,6 +43,11 @@ def native_enabled() -> bool:
     return _native is not None and os.environ.get("KGDIFF_NATIVE", "1") != "0"
 
 
+def native_module() -> ModuleType | None:
+    """The extension, when :func:`native_enabled`."""
+    return _native if native_enabled() else None
+
+
 @dataclass(frozen=True, slots=True)
 class NativeRows:
     """What the extension built from a chunk's entity lines."""

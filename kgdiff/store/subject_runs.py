@@ -9,7 +9,8 @@ gathers rows in long contiguous stretches.
 
 Where the runs in their new order continue one another in the input (a dump in id order,
 or a stretch of one), the rows are gathered as zero-copy slices of those stretches instead
-of being copied one by one; only input with short stretches pays for a ``take``.
+of being copied one by one; only input with short stretches pays for a gather of the runs
+(one copy per run, in the native extension: :mod:`kgdiff.store.run_gather`).
 
 The one place where this differs from a full row sort is an entity that appears twice in
 a dump: its two copies' rows follow one another instead of interleaving.
@@ -24,12 +25,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kgdiff.store.buckets import in_range_mask
+from kgdiff.store.run_gather import gather_runs
 
 RUN_ORDERED_TABLES = frozenset({"labels", "sitelinks", "statements"})
 """Tables whose parts hold each entity's rows in published order (see module doc)."""
 MIN_STRETCH_ROWS = 4096
 """Gather by slices when the stretches average at least this many rows: below it, the
-chunk-per-slice overhead of later steps (cast, Parquet) outweighs the copy a take makes."""
+chunk-per-slice overhead of later steps (cast, Parquet) outweighs copying the runs."""
 
 
 class _Runs:
@@ -66,25 +68,19 @@ class _Runs:
 
     def gather(self, table: pa.Table, min_stretch_rows: int) -> pa.Table:
         """The rows of ``table`` run after run: slices of the stretches of runs that
-        continue one another when they are long enough on average, else a ``take``."""
+        continue one another when they are long enough on average, else a copy of each run."""
         starts, lengths = self.starts, self.lengths
         if not len(starts):
             return table.slice(0, 0)
         breaks = np.flatnonzero(starts[1:] != starts[:-1] + lengths[:-1]) + 1
         firsts = np.concatenate(([0], breaks))
         if int(lengths.sum()) < min_stretch_rows * len(firsts):
-            return table.take(self.rows())
+            return gather_runs(table, starts, lengths)
         sizes = np.add.reduceat(lengths, firsts)
         stretches = [
             table.slice(int(at), int(size)) for at, size in zip(starts[firsts], sizes, strict=True)
         ]
         return pa.concat_tables(stretches)
-
-    def rows(self) -> pa.Array:
-        """Indices of the runs' rows, run after run."""
-        first_out = np.cumsum(self.lengths) - self.lengths
-        total = int(self.lengths.sum())
-        return pa.array(np.repeat(self.starts - first_out, self.lengths) + np.arange(total))
 
 
 def _in_range(values: pa.Array, lo: str | None, hi: str | None) -> np.ndarray:
@@ -107,7 +103,7 @@ def _in_range_runs(
         return table, runs
     runs = runs.pick(wanted)
     if 2 * int(runs.lengths.sum()) < table.num_rows:
-        kept = table.take(runs.rows())  # a copy of the few rows: the part itself can go
+        kept = gather_runs(table, runs.starts, runs.lengths)  # a copy: the part can go
     else:  # slices keep the whole part in memory: only where most of it is wanted
         kept = runs.gather(table, min_stretch_rows)
     lengths = runs.lengths
