@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -83,3 +84,24 @@ def test_a_mistyped_command_is_a_usage_error_with_a_suggestion() -> None:
     result = run_kgdiff("ingest", "wikidta", "x.json")
     assert result.returncode == 2
     assert "wikidata" in result.stderr
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "-1"), ("10", "10")])
+def test_the_command_line_keeps_freed_arrow_memory_unless_told_otherwise(
+    preset: str | None, expected: str
+) -> None:
+    """mimalloc reads MIMALLOC_PURGE_DELAY when pyarrow loads, which the command line
+    (importing no pyarrow itself, see above) precedes; a value the user set is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "MIMALLOC_PURGE_DELAY"}
+    if preset is not None:
+        env["MIMALLOC_PURGE_DELAY"] = preset
+    script = (
+        "import os, sys, kgdiff.cli\nsys.argv = ['kgdiff', '--help']\n"
+        "try:\n    kgdiff.cli.main()\nexcept SystemExit:\n    pass\n"
+        "import pyarrow\nprint(os.environ['MIMALLOC_PURGE_DELAY'], file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip() == expected
