@@ -15,6 +15,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 NATIVE = Path("native")
+SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp")
 INCLUDE_DIRS = [Path(p) for p in os.environ.get("CPATH", "").split(":") if p] + [
     Path("/usr/include"),
     Path("/usr/local/include"),
@@ -35,9 +36,7 @@ def _extensions() -> list[Extension]:
     return [
         Extension(
             "kgdiff._native",
-            sources=[
-                str(NATIVE / name) for name in ("module.cpp", "entity_walk.cpp", "gather.cpp")
-            ],
+            sources=[str(NATIVE / name) for name in SOURCES],
             depends=[str(path) for path in sorted(NATIVE.glob("*.hpp"))],
             include_dirs=[str(NATIVE)],
             libraries=["simdjson"],

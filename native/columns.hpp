@@ -11,17 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "owned_buffer.hpp"
+
 namespace kgdiff {
-
-template <typename T>
-PyObject* bytes_of(const std::vector<T>& values) {
-  return PyBytes_FromStringAndSize(reinterpret_cast<const char*>(values.data()),
-                                   static_cast<Py_ssize_t>(values.size() * sizeof(T)));
-}
-
-inline PyObject* bytes_of(const std::string& data) {
-  return PyBytes_FromStringAndSize(data.data(), static_cast<Py_ssize_t>(data.size()));
-}
 
 // An Arrow validity bitmap (bit i of byte i / 8, least significant first), or None
 // when every row is valid.
@@ -32,7 +24,7 @@ inline PyObject* bitmap_of(const std::vector<uint8_t>& valid) {
   std::string bits((valid.size() + 7) / 8, '\0');
   for (size_t i = 0; i < valid.size(); ++i)
     if (valid[i]) bits[i / 8] = static_cast<char>(bits[i / 8] | (1 << (i % 8)));
-  return bytes_of(bits);
+  return lend(std::move(bits));
 }
 
 class StringColumn {
@@ -54,9 +46,11 @@ class StringColumn {
     data_.resize(static_cast<size_t>(offsets_.back()));
     valid_.resize(rows);
   }
-  // (validity bitmap or None, offsets, data): the layout of an Arrow string array.
-  PyObject* to_python() const {
-    return Py_BuildValue("(NNN)", bitmap_of(valid_), bytes_of(offsets_), bytes_of(data_));
+  // (validity bitmap or None, offsets, data): the layout of an Arrow string array. The
+  // column hands its buffers over: it is empty afterwards.
+  PyObject* to_python() {
+    return Py_BuildValue("(NNN)", bitmap_of(valid_), lend(std::move(offsets_)),
+                         lend(std::move(data_)));
   }
 
  private:
@@ -82,8 +76,8 @@ class NumberColumn {
     valid_.resize(rows);
   }
   // (validity bitmap or None, values): the layout of an Arrow fixed-width array.
-  PyObject* to_python() const {
-    return Py_BuildValue("(NN)", bitmap_of(valid_), bytes_of(values_));
+  PyObject* to_python() {
+    return Py_BuildValue("(NN)", bitmap_of(valid_), lend(std::move(values_)));
   }
 
  private:
@@ -110,8 +104,9 @@ class StringListColumn {
     valid_.resize(rows);
   }
   // (validity bitmap or None, list offsets, (item validity, item offsets, item data)).
-  PyObject* to_python() const {
-    return Py_BuildValue("(NNN)", bitmap_of(valid_), bytes_of(offsets_), items_.to_python());
+  PyObject* to_python() {
+    return Py_BuildValue("(NNN)", bitmap_of(valid_), lend(std::move(offsets_)),
+                         items_.to_python());
   }
 
  private:

@@ -146,4 +146,7 @@ PyModuleDef module = {PyModuleDef_HEAD_INIT,
 
 }  // namespace
 
-PyMODINIT_FUNC PyInit__native() { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native() {
+  if (!kgdiff::ready_owned_buffers()) return nullptr;
+  return PyModule_Create(&module);
+}
