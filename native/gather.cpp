@@ -76,6 +76,12 @@ struct Owned {
   PyObject* release() { return std::exchange(object, nullptr); }
 };
 
+// Releases the GIL for the lifetime of the object.
+struct Unlocked {
+  PyThreadState* state = PyEval_SaveThread();
+  ~Unlocked() { PyEval_RestoreThread(state); }
+};
+
 PyObject* gather(int kind, Py_ssize_t width, PyObject* chunk_list, PyObject* ids, PyObject* starts,
                  PyObject* lengths, long long rows) {
   Views views;
@@ -90,20 +96,20 @@ PyObject* gather(int kind, Py_ssize_t width, PyObject* chunk_list, PyObject* ids
   if (kind == 0 && width <= 0) throw std::invalid_argument("width must be positive");
   bool nulls = false;
   for (const ChunkView& chunk : chunks) nulls = nulls || chunk.validity != nullptr;
+  // The output objects are made with the GIL held; the copying runs without it, so the
+  // finalize's sort threads gather at the same time (Arrow's take releases it too).
   Owned validity, values, data;
-  char* at = nullptr;
-  if (nulls) {
-    validity.object = output((rows + 7) / 8, &at);
-    kgdiff::gather_validity(chunks, runs, reinterpret_cast<uint8_t*>(at));
-  }
-  if (kind == 0) {
-    values.object = output(rows * width, &at);
-    kgdiff::gather_fixed(chunks, runs, static_cast<size_t>(width), at);
-  } else {
-    char* text = nullptr;
-    if (kind == 1) data.object = output(kgdiff::gathered_bytes(chunks, runs), &text);
-    values.object = output((rows + 1) * 4, &at);
-    kgdiff::gather_offsets(chunks, runs, reinterpret_cast<int32_t*>(at), text);
+  char *bits = nullptr, *at = nullptr, *text = nullptr;
+  if (nulls) validity.object = output((rows + 7) / 8, &bits);
+  if (kind == 1) data.object = output(kgdiff::gathered_bytes(chunks, runs), &text);
+  values.object = output(kind == 0 ? rows * width : (rows + 1) * 4, &at);
+  {
+    Unlocked unlocked;
+    if (bits != nullptr) kgdiff::gather_validity(chunks, runs, reinterpret_cast<uint8_t*>(bits));
+    if (kind == 0)
+      kgdiff::gather_fixed(chunks, runs, static_cast<size_t>(width), at);
+    else
+      kgdiff::gather_offsets(chunks, runs, reinterpret_cast<int32_t*>(at), text);
   }
   PyObject* none_or_validity = validity.object ? validity.release() : Py_NewRef(Py_None);
   PyObject* none_or_data = data.object ? data.release() : Py_NewRef(Py_None);
