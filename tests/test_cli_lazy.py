@@ -86,7 +86,7 @@ def test_a_mistyped_command_is_a_usage_error_with_a_suggestion() -> None:
     assert "wikidata" in result.stderr
 
 
-@pytest.mark.parametrize(("preset", "expected"), [(None, "-1"), ("10", "10")])
+@pytest.mark.parametrize(("preset", "expected"), [(None, "1000"), ("10", "10")])
 def test_the_command_line_keeps_freed_arrow_memory_unless_told_otherwise(
     preset: str | None, expected: str
 ) -> None:
