@@ -39,24 +39,28 @@ class Views {
   std::vector<std::unique_ptr<Py_buffer>> views_;
 };
 
+// A reference released when the call ends, whichever way (the outputs, until returned).
+struct Owned {
+  PyObject* object = nullptr;
+  ~Owned() { Py_XDECREF(object); }
+  PyObject* release() { return std::exchange(object, nullptr); }
+};
+
 std::vector<ChunkView> read_chunks(PyObject* sequence, Views& views) {
-  PyObject* fast = PySequence_Fast(sequence, "chunks must be a sequence");
-  if (fast == nullptr) throw std::invalid_argument("");
+  Owned fast{PySequence_Fast(sequence, "chunks must be a sequence")};
+  if (fast.object == nullptr) throw std::invalid_argument("");
   std::vector<ChunkView> chunks;
-  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast.object); ++i) {
     PyObject *validity, *values, *data;
     ChunkView chunk;
-    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OOOLL", &validity, &values, &data,
-                          &chunk.offset, &chunk.length)) {
-      Py_DECREF(fast);
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast.object, i), "OOOLL", &validity, &values,
+                          &data, &chunk.offset, &chunk.length))
       throw std::invalid_argument("");
-    }
     chunk.validity = views.get(validity, (chunk.offset + chunk.length + 7) / 8);
     chunk.values = views.get(values, 0);
     chunk.data = views.get(data, 0);
     chunks.push_back(chunk);
   }
-  Py_DECREF(fast);
   return chunks;
 }
 
@@ -68,13 +72,6 @@ PyObject* output(Py_ssize_t size, char** at) {
   *at = PyBytes_AS_STRING(out);
   return out;
 }
-
-// Releases the bytes made for a call that fails before returning them.
-struct Owned {
-  PyObject* object = nullptr;
-  ~Owned() { Py_XDECREF(object); }
-  PyObject* release() { return std::exchange(object, nullptr); }
-};
 
 // Releases the GIL for the lifetime of the object.
 struct Unlocked {

@@ -111,3 +111,13 @@ def test_runs_outside_their_chunk_are_refused() -> None:
             1, 0, [(None, buffers[1], buffers[2], 0, 2)], np.array([0], np.int32),
             np.array([1], np.int64), np.array([2], np.int64), 2,
         )  # fmt: skip
+
+
+def test_malformed_chunk_descriptions_raise_instead_of_crashing() -> None:
+    module = native_module()
+    assert module is not None
+    runs = (np.array([0], np.int32), np.array([0], np.int64), np.array([1], np.int64), 1)
+    with pytest.raises(TypeError):
+        module.gather_runs(1, 0, [("not", "a chunk")], *runs)
+    with pytest.raises(TypeError):
+        module.gather_runs(1, 0, [(None, 5, None, 0, 1)], *runs)  # 5 has no buffer
