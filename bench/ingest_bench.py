@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import operator
 import os
 import shutil
 import subprocess
@@ -246,9 +247,9 @@ TARGETS: list[tuple[str, str, str, float]] = [
 ]
 """The issue's targets for this 2-core machine: what, the summary figure, how, the bound."""
 _HOLDS: dict[str, Callable[[float, float], bool]] = {
-    ">=": lambda value, bound: value >= bound,
-    "<=": lambda value, bound: value <= bound,
-    "<": lambda value, bound: value < bound,
+    ">=": operator.ge,
+    "<=": operator.le,
+    "<": operator.lt,
 }
 
 

@@ -67,10 +67,9 @@ def _placed(
 
 
 def _gather_column(
-    column: pa.ChunkedArray, starts: np.ndarray, lengths: np.ndarray, layouts: Layouts
+    column: pa.ChunkedArray, kind: int, starts: np.ndarray, lengths: np.ndarray, layouts: Layouts
 ) -> pa.Array:
-    kind = _kind(column.type)
-    assert kind is not None
+    """``column``'s runs; ``kind`` is its :func:`_kind`."""
     column, ids, local = _placed(column, starts, lengths, layouts)
     chunks = [_chunk_buffers(chunk, kind) for chunk in column.chunks]
     rows = int(lengths.sum())
@@ -91,16 +90,16 @@ def _list_items(
     column: pa.ChunkedArray, ids: np.ndarray, local: np.ndarray, lengths: np.ndarray
 ) -> pa.Array:
     """The items of the runs' lists, gathered as runs of the chunks' item arrays."""
-    item_starts = np.empty(len(ids), np.int64)
-    item_lengths = np.empty(len(ids), np.int64)
-    for index, chunk in enumerate(column.chunks):
-        mine = np.flatnonzero(ids == index)
-        offsets = chunk.offsets.to_numpy().astype(np.int64)
-        item_starts[mine] = offsets[local[mine]]
-        item_lengths[mine] = offsets[local[mine] + lengths[mine]] - item_starts[mine]
+    offsets = [chunk.offsets.to_numpy() for chunk in column.chunks]  # each chunk's rows + 1
+    first_offset = np.concatenate(([0], np.cumsum([len(o) for o in offsets])))[ids] + local
+    every = np.concatenate(offsets).astype(np.int64)
+    item_starts = every[first_offset]
+    item_lengths = every[first_offset + lengths] - item_starts
     items = pa.chunked_array([chunk.values for chunk in column.chunks], column.type.value_type)
     bounds = np.concatenate(([0], np.cumsum([len(chunk) for chunk in items.chunks])))
-    return _gather_column(items, bounds[ids] + item_starts, item_lengths, {})
+    kind = _kind(items.type)
+    assert kind is not None  # _kind accepts a list only of a type it gathers
+    return _gather_column(items, kind, bounds[ids] + item_starts, item_lengths, {})
 
 
 def gather_runs(table: pa.Table, starts: np.ndarray, lengths: np.ndarray) -> pa.Table:
@@ -113,8 +112,9 @@ def gather_runs(table: pa.Table, starts: np.ndarray, lengths: np.ndarray) -> pa.
     indices: pa.Array | None = None
     layouts: Layouts = {}
     for column in table.columns:
-        if _kind(column.type) is not None:
-            columns.append(_gather_column(column, starts, lengths, layouts))
+        kind = _kind(column.type)
+        if kind is not None:
+            columns.append(_gather_column(column, kind, starts, lengths, layouts))
             continue
         indices = indices if indices is not None else _rows(starts, lengths)
         columns.append(column.take(indices))
