@@ -53,6 +53,8 @@ def test_ingest_wikidata_leaves_the_other_commands_unloaded() -> None:
     assert "kgdiff.cli.ingest" in loaded
     for heavy in ("requests", "kgdiff.cli.pageviews", "kgdiff.pageviews.rest", "kgdiff.wikiapi"):
         assert heavy not in loaded, heavy
+    # nor Arrow's query engine (~0.08 CPU-s in the main process and in the workers' server)
+    assert not {"pyarrow.acero", "pyarrow.dataset"} & loaded
 
 
 def test_importing_the_console_script_loads_no_command() -> None:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
-import pyarrow.acero  # noqa: F401  # for key_ranges' group_by: the server imports it once
 
 from kgdiff.ingest.parse import (
     ChunkResult,
