@@ -25,6 +25,7 @@ from kgdiff.evidence.supported import (
     supported_view,
 )
 from kgdiff.sqlfiles import quote, render
+from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
 from kgdiff.store.layout import (
     TABLES,
     WIKIPEDIA_TABLES,
@@ -50,24 +51,24 @@ def store_lock(layout: StoreLayout) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _catalog_statements(layout: StoreLayout) -> list[str]:
+def _catalog_statements(layout: StoreLayout) -> tuple[list[str], list[str]]:
+    """The statements that make the catalog: (views, macros), the views first (the macros
+    bind against them when they are made)."""
     names = layout.published_names()
     if not names:
-        return [
+        views = [
             render("catalog/snapshots_empty"),
             *_wikipedia_views(layout),
             _pageviews_view(layout),
         ]
+        return views, []
     dirs = [layout.snapshot_dir(name) for name in names]
-    statements = [
-        render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])
-    ]
-    statements.extend(_table_views(TABLES, dirs))
-    statements.extend(catalog_macros())
-    statements.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
-    statements.extend(_build_views(layout, dirs))
-    statements.append(_pageviews_view(layout))
-    return statements
+    views = [render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])]
+    views.extend(_table_views(TABLES, dirs))
+    views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
+    views.extend(_build_views(layout, dirs))
+    views.append(_pageviews_view(layout))
+    return views, catalog_macros()
 
 
 def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
@@ -134,21 +135,47 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
 def rebuild_catalog(layout: StoreLayout) -> Path:
     """Write a fresh catalog for the snapshots published now; return its path.
 
-    The caller holds :func:`store_lock`.
+    The caller holds :func:`store_lock`. The previous catalog's macros are kept when they
+    are the very ones this rebuild would make (:mod:`kgdiff.store.catalog_reuse`).
     """
     target = layout.catalog
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
+    views, macros = _catalog_statements(layout)
+    mark = macro_mark(macros, CATALOG_STORAGE_VERSION)
+    kept = bool(macros) and copy_previous(target, tmp) and _fill(tmp, views, macros, mark)
+    if not kept:
+        tmp.unlink(missing_ok=True)
+        _fill(tmp, views, macros, mark)
+    tmp.replace(target)
+    return target
+
+
+def _fill(tmp: Path, views: list[str], macros: list[str], mark: str) -> bool:
+    """Make the views, and the macros unless ``tmp`` (a copy of the previous catalog)
+    has them already; False, with nothing done, when ``tmp`` is a copy that cannot keep
+    its macros or cannot be opened."""
+    copied = tmp.exists()
     connection = duckdb.connect()
     try:
         version = quote(CATALOG_STORAGE_VERSION)
-        connection.execute(f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {version})")
+        try:
+            connection.execute(f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {version})")
+        except duckdb.Error:
+            if copied:
+                return False  # a damaged or foreign previous catalog: start afresh
+            raise
         connection.execute("USE catalog")
-        for statement in _catalog_statements(layout):
+        if copied and not keep_macros(connection, macros, mark):
+            return False
+        for statement in views:
             connection.execute(statement)
+        if not copied:
+            for statement in macros:
+                connection.execute(statement)
+            mark_macros(connection, macros, mark)
         connection.execute("USE memory")
         connection.execute("DETACH catalog")
     finally:
         connection.close()
-    tmp.replace(target)
-    return target
+    return True

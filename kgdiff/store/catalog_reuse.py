@@ -1,0 +1,73 @@
+"""Keep the previous catalog's macros when a rebuild would make the very same ones.
+
+Creating the catalog's table macros binds each against the views (~0.13 CPU-s, most of
+a rebuild, paid by every ingest). Each macro kgdiff makes carries a comment with the
+fingerprint of the whole macro set (their SQL, the DuckDB version, the storage version);
+a rebuild that would make a set with the same fingerprint copies the previous catalog,
+drops its views and makes only the views again. Anything else in the previous catalog
+(a missing or unmarked macro, a table) means a rebuild from scratch, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.sqlfiles import load_sql, render
+
+MACRO_NAME = re.compile(r"CREATE OR REPLACE MACRO\s+(\w+)\s*\(")
+MARK_PREFIX = "kgdiff macro set "
+
+
+def macro_names(macros: list[str]) -> list[str]:
+    """The names of the macros that these ``CREATE OR REPLACE MACRO`` statements make."""
+    names = []
+    for statement in macros:
+        match = MACRO_NAME.search(statement)
+        if match is None:
+            raise ValueError(f"not a CREATE OR REPLACE MACRO statement: {statement[:60]!r}")
+        names.append(match.group(1))
+    return names
+
+
+def macro_mark(macros: list[str], storage_version: str) -> str:
+    """The comment every macro of this set carries: a fingerprint of what made it."""
+    digest = hashlib.sha256()
+    for part in (duckdb.__version__, storage_version, *macros):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return MARK_PREFIX + digest.hexdigest()
+
+
+def mark_macros(connection: duckdb.DuckDBPyConnection, macros: list[str], mark: str) -> None:
+    """Comment each macro of the set with ``mark`` (the catalog is the current database)."""
+    for name in macro_names(macros):
+        connection.execute(render("catalog/macro_comment", macro=name, comment=mark))
+
+
+def copy_previous(previous: Path, tmp: Path) -> bool:
+    """Copy the previous catalog to ``tmp``; False when there is none to copy."""
+    try:
+        shutil.copyfile(previous, tmp)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def keep_macros(connection: duckdb.DuckDBPyConnection, macros: list[str], mark: str) -> bool:
+    """If the current database holds exactly this macro set, marked, and no table: drop
+    its views and return True (the caller makes the views again and skips the macros)."""
+    objects = connection.execute(load_sql("catalog/catalog_objects")).fetchall()
+    found = {(name, comment) for kind, name, comment in objects if kind == "macro"}
+    if found != {(name, mark) for name in macro_names(macros)}:
+        return False
+    if any(kind == "table" for kind, _, _ in objects):
+        return False
+    for kind, name, _ in objects:
+        if kind == "view":
+            connection.execute(render("catalog/drop_view", view=name))
+    return True
