@@ -11,6 +11,7 @@ import sys
 import typer
 
 from kgdiff.cli.common import run_guarded
+from kgdiff.cli.exit import exit_without_teardown
 from kgdiff.cli.lazy import CommandGroup, build_app
 from kgdiff.ingest.worker_context import start_worker_server
 
@@ -69,7 +70,16 @@ def main() -> None:
     # back (never returning it cost ~230 MiB more peak RSS on a 9.7 GB dump). Read when
     # pyarrow loads, hence here (the command line imports no pyarrow itself).
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "1000")
-    if args[:2] == ["ingest", "wikidata"] and "--help" not in args:
+    ingest = args[:2] == ["ingest", "wikidata"] and "--help" not in args
+    if ingest:
         # before the command's own imports, which the workers' server then runs alongside
         start_worker_server()
-    sys.exit(run_guarded(app_for(args)))
+    try:
+        code = run_guarded(app_for(args))
+    except SystemExit as exc:  # how typer ends every command
+        if not (ingest and exc.code in (0, None)):
+            raise
+        code = 0
+    if ingest and code == 0:
+        exit_without_teardown()
+    sys.exit(code)
