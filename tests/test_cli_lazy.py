@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 import typer
@@ -13,7 +14,9 @@ from typer.testing import CliRunner
 
 from kgdiff.cli import COMMANDS, app_for
 from kgdiff.cli.lazy import CommandGroup, load_target
-from tests.paths import ROOT, run_kgdiff
+from tests.paths import ROOT, SAMPLES, run_kgdiff
+
+SAMPLE = SAMPLES / "testDump_json_2014-12.json.bz2"
 
 
 def _targets(commands: Mapping[str, str | CommandGroup], prefix: str = "") -> list[tuple[str, str]]:
@@ -55,6 +58,21 @@ def test_ingest_wikidata_leaves_the_other_commands_unloaded() -> None:
         assert heavy not in loaded, heavy
     # nor Arrow's query engine (~0.08 CPU-s in the main process and in the workers' server)
     assert not {"pyarrow.acero", "pyarrow.dataset"} & loaded
+
+
+def test_an_ingest_never_loads_arrows_query_engine(tmp_path: Path) -> None:
+    code = (
+        "import sys; from pathlib import Path; "
+        "from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata; "
+        f"ingest_wikidata(IngestRequest(path=Path({str(SAMPLE)!r}), snapshot='s', "
+        f"date='2014-12-01', store={str(tmp_path)!r})); "
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert (tmp_path / "kg.duckdb").is_file()
+    assert not {"pyarrow.acero", "pyarrow.dataset"} & set(result.stdout.split())
 
 
 def test_importing_the_console_script_loads_no_command() -> None:

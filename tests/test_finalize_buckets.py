@@ -21,7 +21,12 @@ from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.worker import Task, run_task
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.rows.schema import REQUIRED_COLUMNS
-from kgdiff.store.bucket_sort import PLAIN_COLUMNS, SORT_KEYS, modified_timestamps
+from kgdiff.store.bucket_sort import (
+    PLAIN_COLUMNS,
+    SORT_KEYS,
+    modified_timestamps,
+    runs_as_lists,
+)
 from kgdiff.store.buckets import (
     MAX_BUCKET_BYTES,
     MAX_READ_AMPLIFICATION,
@@ -380,3 +385,17 @@ def _claim(qid: str) -> dict[str, object]:
         "datavalue": {"value": value, "type": "wikibase-entityid"},
     }
     return {"mainsnak": snak, "type": "statement", "rank": "normal"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Q1", "Q10", "Q2", "L3", "P31"]), st.text(max_size=3))))
+def testruns_as_lists_match_a_group_by_of_sorted_keys(pairs: list[tuple[str, str]]) -> None:
+    pairs = sorted(pairs, key=lambda pair: pair[0])  # stable: values keep their order
+    keys = pa.array([key for key, _ in pairs], pa.string())
+    values = pa.array([value for _, value in pairs], pa.string())
+    subjects, lists = runs_as_lists(keys, values)
+    lists.validate(full=True)
+    expected = pa.table({"k": keys, "v": values}).group_by("k", use_threads=False)
+    grouped = expected.aggregate([("v", "list")])
+    assert subjects.to_pylist() == grouped["k"].to_pylist()
+    assert lists.to_pylist() == grouped["v_list"].to_pylist()
