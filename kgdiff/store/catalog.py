@@ -143,34 +143,39 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     tmp.unlink(missing_ok=True)
     views, macros = _catalog_statements(layout)
     mark = macro_mark(macros, CATALOG_STORAGE_VERSION)
-    kept = bool(macros) and copy_previous(target, tmp) and _fill(tmp, views, macros, mark)
-    if not kept:
-        tmp.unlink(missing_ok=True)
-        _fill(tmp, views, macros, mark)
-    tmp.replace(target)
+    try:
+        kept = bool(macros) and copy_previous(target, tmp) and _fill(tmp, views, macros, mark)
+        if not kept:
+            tmp.unlink(missing_ok=True)
+            _fill(tmp, views, macros, mark, from_copy=False)
+        tmp.replace(target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # never left behind half made
+        raise
     return target
 
 
-def _fill(tmp: Path, views: list[str], macros: list[str], mark: str) -> bool:
-    """Make the views, and the macros unless ``tmp`` (a copy of the previous catalog)
-    has them already; False, with nothing done, when ``tmp`` is a copy that cannot keep
-    its macros or cannot be opened."""
-    copied = tmp.exists()
+def _fill(
+    tmp: Path, views: list[str], macros: list[str], mark: str, from_copy: bool = True
+) -> bool:
+    """Make the views in ``tmp``, and the macros unless it is a copy of the previous
+    catalog that has them already; False, with nothing made, when it is a copy that cannot
+    keep its macros or cannot be opened."""
     connection = duckdb.connect()
     try:
         version = quote(CATALOG_STORAGE_VERSION)
         try:
             connection.execute(f"ATTACH {quote(str(tmp))} AS catalog (STORAGE_VERSION {version})")
         except duckdb.Error:
-            if copied:
+            if from_copy:
                 return False  # a damaged or foreign previous catalog: start afresh
             raise
         connection.execute("USE catalog")
-        if copied and not keep_macros(connection, macros, mark):
+        if from_copy and not keep_macros(connection, macros, mark):
             return False
         for statement in views:
             connection.execute(statement)
-        if not copied:
+        if not from_copy:
             for statement in macros:
                 connection.execute(statement)
             mark_macros(connection, macros, mark)
