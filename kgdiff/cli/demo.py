@@ -7,7 +7,7 @@ from rich.table import Table
 from kgdiff.cli.common import StoreOption, console, resumable
 from kgdiff.cli.ingest import print_result
 from kgdiff.cli.ingest_wikipedia import print_wikipedia_result
-from kgdiff.cli.progress import RichProgress
+from kgdiff.cli.progress import progress_for
 from kgdiff.demo import DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress
 
@@ -15,8 +15,8 @@ from kgdiff.ingest.progress import Progress
 def _progress(sample: Sample) -> Progress:
     console.rule(f"[bold]{sample.name}[/]: {sample.note}")
     if sample.name.startswith("wd-"):
-        return RichProgress(console)
-    return RichProgress(console, "pages", "revisions")
+        return progress_for(console)
+    return progress_for(console, "pages", "revisions")
 
 
 def _print_evidence(report: DemoReport) -> None:

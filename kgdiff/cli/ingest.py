@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from kgdiff.cli.common import StoreOption, console, resumable
-from kgdiff.cli.progress import RichProgress
+from kgdiff.cli.progress import progress_for
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
@@ -80,7 +80,7 @@ def ingest_wikidata_command(
         chunk_bytes=chunk_mb << 20,
         staging_compression=staging_compression.value,
     )
-    progress = NullProgress() if quiet else RichProgress(console)
+    progress = NullProgress() if quiet else progress_for(console)
     with resumable():
         result = ingest_wikidata(request, progress)
     if not quiet:

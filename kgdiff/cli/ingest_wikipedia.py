@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from kgdiff.cli.common import StoreOption, console, resumable
-from kgdiff.cli.progress import RichProgress
+from kgdiff.cli.progress import progress_for
 from kgdiff.ingest.progress import NullProgress
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
@@ -30,7 +30,7 @@ def ingest_wikipedia_command(
 ) -> None:
     """Ingest a Wikipedia XML dump: each page as of --date, and every revision it holds."""
     request = WikipediaRequest(path=path, snapshot=snapshot, date=date, wiki=wiki, store=store)
-    progress = NullProgress() if quiet else RichProgress(console, "pages", "revisions")
+    progress = NullProgress() if quiet else progress_for(console, "pages", "revisions")
     with resumable():
         result = ingest_wikipedia(request, progress)
     if not quiet:

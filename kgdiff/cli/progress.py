@@ -16,6 +16,17 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
+from kgdiff.cli.log_progress import LogProgress
+
+
+def progress_for(
+    console: Console, items: str = "entities", subitems: str = "statements"
+) -> RichProgress | LogProgress:
+    """A live bar on a terminal; plain lines every half minute anywhere else (a log, a pipe)."""
+    if console.is_terminal:
+        return RichProgress(console, items, subitems)
+    return LogProgress(console, items, subitems)
+
 
 class RichProgress:
     """Implements :class:`kgdiff.ingest.progress.Progress` with a rich progress bar."""
