@@ -109,3 +109,12 @@ def test_a_kept_catalog_opens_in_the_duckdb_shell(layout: StoreLayout) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["seen", "true"]
+
+
+def test_a_killed_rebuilds_leftovers_are_removed(layout: StoreLayout) -> None:
+    stale = [layout.root / ".kg.duckdb.tmp-99999", layout.root / ".kg.duckdb.tmp-99999.wal"]
+    for path in stale:
+        path.write_bytes(b"half made")
+    rebuild_catalog(layout)
+    assert not any(path.exists() for path in stale)
+    assert _macros(layout) == dict.fromkeys(macro_names(catalog_macros()), MARK)

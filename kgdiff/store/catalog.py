@@ -139,8 +139,10 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     are the very ones this rebuild would make (:mod:`kgdiff.store.catalog_reuse`).
     """
     target = layout.catalog
+    # Temporary files (and WALs) of a killed rebuild: with the lock held, no live one has any.
+    for stale in target.parent.glob(f".{target.name}.tmp-*"):
+        stale.unlink(missing_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    tmp.unlink(missing_ok=True)
     views, macros = _catalog_statements(layout)
     mark = macro_mark(macros, CATALOG_STORAGE_VERSION)
     try:
