@@ -61,17 +61,26 @@ def test_ingest_wikidata_leaves_the_other_commands_unloaded() -> None:
 
 
 def test_an_ingest_never_loads_arrows_query_engine(tmp_path: Path) -> None:
+    # the main process's side (a whole ingest), then a worker's (one task, in-process)
     code = (
-        "import sys; from pathlib import Path; "
+        "import sys, bz2; from pathlib import Path; "
         "from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata; "
         f"ingest_wikidata(IngestRequest(path=Path({str(SAMPLE)!r}), snapshot='s', "
-        f"date='2014-12-01', store={str(tmp_path)!r})); "
+        f"date='2014-12-01', store={str(tmp_path / 'store')!r})); "
+        "from kgdiff.ingest.worker import Task, run_task; "
+        "from kgdiff.readers.json_dump import Chunk; "
+        "from kgdiff.store.manifest import SourceInfo; "
+        "from kgdiff.store.staging import Staging, StagingState; "
+        f"data = bz2.decompress(Path({str(SAMPLE)!r}).read_bytes()); "
+        "state = StagingState(SourceInfo('s', len(data), 0), len(data)); "
+        f"staging = Staging(Path({str(tmp_path / 'staging')!r}), state); staging.open(); "
+        "assert run_task(Task(Chunk(0, 0, 1, data), staging.parts, 's')).entities > 1000; "
         "print(' '.join(sorted(sys.modules)))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert (tmp_path / "kg.duckdb").is_file()
+    assert (tmp_path / "store" / "kg.duckdb").is_file()
     assert not {"pyarrow.acero", "pyarrow.dataset"} & set(result.stdout.split())
 
 
