@@ -318,8 +318,14 @@ def _staged_sample(directory: Path, lines: int) -> Staging:
 
 def test_finalize_of_one_part_counts_its_rows(tmp_path: Path) -> None:
     staging = _staged_sample(tmp_path / "s", 40)
-    rows, rejects = finalize(staging, threads=2)
+    told: list[tuple[float, float]] = []
+    rows, rejects = finalize(staging, threads=2, progress=lambda *now: told.append(now))
     assert rows["entities"] == 39 and rejects is None
+    buckets = sum(len(list((staging.final / t).glob("part-*.parquet"))) for t in TABLES)
+    assert 1 <= len(told) <= buckets  # once per wait that saw buckets finish
+    done = [d for d, _ in told]
+    assert done == sorted(done) and done[0] > 0
+    assert {total for _, total in told} == {told[-1][0]}  # one total, reached at the end
     for table in TABLES:
         files = list((staging.final / table).glob("part-*.parquet"))
         assert sum(pq.ParquetFile(f).metadata.num_rows for f in files) == rows[table], table

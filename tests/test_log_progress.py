@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -78,6 +79,44 @@ def test_an_empty_input_and_a_run_without_a_phase() -> None:
     ]
 
 
+def test_a_step_reports_its_share_every_interval_and_at_the_end() -> None:
+    console, out = _plain_console()
+    clock = StepClock()
+    progress = LogProgress(console, interval=30, clock=clock)
+    progress.begin("parsing dump.json", 1_000_000)
+    progress.update(1_000_000, 5, 50)
+    progress.phase("sorting and writing tables")
+    clock.now += 10
+    progress.advance(100e6, 800e6)  # within the interval: not printed
+    clock.now += 30
+    progress.advance(200e6, 800e6)
+    clock.now += 80
+    progress.advance(800e6, 800e6)
+    progress.end()
+    assert out.getvalue().splitlines()[2:] == [
+        "sorting and writing tables…",
+        "sorting and writing tables:  25.0% (200.0 of 800.0 MB of rows), 0:00:40 elapsed,"
+        " about 0:02:00 left",
+        "sorting and writing tables: 100.0% (800.0 of 800.0 MB of rows), 0:02:00 elapsed",
+    ]
+
+
+def test_the_live_bars_of_the_parse_and_of_the_step() -> None:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=110, color_system=None)
+    progress = progress_for(console)
+    progress.begin("parsing x.json", 1000)
+    progress.update(500, 10, 20)
+    progress.phase("sorting and writing tables")
+    progress.advance(60, 60)
+    progress.end()
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+    frames = [frame.strip() for frame in re.split(r"[\r\n]", text) if frame.strip()]
+    parse = [frame for frame in frames if frame.startswith("parsing x.json")]
+    assert "1.0/1.0 kB" in parse[-1]  # completed by the phase
+    assert frames[-1].startswith("sorting and writing tables…") and "100%" in frames[-1]
+
+
 def test_a_terminal_gets_the_live_bar_and_anything_else_lines() -> None:
     assert isinstance(progress_for(Console(file=io.StringIO(), force_terminal=True)), RichProgress)
     assert isinstance(progress_for(_plain_console()[0]), LogProgress)
@@ -92,4 +131,5 @@ def test_an_ingest_through_a_pipe_reports_in_order(tmp_path: Path) -> None:
     starts = [i for i, line in enumerate(lines) if line.startswith("parsing testDump")]
     assert len(starts) == 2 and "100.0%" in lines[starts[1]]
     assert lines[starts[1] + 1] == "sorting and writing tables…"
-    assert any(line.startswith("published snapshot") for line in lines[starts[1] + 2 :])
+    assert lines[starts[1] + 2].startswith("sorting and writing tables: 100.0% (")
+    assert any(line.startswith("published snapshot") for line in lines[starts[1] + 3 :])

@@ -82,6 +82,9 @@ class CountChunks:
     def phase(self, description: str) -> None:
         """Nothing to do."""
 
+    def advance(self, done: float, total: float) -> None:
+        """Nothing to do."""
+
     def end(self) -> None:
         """Nothing to do."""
 

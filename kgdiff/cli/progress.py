@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     DownloadColumn,
     Progress,
     TaskID,
+    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -47,7 +46,8 @@ class RichProgress:
             transient=False,
         )
         self._task: TaskID | None = None
-        self._phase_started = 0.0
+        self._steps: Progress | None = None
+        self._step: TaskID | None = None
 
     def begin(self, description: str, total_bytes: int) -> None:
         """Show the bar."""
@@ -64,13 +64,31 @@ class RichProgress:
             )
 
     def phase(self, description: str) -> None:
-        """Complete the bar and announce the next step."""
+        """Complete the bar (it stays on screen) and show the next step's own bar."""
         if self._task is not None:
             task = self._progress.tasks[0]
             self._progress.update(self._task, completed=task.total)
-        self._progress.console.print(f"[dim]{description}…[/]")
-        self._phase_started = time.monotonic()
+        self._progress.stop()
+        if self._steps is not None:
+            self._steps.stop()
+        self._steps = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=self._progress.console,
+        )
+        self._steps.start()
+        self._step = self._steps.add_task(f"{description}…", total=None)
+
+    def advance(self, done: float, total: float) -> None:
+        """Move the step's bar."""
+        if self._steps is not None and self._step is not None:
+            self._steps.update(self._step, completed=done, total=total)
 
     def end(self) -> None:
-        """Remove the live display."""
+        """Stop the live display (the bars stay as they are)."""
         self._progress.stop()
+        if self._steps is not None:
+            self._steps.stop()

@@ -153,7 +153,10 @@ def _build(job: _Job) -> _Built:
     parsed = time.monotonic()
     job.progress.phase("sorting and writing tables")
     counts, rejects_file = finalize(
-        job.staging, threads=max(1, job.request.workers), bucket_bytes=job.request.bucket_bytes
+        job.staging,
+        threads=max(1, job.request.workers),
+        bucket_bytes=job.request.bucket_bytes,
+        progress=job.progress.advance,
     )
     timings = {
         "parse_seconds": round(parsed - started, 3),

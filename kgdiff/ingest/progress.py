@@ -17,6 +17,10 @@ class Progress(Protocol):
     def phase(self, description: str) -> None:
         """A new step without byte progress (e.g. sorting) starts."""
 
+    def advance(self, done: float, total: float) -> None:
+        """The current step has done ``done`` of ``total``, in its own unit (the sort:
+        estimated bytes of rows)."""
+
     def end(self) -> None:
         """The work ended (successfully or not)."""
 
@@ -31,6 +35,9 @@ class NullProgress:
         """Ignore."""
 
     def phase(self, description: str) -> None:
+        """Ignore."""
+
+    def advance(self, done: float, total: float) -> None:
         """Ignore."""
 
     def end(self) -> None:

@@ -8,7 +8,8 @@ whole table sorted. Buckets are sorted ``threads`` at a time (Arrow releases the
 from __future__ import annotations
 
 import shutil
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pyarrow as pa
@@ -61,39 +62,46 @@ def _write_bucket(table: str, bucket: Bucket, target: Path) -> int:
     return int(rows.num_rows)
 
 
+SortProgress = Callable[[float, float], None]
+"""Told (bytes of rows sorted so far, bytes of rows in all) after each bucket (estimates)."""
+
+
 def _submit_all(
     pool: ThreadPoolExecutor, plans: dict[str, list[Bucket]], out: Path
-) -> dict[str, list[Future[int]]]:
-    """Queue every bucket, largest first, so the threads finish together."""
+) -> dict[Future[int], tuple[str, float]]:
+    """Queue every bucket, largest first, so the threads finish together; each future's
+    table and estimated size."""
     jobs = [
         (table, index, bucket)
         for table, buckets in plans.items()
         for index, bucket in enumerate(buckets)
     ]
-    futures: dict[str, list[Future[int]]] = {table: [] for table in plans}
+    futures: dict[Future[int], tuple[str, float]] = {}
     for table in plans:
         (out / table).mkdir()
     for table, index, bucket in sorted(jobs, key=lambda job: -job[2].size):
         target = out / table / f"part-{index:05d}.parquet"
-        futures[table].append(pool.submit(_write_bucket, table, bucket, target))
+        futures[pool.submit(_write_bucket, table, bucket, target)] = (table, bucket.size)
     return futures
 
 
-def _run(plans: dict[str, list[Bucket]], out: Path, threads: int) -> dict[str, int]:
+def _run(
+    plans: dict[str, list[Bucket]], out: Path, threads: int, progress: SortProgress
+) -> dict[str, int]:
     """Sort every bucket, ``threads`` at once; on Ctrl-C or a failed bucket, drop the queued
     ones and wait for the running ones (a few seconds) before raising."""
     pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="kgdiff-sort")
+    rows = dict.fromkeys(plans, 0)
     try:
         futures = _submit_all(pool, plans, out)
-        done, _ = wait(
-            [f for table in futures.values() for f in table], return_when=FIRST_EXCEPTION
-        )
-        for future in done:
-            future.result()  # raises the first failure, before the queued buckets run
-        rows = {
-            table: sum(f.result() for f in table_futures)
-            for table, table_futures in futures.items()
-        }
+        total, done, pending = sum(size for _, size in futures.values()), 0.0, set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                table, size = futures[future]
+                rows[table] += future.result()  # the first failure stops the queued buckets
+                done += size
+            progress(done, total)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     for table in plans:
@@ -118,11 +126,12 @@ def finalize(
     threads: int,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     bucket_bytes: int | None = None,
+    progress: SortProgress | None = None,
 ) -> tuple[dict[str, int], str | None]:
     """Write the sorted tables into a fresh ``final`` folder; return row counts and rejects file.
 
     ``bucket_bytes``: bytes of rows per bucket (default: ``threads`` buckets sorting at
-    once fit ``memory_limit_mb``).
+    once fit ``memory_limit_mb``). ``progress`` is told how far the sort got after each bucket.
     """
     out = staging.fresh_final()
     files, entities = _part_files(staging)
@@ -131,5 +140,5 @@ def finalize(
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
     plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
     with without_huge_pages():
-        rows = _run(plans, out, threads)
+        rows = _run(plans, out, threads, progress or (lambda done, total: None))
     return rows, _merge_rejects(staging, out)
