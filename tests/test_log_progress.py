@@ -101,6 +101,20 @@ def test_a_step_reports_its_share_every_interval_and_at_the_end() -> None:
     ]
 
 
+def test_a_step_with_nothing_to_do() -> None:
+    console, out = _plain_console()
+    clock = StepClock()
+    progress = LogProgress(console, interval=1, clock=clock)
+    progress.phase("sorting and writing tables")
+    clock.now += 5
+    progress.advance(0, 0)  # an input with no rows: estimates of zero bytes
+    progress.end()
+    assert out.getvalue().splitlines() == [
+        "sorting and writing tables…",
+        "sorting and writing tables: 100.0% (0.0 of 0.0 MB of rows), 0:00:05 elapsed",
+    ]
+
+
 def test_the_live_bars_of_the_parse_and_of_the_step() -> None:
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=110, color_system=None)

@@ -95,7 +95,7 @@ class LogProgress:
 
     def _step_line(self, now: float) -> str:
         elapsed = max(now - self._step_started, 1e-9)
-        share = min(self._step_done / self._step_total, 1.0)
+        share = min(self._step_done / self._step_total, 1.0) if self._step_total else 1.0
         left = elapsed * (1 - share) / share if 0 < share < 1 else 0.0
         return (
             f"{self._step}: {share:6.1%} ({self._step_done / 1e6:,.1f} of"
