@@ -395,7 +395,7 @@ def _claim(qid: str) -> dict[str, object]:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["Q1", "Q10", "Q2", "L3", "P31"]), st.text(max_size=3))))
-def testruns_as_lists_match_a_group_by_of_sorted_keys(pairs: list[tuple[str, str]]) -> None:
+def test_runs_as_lists_match_a_group_by_of_sorted_keys(pairs: list[tuple[str, str]]) -> None:
     pairs = sorted(pairs, key=lambda pair: pair[0])  # stable: values keep their order
     keys = pa.array([key for key, _ in pairs], pa.string())
     values = pa.array([value for _, value in pairs], pa.string())
