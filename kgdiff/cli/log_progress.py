@@ -21,6 +21,11 @@ def _duration(seconds: float) -> str:
     return str(timedelta(seconds=round(seconds)))
 
 
+def _timing(elapsed: float, left: float) -> str:
+    """``H:MM:SS elapsed``, and the time left when there is any."""
+    return f"{_duration(elapsed)} elapsed" + (f", about {_duration(left)} left" if left else "")
+
+
 class LogProgress:
     """Implements :class:`kgdiff.ingest.progress.Progress` with one line per report."""
 
@@ -99,8 +104,7 @@ class LogProgress:
         left = elapsed * (1 - share) / share if 0 < share < 1 else 0.0
         return (
             f"{self._step}: {share:6.1%} ({self._step_done / 1e6:,.1f} of"
-            f" {self._step_total / 1e6:,.1f} MB of rows), {_duration(elapsed)} elapsed"
-            + (f", about {_duration(left)} left" if left else "")
+            f" {self._step_total / 1e6:,.1f} MB of rows), {_timing(elapsed, left)}"
         )
 
     def _line(self, now: float) -> str:
@@ -112,5 +116,5 @@ class LogProgress:
             f"{self._description}: {share:6.1%} ({self._done / 1e6:,.1f} of"
             f" {self._total / 1e6:,.1f} MB), {self._entities:,} {self._items},"
             f" {self._statements:,} {self._subitems}, {rate / 1e6:,.1f} MB/s,"
-            f" {_duration(elapsed)} elapsed" + (f", about {_duration(left)} left" if left else "")
+            f" {_timing(elapsed, left)}"
         )
