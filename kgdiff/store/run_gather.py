@@ -39,13 +39,13 @@ def _chunk_buffers(array: pa.Array, kind: int) -> tuple[object, ...]:
     return (validity, buffers[1], data, array.offset, len(array))
 
 
-def _kind(kind: pa.DataType) -> int | None:
-    if pa.types.is_string(kind):
+def _kind(data_type: pa.DataType) -> int | None:
+    if pa.types.is_string(data_type):
         return STRING
-    if pa.types.is_list(kind):
-        return LIST_OFFSETS if _kind(kind.value_type) is not None else None
+    if pa.types.is_list(data_type):
+        return LIST_OFFSETS if _kind(data_type.value_type) is not None else None
     fixed = (pa.types.is_integer, pa.types.is_floating, pa.types.is_date, pa.types.is_timestamp)
-    return FIXED if any(test(kind) for test in fixed) else None
+    return FIXED if any(test(data_type) for test in fixed) else None
 
 
 Layouts = dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]
