@@ -15,6 +15,8 @@ from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.manifest import read_manifest
+from kgdiff.store.snapshots import remove_snapshot
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
@@ -28,6 +30,8 @@ class Sample(msgspec.Struct, frozen=True):
     file: str
     date: str
     note: str = ""
+    coverage: str = "full"
+    """``subset`` for a sample that holds only some entities (see kgdiff.store.coverage)."""
 
 
 @dataclass(frozen=True)
@@ -64,14 +68,30 @@ def _ingest_wikipedia(
     return results
 
 
+def _drop_if_other_coverage(layout: StoreLayout, sample: Sample) -> None:
+    """Remove the demo's own snapshot of ``sample`` when an earlier kgdiff recorded it with
+    another coverage (as a full dump), so that it is ingested again as what it is."""
+    folder = layout.snapshot_dir(sample.name)
+    if not (folder / "manifest.json").is_file():
+        return
+    manifest = read_manifest(folder / "manifest.json")
+    if manifest.coverage != sample.coverage and Path(manifest.source.path).name == sample.file:
+        remove_snapshot(layout, sample.name)
+
+
 def run_demo(
     store: str | Path | None, progress_for: Callable[[Sample], Progress] | None = None
 ) -> DemoReport:
     """Ingest every bundled sample (a no-op for those already there) and query the catalog."""
     results = []
     for sample in load_samples():
+        _drop_if_other_coverage(StoreLayout.resolve(store), sample)
         request = IngestRequest(
-            path=SAMPLES_DIR / sample.file, snapshot=sample.name, date=sample.date, store=store
+            path=SAMPLES_DIR / sample.file,
+            snapshot=sample.name,
+            date=sample.date,
+            store=store,
+            coverage=sample.coverage,
         )
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikidata(request, progress))

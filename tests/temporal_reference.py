@@ -23,6 +23,15 @@ Decisions where the spec leaves room (the SQL must match them):
   own implied start is the subject's earliest start of existence (often itself).
 * A statement whose main snak is not 'value' (``<somevalue>``) never gives an implied start, even
   if it carries time_lo; only the pids listed in the spec give one (P570 for P509/P1196).
+* Coverage: a snapshot is 'full' or 'subset'; a subset snapshot covers exactly the subjects
+  of its entity rows (redirects included), merges followed. A group (with a non-deprecated
+  statement in a snapshot read) whose subject a subset snapshot read for one of the three
+  dates does not cover is 'not_covered', before every other rule, with empty answers; in mode
+  'both' a group not covered in either view is not covered. Only a *full* snapshot dates an
+  item's creation (valid time): the window starts after the latest full snapshot before the
+  item's first one; with none, there is no window.
+* Gaps: ``*_gap_days`` is the date minus the date of the snapshot read for it (record time,
+  or valid time in mode 'valid'); None when no snapshot is read.
 * Measurement series: a group with no non-deprecated statement in the snapshot is (vacuously) a
   series, which changes nothing as its set is empty. ``latest`` of a series uses the statements
   that give N (valid at current *and* at the greatest point_lo), not every valid statement whose
@@ -40,7 +49,8 @@ from enum import Enum
 RANKS = ("preferred", "normal", "deprecated")
 MODES = ("record", "valid", "both")
 ENTITY_VALUE_TYPE = "wikibase-entityid"
-LEVELS = ("ambiguous", "stable", "retracted", "evolved", "uncharted", "recent")
+LEVELS = ("not_covered", "ambiguous", "stable", "retracted", "evolved", "uncharted", "recent")
+COVERAGES = ("full", "subset")
 CHANGE_KINDS = ("added", "removed", "replaced", "mixed")
 BOUND_SNAKTYPES = (None, "value", "somevalue", "novalue")
 DATE_COLUMNS = (
@@ -94,6 +104,7 @@ class Snapshot:
     date: date
     rows: tuple[Row, ...]
     entities: tuple[Entity, ...] = ()
+    coverage: str = "full"
 
 
 @dataclass(frozen=True)
@@ -112,9 +123,13 @@ class Result:
     record_level: str | None = None
     valid_level: str | None = None
     backfilled: bool | None = None
+    not_covered_in: tuple[str, ...] | None = None
     init_snapshot: str | None = None
     cutoff_snapshot: str | None = None
     current_snapshot: str | None = None
+    init_gap_days: int | None = None
+    cutoff_gap_days: int | None = None
+    current_gap_days: int | None = None
 
 
 class Validity(Enum):
@@ -300,19 +315,21 @@ def validity_in(row: Row, t: date, implied: Implied) -> Validity:
 
 def creation_bounds(snapshots: list[Snapshot], current: date, merges: Merges) -> dict[str, Bound]:
     """Per item first seen — itself or an item merged into it, as an entity, not a redirect —
-    in a snapshot dated ≤ current that is not the earliest such snapshot: [day after the
-    previous snapshot, its first snapshot]. Keyed by the item merges lead to."""
+    in a snapshot dated ≤ current after some full snapshot: [day after the latest full
+    snapshot before its first snapshot, its first snapshot]. Keyed by the item merges lead
+    to. (A subset snapshot's silence says nothing of an item's existence.)"""
     eligible = sorted((s for s in snapshots if s.date <= current), key=lambda s: s.date)
     bounds: dict[str, Bound] = {}
     seen: set[str] = set()
-    for position, snapshot in enumerate(eligible):
+    for snapshot in eligible:
+        full_before = [s.date for s in eligible if s.date < snapshot.date and s.coverage == "full"]
         for entity in snapshot.entities:
             item = merges.resolve(entity.qid)
             if entity.redirect_to is not None or item in seen:
                 continue
             seen.add(item)
-            if position > 0:
-                after = eligible[position - 1].date + timedelta(days=1)
+            if full_before:
+                after = max(full_before) + timedelta(days=1)
                 bounds[item] = Bound("value", after, snapshot.date)
     return bounds
 
@@ -483,6 +500,21 @@ class Reading:
     groups: dict[tuple[str, str], list[list[Row]]]
     implied: Implied
     merges: Merges
+    read: Snapshot | None = None
+
+    def gap_days(self) -> int | None:
+        """The day minus the date of the snapshot read (None: nothing read)."""
+        return None if self.read is None else (self.day - self.read.date).days
+
+    def covers(self, subject: str) -> bool:
+        """False when the snapshot read is a subset one that does not list the subject."""
+        if self.read is None or self.read.coverage == "full":
+            return True
+        return any(self.merges.resolve(e.qid) == subject for e in self.read.entities)
+
+    def has_counting_rows(self, key: tuple[str, str]) -> bool:
+        """True when the group has a non-deprecated statement in the snapshot read."""
+        return any(counting_rows(rows) for rows in self.parts(key))
 
     def parts(self, key: tuple[str, str]) -> list[list[Row]]:
         """The statement groups (as in the snapshot) that count in the group ``key``."""
@@ -521,7 +553,15 @@ def reading(
     merged: dict[tuple[str, str], list[list[Row]]] = defaultdict(list)
     for (subject, pid), rows in group_rows(snapshot).items():
         merged[(merges.resolve(subject), pid)].append(rows)
-    return Reading(t, snapshot.name if snapshot else None, merged, implied, merges)
+    return Reading(t, snapshot.name if snapshot else None, merged, implied, merges, snapshot)
+
+
+def not_covered_in(key: tuple[str, str], readings: list[Reading]) -> tuple[str, ...] | None:
+    """The subset snapshots read that do not cover the group's subject (by date), or None."""
+    missing = {r.read for r in readings if r.read is not None and not r.covers(key[0])}
+    if not missing:
+        return None
+    return tuple(s.name for s in sorted(missing, key=lambda s: (s.date, s.name)))
 
 
 def ambiguous_reason_of(key: tuple[str, str], readings: list[Reading]) -> str | None:
@@ -549,6 +589,8 @@ def check_inputs(
     if len(set(dates)) != len(dates):
         raise ValueError("snapshot dates must be distinct")
     for snapshot in snapshots:
+        if snapshot.coverage not in COVERAGES:
+            raise ValueError(f"unknown coverage {snapshot.coverage!r}")
         for row in snapshot.rows:
             if row.rank not in RANKS:
                 raise ValueError(f"unknown rank {row.rank!r}")
@@ -578,12 +620,22 @@ def view_levels(mode: str, level: str) -> tuple[str | None, str | None]:
 def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> Sets | None:
     """One view's classification of one group (None when it is not reported)."""
     subject, pid = key
-    names = tuple(read.snapshot for read in readings)
+    names = (
+        *(read.snapshot for read in readings),
+        *(read.gap_days() for read in readings),
+    )
     reason = ambiguous_reason_of(key, readings)
+    uncovered = not_covered_in(key, readings)
     initial, cutoff_set, now = (read.object_set(key) for read in readings)
+    if uncovered is not None:
+        if not any(read.has_counting_rows(key) for read in readings):
+            return None
+        result = Result(subject, pid, "not_covered", None, None, (), (), (), None,
+                        *view_levels(mode, "not_covered"), None, uncovered, *names)  # fmt: skip
+        return Sets(initial, cutoff_set, result)
     if reason is not None:
         result = Result(subject, pid, "ambiguous", None, None, (), (), (), reason,
-                        *view_levels(mode, "ambiguous"), None, *names)  # fmt: skip
+                        *view_levels(mode, "ambiguous"), None, None, *names)  # fmt: skip
         return Sets(initial, cutoff_set, result)
     level = level_of(initial, cutoff_set, now)
     if level is None:
@@ -600,6 +652,7 @@ def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> 
         tuple(sorted(initial | cutoff_set | now)),
         None,
         *view_levels(mode, level),
+        None,
         None,
         *names,
     )
@@ -642,6 +695,12 @@ def combine(key: tuple[str, str], record: Sets | None, valid: Sets | None) -> Re
     # valid before the cutoff (by the latest snapshot), yet not recorded by then
     recorded = record.initial | record.at_cutoff if record else set()
     backfilled = bool(valid and (valid.initial | valid.at_cutoff) - recorded)
+    uncovered = (by_record.not_covered_in if by_record else None) or (
+        by_valid.not_covered_in if by_valid else None
+    )
+    if uncovered is not None:
+        return Result(key[0], key[1], "not_covered", None, None, (), (), (), None,
+                      record_level, valid_level, backfilled, uncovered)  # fmt: skip
     agree = (
         by_record is not None
         and by_valid is not None
@@ -668,21 +727,26 @@ def classify(
         return {key: sets.result for key, sets in classify_view(snapshots, days, mode).items()}
     record = classify_view(snapshots, days, "record")
     valid = classify_view(snapshots, days, "valid")
-    init_name, cutoff_name, current_name = record_snapshot_names(snapshots, days)
+    names, gaps = record_reads(snapshots, days)
     return {
         key: replace(
             combine(key, record.get(key), valid.get(key)),
-            init_snapshot=init_name,
-            cutoff_snapshot=cutoff_name,
-            current_snapshot=current_name,
+            init_snapshot=names[0],
+            cutoff_snapshot=names[1],
+            current_snapshot=names[2],
+            init_gap_days=gaps[0],
+            cutoff_gap_days=gaps[1],
+            current_gap_days=gaps[2],
         )
         for key in sorted(set(record) | set(valid))
     }
 
 
-def record_snapshot_names(
+def record_reads(
     snapshots: list[Snapshot], days: tuple[date, date, date]
-) -> list[str | None]:
-    """The snapshots record time reads for init, cutoff and current."""
+) -> tuple[list[str | None], list[int | None]]:
+    """The snapshots record time reads for init, cutoff and current, and each date's gap."""
     read = [latest_snapshot_on_or_before(snapshots, day) for day in days]
-    return [snapshot.name if snapshot else None for snapshot in read]
+    names = [snapshot.name if snapshot else None for snapshot in read]
+    gaps = [(day - s.date).days if s else None for day, s in zip(days, read, strict=True)]
+    return names, gaps

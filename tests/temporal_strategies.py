@@ -472,12 +472,16 @@ GROUPS = st.lists(st.sampled_from(ALL_GROUPS), min_size=1, max_size=6, unique=Tr
 
 
 @st.composite
-def histories(draw: st.DrawFn, stable_window: bool = False, merges: bool = True) -> History:
+def histories(
+    draw: st.DrawFn, stable_window: bool = False, merges: bool = True, subsets: bool = False
+) -> History:
     """A history: 1–4 snapshots, 1–6 groups evolving across them, and init < cutoff < current.
 
     ``stable_window``: see ``timelines`` (≥ 2 snapshots, first ≤ init, last in (cutoff, current]).
     ``merges``: whether items may be merged (False keeps every value key as written, for tests
     that add a targeted group and state its answers).
+    ``subsets``: whether some snapshots may be subset ones, lacking some subjects (rows and
+    entity rows) that the full story has (see ``with_coverage``).
     """
     dates, init, cutoff, current = draw(timelines(stable_window))
     pools = pools_for(qualifier_days([*dates, init, cutoff, current]))
@@ -496,8 +500,34 @@ def histories(draw: st.DrawFn, stable_window: bool = False, merges: bool = True)
                 snapshot_rows.extend(rows)
     snapshots = snapshots_of(*zip(dates, rows_per_snapshot, strict=True))
     if not merges:
-        return History([with_entities(s, {}) for s in snapshots], init, cutoff, current)
-    return History(draw(with_merges(snapshots)), init, cutoff, current)
+        snapshots = [with_entities(s, {}) for s in snapshots]
+    else:
+        snapshots = draw(with_merges(snapshots))
+    if subsets:
+        snapshots = [draw(with_coverage(s)) for s in snapshots]
+    return History(snapshots, init, cutoff, current)
+
+
+COVERAGE_CHOICES = ("full",) * 3 + ("subset",) * 3
+
+
+@st.composite
+def with_coverage(draw: st.DrawFn, snapshot: Snapshot) -> Snapshot:
+    """The snapshot as a full one, or as a subset one that lacks 0–all of its subjects and
+    redirects (their statements and entity rows), as a sample of a dump would."""
+    coverage = draw(st.sampled_from(COVERAGE_CHOICES))
+    if coverage == "full":
+        return snapshot
+    held = sorted({entity.qid for entity in snapshot.entities})
+    dropped = draw(st.sets(st.sampled_from(held))) if held else set()
+    return without(replace(snapshot, coverage="subset"), dropped)
+
+
+def without(snapshot: Snapshot, dropped: set[str]) -> Snapshot:
+    """The snapshot without the statements and entity rows of the ``dropped`` ids."""
+    rows = tuple(row for row in snapshot.rows if row.subject not in dropped)
+    entities = tuple(e for e in snapshot.entities if e.qid not in dropped)
+    return replace(snapshot, rows=rows, entities=entities)
 
 
 MERGEABLE = (*SUBJECTS, *ENTITY_VALUES)

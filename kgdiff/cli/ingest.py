@@ -13,6 +13,7 @@ from kgdiff.cli.progress import progress_for
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
+from kgdiff.store.manifest import SUBSET
 
 
 class StagingCodec(StrEnum):
@@ -24,6 +25,13 @@ class StagingCodec(StrEnum):
     none = "none"
 
 
+class Coverage(StrEnum):
+    """The choices of ``--coverage`` (:mod:`kgdiff.store.coverage`)."""
+
+    full = "full"
+    subset = "subset"
+
+
 def print_result(result: IngestResult) -> None:
     """Summarise a published snapshot in a few lines."""
     m = result.manifest
@@ -31,7 +39,8 @@ def print_result(result: IngestResult) -> None:
         console.print(f"snapshot [bold]{m.name}[/] is already built from this file; nothing to do")
         return
     counts = ", ".join(f"{value:,} {key}" for key, value in m.counts.items())
-    console.print(f"published snapshot [bold]{m.name}[/] ({m.date}) in {result.directory}")
+    subset = ", a subset: see --coverage" if m.coverage == SUBSET else ""
+    console.print(f"published snapshot [bold]{m.name}[/] ({m.date}{subset}) in {result.directory}")
     console.print(f"  {counts}")
     rejected = f"; {m.rejects:,} rejected, see {m.rejects_file}" if m.rejects else ""
     console.print(f"  {m.elapsed_seconds:.1f} s, sha256 {m.source.sha256}{rejected}")
@@ -66,6 +75,16 @@ def ingest_wikidata_command(
             " lz4, zstd (~40 % less disk than lz4) or none (least CPU, ~1.8× lz4's disk).",
         ),
     ] = StagingCodec.auto,
+    coverage: Annotated[
+        Coverage | None,
+        typer.Option(
+            "--coverage",
+            help="full (a whole dump: what it lacks did not exist) or subset (a sample, a"
+            " filtered dump: it knows only its entities). Default: subset for --limit and"
+            " entity files, else full.",
+            show_default=False,
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
 ) -> None:
     """Ingest a Wikidata dump into an immutable snapshot (resumable; re-running is a no-op)."""
@@ -79,6 +98,7 @@ def ingest_wikidata_command(
         max_rejects=max_rejects,
         chunk_bytes=chunk_mb << 20,
         staging_compression=staging_compression.value,
+        coverage=coverage.value if coverage else None,
     )
     progress = NullProgress() if quiet else progress_for(console)
     with resumable():

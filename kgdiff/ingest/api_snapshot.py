@@ -4,6 +4,8 @@ The entities' JSON as of the date (:mod:`kgdiff.wikiapi.entities`) is saved as o
 ``wbgetentities``-shaped document in ``STORE/api/NAME.json`` (the snapshot's source, kept
 for provenance) and ingested like any entity file, so the snapshot is made exactly as one
 from a dump would be. Entities that did not exist at the date are listed as missing.
+The snapshot is a *subset* one (:mod:`kgdiff.store.coverage`): it covers the entities asked
+for, those that did not exist at the date included (their absence is known).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from kgdiff.errors import InputError
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
+from kgdiff.store.manifest import SUBSET
 from kgdiff.wikiapi.client import WikiClient
-from kgdiff.wikiapi.entities import EntityAsOf, check_entity_ids, entities_as_of
+from kgdiff.wikiapi.entities import NOT_YET, EntityAsOf, check_entity_ids, entities_as_of
 
 WIKIDATA_API = "https://www.wikidata.org/w/api.php"
 
@@ -61,14 +64,16 @@ def ingest_api_snapshot(
     requests = 0
     if not (source.is_file() and (layout.snapshot_dir(name) / "manifest.json").is_file()):
         requests = _fetch(request, ids, source)
+    problems = _problems(source)
+    absent = tuple(sorted(i for i, problem in problems.items() if problem == NOT_YET))
     ingest = ingest_wikidata(
         IngestRequest(
             path=source, snapshot=name, date=request.date.isoformat(), store=layout.root,
-            workers=1,
+            workers=1, coverage=SUBSET, known_absent=absent,
         ),
         progress,
     )  # fmt: skip
-    return ApiSnapshotResult(ingest, _problems(source), requests)
+    return ApiSnapshotResult(ingest, problems, requests)
 
 
 def _fetch(request: ApiSnapshotRequest, ids: list[str], source: Path) -> int:

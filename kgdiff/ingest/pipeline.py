@@ -17,6 +17,7 @@ import msgspec
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.fetch.guard import refuse_unverified
+from kgdiff.ingest.coverage import resolve_coverage
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
 from kgdiff.ingest.progress import NullProgress, Progress
@@ -28,9 +29,10 @@ from kgdiff.ingest.worker import Task
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.rows.native import native_enabled
+from kgdiff.store.coverage import write_coverage
 from kgdiff.store.finalize import finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
-from kgdiff.store.manifest import Manifest, SourceInfo
+from kgdiff.store.manifest import SUBSET, Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
 from kgdiff.store.staging import PartMeta, Staging, StagingState
 
@@ -52,6 +54,10 @@ class IngestRequest:
     staging_compression: str = AUTO
     """Compression of the staging parts: ``auto`` (``none`` if they fit in memory, else
     ``lz4``), ``none``, ``lz4`` or ``zstd`` (less disk); see :mod:`kgdiff.ingest.staging_choice`."""
+    coverage: str | None = None
+    """``full`` or ``subset`` (:mod:`kgdiff.store.coverage`); None: inferred from the input."""
+    known_absent: tuple[str, ...] = ()
+    """Ids a subset snapshot knows did not exist on its date (``ingest api``): covered too."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class _Job:
     day: date
     progress: Progress
     done: dict[int, PartMeta]
+    coverage: str
 
 
 def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
@@ -158,6 +165,8 @@ def _build(job: _Job) -> _Built:
         bucket_bytes=job.request.bucket_bytes,
         progress=job.progress.advance,
     )
+    if job.coverage == SUBSET:
+        counts["covered"] = write_coverage(job.staging.final, job.request.known_absent)
     timings = {
         "parse_seconds": round(parsed - started, 3),
         "finalize_seconds": round(time.monotonic() - parsed, 3),
@@ -168,13 +177,13 @@ def _build(job: _Job) -> _Built:
 
 def _manifest(
     name: str,
-    day: date,
+    job: _Job,
     dump_day: date | None,
     source: SourceInfo,
-    request: IngestRequest,
     built: _Built,
     started: float,
 ) -> Manifest:
+    request, day = job.request, job.day
     return Manifest(
         name=name,
         date=day.isoformat(),
@@ -195,6 +204,7 @@ def _manifest(
         if source.format == JSON_DUMP
         else None,
         staging_compression=request.staging_compression,
+        coverage=job.coverage,
     )
 
 
@@ -214,8 +224,9 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
     kind, compression = detect_format(request.path)
     source = _source_info(request.path, kind, compression, request.limit)
+    coverage = resolve_coverage(request.coverage, kind, request.limit)
     layout.ensure()
-    existing = already_published(layout, name, source)
+    existing = already_published(layout, name, source, coverage=coverage)
     if existing is not None:
         return IngestResult(existing, layout.snapshot_dir(name), "unchanged")
     if request.staging_compression == AUTO:
@@ -224,8 +235,9 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     done = staging.open()
     try:
-        built = _build(_Job(staging, request, kind, day, progress, done))
-        manifest = _manifest(name, day, dump_day, source, request, built, started)
+        job = _Job(staging, request, kind, day, progress, done, coverage)
+        built = _build(job)
+        manifest = _manifest(name, job, dump_day, source, built, started)
         directory = publish_snapshot(layout, staging.final, manifest)
     except BaseException:
         staging.close(remove=False)

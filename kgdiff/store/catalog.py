@@ -26,6 +26,7 @@ from kgdiff.evidence.supported import (
 )
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
+from kgdiff.store.coverage import COVERAGE_TABLE
 from kgdiff.store.layout import (
     TABLES,
     WIKIPEDIA_TABLES,
@@ -65,6 +66,8 @@ def _catalog_statements(layout: StoreLayout) -> tuple[list[str], list[str]]:
     dirs = [layout.snapshot_dir(name) for name in names]
     views = [render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])]
     views.extend(_table_views(TABLES, dirs))
+    coverage = _table_views((COVERAGE_TABLE,), dirs)  # subset snapshots only
+    views.extend(coverage or [render("catalog/coverage_empty")])
     views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     views.extend(_build_views(layout, dirs))
     views.append(_pageviews_view(layout))

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import msgspec
 
+FULL = "full"
+SUBSET = "subset"
+COVERAGES = (FULL, SUBSET)
+
 
 class SourceInfo(msgspec.Struct, frozen=True):
     """Identity of the dump file a snapshot was built from."""
@@ -58,6 +62,10 @@ class Manifest(msgspec.Struct, frozen=True):
     staging_compression: str | None = None
     """For a Wikidata dump: how this run's parsed chunks were compressed while they waited
     for the sort (``none``, ``lz4`` or ``zstd``; see ``--staging-compression``)."""
+    coverage: str = FULL
+    """For a Wikidata snapshot: ``full`` (a whole dump: an entity it lacks did not exist) or
+    ``subset`` (an entity list, ``--limit``, a sample: it knows only the entities listed in
+    its ``coverage`` table)."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

@@ -32,9 +32,14 @@ def utc_now() -> str:
 
 
 def already_published(
-    layout: StoreLayout, name: str, source: SourceInfo, directory: Path | None = None
+    layout: StoreLayout,
+    name: str,
+    source: SourceInfo,
+    directory: Path | None = None,
+    coverage: str | None = None,
 ) -> Manifest | None:
-    """The manifest of ``name`` if it was built from this very file; raise if from another.
+    """The manifest of ``name`` if it was built from this very file; raise if from another,
+    or (``coverage`` given) if it was recorded with another coverage.
 
     ``directory`` is where such a snapshot lives (default: the Wikidata snapshot folder)."""
     directory = directory or layout.snapshot_dir(name)
@@ -46,6 +51,11 @@ def already_published(
             f"snapshot {name!r} already exists, built from {manifest.source.path} "
             f"on {manifest.created_at}; remove it with 'kgdiff snapshots rm {name}' "
             "or choose another --snapshot"
+        )
+    if coverage is not None and manifest.coverage != coverage:
+        raise StoreError(
+            f"snapshot {name!r} was built from this file as a {manifest.coverage} snapshot, "
+            f"not {coverage}; remove it with 'kgdiff snapshots rm {name}' and ingest again"
         )
     _repair_after_publish(layout, name, directory)
     return manifest

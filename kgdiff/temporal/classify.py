@@ -13,12 +13,22 @@ import duckdb
 
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, date_reads_macro
+from kgdiff.temporal.dates import check_dates as check_dates_in_store
 
 MODES = ("record", "valid", "both")
-OPTIONAL_PARAMS = {"part": "'all'", "lo": "''", "hi": "''", "as_of": "NULL"}
-"""Optional macro parameters: which part of the groups to classify (default: all of them)
-and the latest snapshot date to read (default: ``current``)."""
-WHOLE: dict[str, str | None] = {"part": "all", "lo": "", "hi": "", "as_of": None}
+OPTIONAL_PARAMS = {
+    "part": "'all'",
+    "lo": "''",
+    "hi": "''",
+    "as_of": "NULL",
+    "max_gap": str(DEFAULT_MAX_GAP),
+    "allow_gap": "false",
+}
+"""Optional macro parameters: which part of the groups to classify (default: all of them),
+the latest snapshot date to read (default: ``current``) and how far past the data the dates
+may go (:mod:`kgdiff.temporal.dates`)."""
+WHOLE: dict[str, object] = {"part": "all", "lo": "", "hi": "", "as_of": None}
 """Bind values of the optional parameters for a classification of every group."""
 
 
@@ -43,20 +53,39 @@ def classify_macro() -> str:
 
 
 def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:
-    """Define the ``classify`` macro on a connection that has the views but not the catalog."""
+    """Define the ``date_reads`` and ``classify`` macros on a connection that has the views
+    but not the catalog."""
+    connection.execute(date_reads_macro())
     connection.execute(classify_macro())
 
 
 def classify(
-    connection: duckdb.DuckDBPyConnection, init: date, cutoff: date, current: date, mode: str
+    connection: duckdb.DuckDBPyConnection,
+    init: date,
+    cutoff: date,
+    current: date,
+    mode: str,
+    gap: GapPolicy | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """Run the classification; the returned cursor yields one row per reported group.
 
+    The connection needs the ``date_reads`` macro (the catalog has it; else
+    :func:`define_classify_macro`). Dates the snapshots cannot answer are a usage error
+    unless ``gap`` allows them (:mod:`kgdiff.temporal.dates`).
     Columns: subject, pid, level, change_kind, changed_after_cutoff, latest, outdated,
-    all_answers, ambiguous_reason, record_level, valid_level, backfilled, init_snapshot,
-    cutoff_snapshot, current_snapshot.
+    all_answers, ambiguous_reason, record_level, valid_level, backfilled, not_covered_in,
+    init_snapshot, cutoff_snapshot, current_snapshot, init_gap_days, cutoff_gap_days,
+    current_gap_days.
     """
+    gap = gap or GapPolicy()
     check_dates(init, cutoff, current)
     check_mode(mode)
+    check_dates_in_store(connection, role_days(init, cutoff, current), mode, gap, as_of=current)
     parameters = {"init": init, "cutoff": cutoff, "current": current, "mode": mode, **WHOLE}
+    parameters |= {"max_gap": gap.max_gap, "allow_gap": True}  # checked just above
     return connection.execute(load_sql("classify/classify"), parameters)
+
+
+def role_days(init: date, cutoff: date, current: date) -> dict[str, date]:
+    """The three dates of a classification by role, in order."""
+    return {"init": init, "cutoff": cutoff, "current": current}

@@ -5,12 +5,14 @@ from __future__ import annotations
 from kgdiff.sqlfiles import as_table_macro
 from kgdiff.temporal import chains, facts, pools, updates
 from kgdiff.temporal.classify import classify_macro
+from kgdiff.temporal.dates import date_reads_macro
 
 
 def catalog_macros() -> list[str]:
-    """``CREATE MACRO`` statements: classify, timeline, pools, chains, and updates and
-    facts_at (which use classify)."""
+    """``CREATE MACRO`` statements: date_reads, classify (which uses it), timeline, pools,
+    chains, and updates and facts_at (which use classify)."""
     return [
+        date_reads_macro(),
         classify_macro(),
         as_table_macro("timeline/timeline", "timeline", ["qid"]),
         pools.catalog_macro(),

@@ -38,6 +38,10 @@ def entity_title(entity_id: str) -> str:
     return _NAMESPACE[entity_id[0]] + entity_id
 
 
+NOT_YET = "no revision at that date (or no such page)"
+"""The problem of an entity that did not exist at the date (its absence is knowledge)."""
+
+
 @dataclass(frozen=True)
 class EntityAsOf:
     """An entity's JSON as of a date; ``document`` is ``None`` when it did not exist then."""
@@ -55,7 +59,7 @@ def entities_as_of(
     for entity_id in entity_ids:
         revision = revision_at(client, entity_title(entity_id), when)
         if revision is None:
-            yield EntityAsOf(entity_id, None, None, "no revision at that date (or no such page)")
+            yield EntityAsOf(entity_id, None, None, NOT_YET)
         elif revision.text is None:
             yield EntityAsOf(entity_id, revision, None, "the revision's text is hidden")
         else:

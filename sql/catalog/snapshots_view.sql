@@ -1,6 +1,7 @@
 -- name: snapshots_view
--- purpose: Catalog view `snapshots(name, date, ...)`: one row per published snapshot,
---          read from the manifests.
+-- purpose: Catalog view `snapshots(name, date, ..., coverage)`: one row per published
+--          snapshot, read from the manifests; `coverage` is 'full' or 'subset' (manifests
+--          written before coverage was recorded are full).
 -- params: {{manifests}} list of manifest.json files.
 CREATE OR REPLACE VIEW snapshots AS
 SELECT
@@ -22,7 +23,8 @@ SELECT
     rejects,
     tool_version,
     duckdb_version,
-    CAST(created_at AS TIMESTAMP) AS created_at
+    CAST(created_at AS TIMESTAMP) AS created_at,
+    coalesce(coverage, 'full') AS coverage
 FROM read_json(
     {{manifests}},
     format = 'unstructured',
@@ -30,6 +32,7 @@ FROM read_json(
         name: 'VARCHAR', date: 'VARCHAR', kind: 'VARCHAR', dump_date: 'VARCHAR',
         source: 'STRUCT(path VARCHAR, size BIGINT, sha256 VARCHAR, compression VARCHAR, format VARCHAR, "limit" BIGINT)',
         counts: 'STRUCT(entities BIGINT, statements BIGINT, qualifiers BIGINT, labels BIGINT, sitelinks BIGINT)',
-        rejects: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR'
+        rejects: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR',
+        coverage: 'VARCHAR'
     }
 );

@@ -1,11 +1,14 @@
 -- name: classify
--- purpose: Classify every (subject, pid) group for an LLM knowledge cutoff: level (stable,
---          evolved, uncharted, recent, retracted, ambiguous), change kind, latest / outdated /
---          all answers, the snapshots read, and in mode 'both' the level of each view and the
---          `backfilled` flag. Exact semantics: docs/classification.md (DESIGN.md §3-4).
---          Reads the views `snapshots(name, date)`, `statements(snapshot, subject, pid, rank,
---          value, value_type, time_*, start_*, end_*, point_*)` and
---          `entities(snapshot, qid, redirect_to)`. Rows come in no particular order (sorting
+-- purpose: Classify every (subject, pid) group for an LLM knowledge cutoff: level
+--          (not_covered, stable, evolved, uncharted, recent, retracted, ambiguous), change
+--          kind, latest / outdated / all answers, the snapshots read and each date's distance
+--          from its snapshot, the subset snapshots that do not cover a not_covered group's
+--          subject, and in mode 'both' the level of each view and the `backfilled` flag.
+--          Exact semantics: docs/classification.md (DESIGN.md §3-4).
+--          Reads the views `snapshots(name, date, coverage)`, `statements(snapshot, subject,
+--          pid, rank, value, value_type, time_*, start_*, end_*, point_*)`,
+--          `entities(snapshot, qid, redirect_to)` and `coverage(snapshot, qid)`, and the macro
+--          `date_reads` (sql/dates/date_reads.sql). Rows come in no particular order (sorting
 --          millions of groups costs a tenth of the run; exports sort).
 --          How it runs: each snapshot read is scanned and judged once (one validity per date);
 --          one aggregation per (group, value) folds the statements into a bit mask, one per
@@ -20,30 +23,23 @@
 --         $mode ('record' | 'valid' | 'both');
 --         $as_of (DATE or NULL = $current): the latest snapshot date valid time and merges
 --         read (the catalog macro's default: NULL);
---         $part ('all' | 'range' | 'merged'); $lo, $hi (VARCHAR: lo <= subject < hi, 'range').
+--         $part ('all' | 'range' | 'merged'); $lo, $hi (VARCHAR: lo <= subject < hi, 'range');
+--         $max_gap (INTEGER days), $allow_gap (BOOLEAN): dates the snapshots cannot answer
+--         (sql/dates/date_reads.sql) are an error unless $allow_gap (macro defaults 31, false).
 WITH
-views AS (
-    SELECT unnest(CASE WHEN $mode = 'both' THEN ['record', 'valid'] ELSE [$mode] END) AS view
-),
-dates AS (
-    SELECT * FROM (VALUES
-        ('init', CAST($init AS DATE)),
-        ('cutoff', CAST($cutoff AS DATE)),
-        ('current', CAST($current AS DATE))
-    ) AS d(role, day)
-),
 reads AS (
-    -- the snapshot each date reads: record time, the one at or before it; valid time, the
-    -- one at or before `current` (or $as_of) for all three dates
-    SELECT v.view, d.role, d.day, (
-        SELECT s.name FROM snapshots AS s
-        WHERE s.date <= (CASE WHEN v.view = 'valid'
-                              THEN coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
-                              ELSE d.day END)
-        ORDER BY s.date DESC, s.name DESC
-        LIMIT 1
-    ) AS snapshot
-    FROM views AS v CROSS JOIN dates AS d
+    -- the snapshot each date reads (record time: the one at or before it; valid time: the
+    -- one at or before `current`, or $as_of, for all three dates) and how far it is; dates
+    -- the snapshots cannot answer are an error unless $allow_gap (sql/dates/date_reads.sql)
+    SELECT view, role, day, snapshot, snapshot_date, coverage, gap_days
+    FROM date_reads(
+        [CAST($init AS DATE), CAST($cutoff AS DATE), CAST($current AS DATE)],
+        ['init', 'cutoff', 'current'],
+        $mode,
+        as_of := coalesce(CAST($as_of AS DATE), CAST($current AS DATE)),
+        max_gap := $max_gap,
+        allow_gap := $allow_gap
+    )
 ),
 reads_by_snapshot AS (
     -- one row per (view, snapshot read): the day each role evaluates it at (NULL: not read
@@ -97,15 +93,20 @@ chunk_statements AS (
     WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
 ),
 snapshot_days AS (
-    SELECT date, lag(date) OVER (ORDER BY date) AS previous
+    -- each snapshot date and the latest full snapshot before it: an item absent from a
+    -- subset snapshot may have existed then, so only a full one dates its creation
+    SELECT d.date, (
+        SELECT max(s.date) FROM snapshots AS s WHERE s.date < d.date AND s.coverage = 'full'
+    ) AS previous
     FROM (
         SELECT DISTINCT date FROM snapshots
         WHERE date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
-    )
+    ) AS d
 ),
 created AS (
-    -- valid time: an item first seen (itself or an item merged into it) after the earliest
-    -- snapshot was created after the snapshot before its first one, at the latest on it
+    -- valid time: an item first seen (itself or an item merged into it) after a full
+    -- snapshot was created after the latest full snapshot before its first one, at the
+    -- latest on its first one
     SELECT f.qid, d.previous + 1 AS lo, d.date AS hi
     FROM (
         SELECT coalesce(rs.target, k.qid) AS qid, min(k.date) AS first_date
@@ -140,6 +141,20 @@ implied AS (
       AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
       AND st.snapshot IN (SELECT snapshot FROM reads WHERE view = 'valid')
     GROUP BY ALL
+),
+subset_reads AS (
+    -- the subset snapshots read (coverage 'subset'): they know only the entities they list
+    SELECT DISTINCT view, snapshot, snapshot_date FROM reads WHERE coverage = 'subset'
+),
+covered AS (
+    -- the subjects each subset snapshot read knows about (merged items followed), for the
+    -- subjects of this part
+    SELECT DISTINCT c.snapshot, coalesce(rs.target, c.qid) AS subject
+    FROM coverage AS c
+    LEFT JOIN resolved AS rs ON rs.qid = c.qid
+    WHERE c.snapshot IN (SELECT snapshot FROM subset_reads)
+      AND ($part = 'all' OR ($part = 'range' AND c.qid >= $lo AND c.qid < $hi)
+           OR ($part = 'merged' AND c.qid IN (SELECT qid FROM merged_subjects)))
 ),
 candidates AS (
     SELECT
@@ -273,6 +288,18 @@ grouped AS (
     FROM per_value
     GROUP BY view, subject, pid
 ),
+uncovered AS (
+    -- groups whose subject a subset snapshot read for one of the dates does not list: that
+    -- snapshot knows nothing of them (level not_covered, DESIGN.md §4 "Coverage")
+    SELECT g.view, g.subject, list(sr.snapshot ORDER BY sr.snapshot_date, sr.snapshot)
+        AS not_covered_in
+    FROM (SELECT DISTINCT view, subject FROM grouped) AS g
+    JOIN subset_reads AS sr ON sr.view = g.view
+    WHERE NOT EXISTS (
+        SELECT 1 FROM covered AS c WHERE c.snapshot = sr.snapshot AND c.subject = g.subject
+    )
+    GROUP BY g.view, g.subject
+),
 flagged AS (
     -- per value: in I, C, N (and preferred in N) after the series rule: a measurement series
     -- (every statement read for the date is series-like) keeps only its newest valid figure(s)
@@ -368,7 +395,9 @@ sizes AS (
 levels AS (
     SELECT
         z.*,
+        u.not_covered_in,
         CASE
+            WHEN u.not_covered_in IS NOT NULL THEN 'not_covered'
             WHEN ambiguous_reason IS NOT NULL THEN 'ambiguous'
             WHEN n_n > 0 AND n_i = n_n AND n_c = n_n AND n_icn = n_n THEN 'stable'
             WHEN n_n = 0 AND (n_i > 0 OR n_c > 0) THEN 'retracted'
@@ -381,6 +410,7 @@ levels AS (
         CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_c ELSE n_i END AS n_p,
         CASE WHEN NOT (n_c = n_n AND n_cn = n_n) THEN n_cn ELSE n_in END AS n_pn
     FROM sizes AS z
+    LEFT JOIN uncovered AS u ON u.view = z.view AND u.subject = z.subject
 ),
 per_view AS (
     SELECT
@@ -393,11 +423,13 @@ per_view AS (
             ELSE 'mixed'
         END AS change_kind,
         CASE WHEN l.level = 'evolved' THEN l.c_differs END AS changed_after_cutoff,
-        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.latest, []) END AS latest,
+        CASE WHEN l.level IN ('ambiguous', 'not_covered') THEN []
+             ELSE coalesce(l.latest, []) END AS latest,
         CASE WHEN l.level = 'evolved' THEN coalesce(l.gone, []) ELSE [] END AS outdated,
-        CASE WHEN l.level = 'ambiguous' THEN [] ELSE coalesce(l.all_values, []) END
-            AS all_answers,
-        l.ambiguous_reason
+        CASE WHEN l.level IN ('ambiguous', 'not_covered') THEN []
+             ELSE coalesce(l.all_values, []) END AS all_answers,
+        CASE WHEN l.level = 'ambiguous' THEN l.ambiguous_reason END AS ambiguous_reason,
+        l.not_covered_in
     FROM levels AS l
     WHERE l.level IS NOT NULL
 ),
@@ -417,10 +449,12 @@ backfill AS (
 ),
 paired AS (
     -- mode 'both': a group keeps its level when both views give the same level and change
-    -- kind (answers as recorded); otherwise it is ambiguous and the reason says why
+    -- kind (answers as recorded); otherwise it is ambiguous and the reason says why. A group
+    -- not covered in either view is not covered (its sets cannot be compared).
     SELECT
         coalesce(r.subject, v.subject) AS subject,
         coalesce(r.pid, v.pid) AS pid,
+        coalesce(r.not_covered_in, v.not_covered_in) AS not_covered_in,
         r.level IS DISTINCT FROM v.level OR r.change_kind IS DISTINCT FROM v.change_kind
             AS disagree,
         r.level AS record_level, v.level AS valid_level,
@@ -443,33 +477,42 @@ combined AS (
         all_answers, ambiguous_reason,
         CASE WHEN view = 'record' THEN level END AS record_level,
         CASE WHEN view = 'valid' THEN level END AS valid_level,
-        CAST(NULL AS BOOLEAN) AS backfilled
+        CAST(NULL AS BOOLEAN) AS backfilled,
+        not_covered_in
     FROM per_view
     WHERE $mode <> 'both'
     UNION ALL
     SELECT
         p.subject, p.pid,
-        CASE WHEN p.disagree THEN 'ambiguous' ELSE p.record_level END,
+        CASE WHEN p.not_covered_in IS NOT NULL THEN 'not_covered'
+             WHEN p.disagree THEN 'ambiguous' ELSE p.record_level END,
         CASE WHEN NOT p.disagree THEN p.change_kind END,
         CASE WHEN NOT p.disagree THEN p.changed_after_cutoff END,
-        CASE WHEN p.disagree THEN [] ELSE p.latest END,
-        CASE WHEN p.disagree THEN [] ELSE p.outdated END,
-        CASE WHEN p.disagree THEN [] ELSE p.all_answers END,
-        CASE WHEN p.disagree THEN p.disagreement ELSE p.ambiguous_reason END,
+        CASE WHEN p.disagree OR p.not_covered_in IS NOT NULL THEN [] ELSE p.latest END,
+        CASE WHEN p.disagree OR p.not_covered_in IS NOT NULL THEN [] ELSE p.outdated END,
+        CASE WHEN p.disagree OR p.not_covered_in IS NOT NULL THEN [] ELSE p.all_answers END,
+        CASE WHEN p.not_covered_in IS NOT NULL THEN NULL
+             WHEN p.disagree THEN p.disagreement ELSE p.ambiguous_reason END,
         p.record_level, p.valid_level,
-        coalesce(bf.backfilled, false)
+        coalesce(bf.backfilled, false),
+        p.not_covered_in
     FROM paired AS p
     LEFT JOIN backfill AS bf USING (subject, pid)
 ),
 read_names AS (
-    -- the snapshots that decided the sets (mode 'both': those of record time)
+    -- the snapshots that decided the sets (mode 'both': those of record time) and how far
+    -- each date is from its snapshot (days; negative: valid time reads a later snapshot)
     SELECT
         max(snapshot) FILTER (role = 'init') AS init_snapshot,
         max(snapshot) FILTER (role = 'cutoff') AS cutoff_snapshot,
-        max(snapshot) FILTER (role = 'current') AS current_snapshot
+        max(snapshot) FILTER (role = 'current') AS current_snapshot,
+        max(gap_days) FILTER (role = 'init') AS init_gap_days,
+        max(gap_days) FILTER (role = 'cutoff') AS cutoff_gap_days,
+        max(gap_days) FILTER (role = 'current') AS current_gap_days
     FROM reads
     WHERE view = (CASE WHEN $mode = 'valid' THEN 'valid' ELSE 'record' END)
 )
-SELECT c.*, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot
+SELECT c.*, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot,
+       n.init_gap_days, n.cutoff_gap_days, n.current_gap_days
 FROM combined AS c
 CROSS JOIN read_names AS n;
