@@ -13,12 +13,11 @@ import msgspec
 from kgdiff.evidence.build import EvidenceBuild, build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
+from kgdiff.resources import sample_bytes, sample_path
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
-
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "snapshots"
 
 
 class Sample(msgspec.Struct, frozen=True):
@@ -45,10 +44,10 @@ class DemoReport:
     evidence_examples: list[tuple[object, ...]]
 
 
-def load_samples(directory: Path = SAMPLES_DIR, kind: str = "wikidata") -> list[Sample]:
+def load_samples(kind: str = "wikidata") -> list[Sample]:
     """The bundled samples of Wikidata (or, ``kind="wikipedia"``, Wikipedia), oldest first."""
     file = "samples.json" if kind == "wikidata" else "wikipedia_samples.json"
-    return msgspec.json.decode((directory / file).read_bytes(), type=list[Sample])
+    return msgspec.json.decode(sample_bytes(file), type=list[Sample])
 
 
 def _ingest_wikipedia(
@@ -57,7 +56,7 @@ def _ingest_wikipedia(
     results = []
     for sample in load_samples(kind="wikipedia"):
         request = WikipediaRequest(
-            path=SAMPLES_DIR / sample.file, snapshot=sample.name, date=sample.date, store=store
+            path=sample_path(sample.file), snapshot=sample.name, date=sample.date, store=store
         )
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikipedia(request, progress))
@@ -71,7 +70,7 @@ def run_demo(
     results = []
     for sample in load_samples():
         request = IngestRequest(
-            path=SAMPLES_DIR / sample.file, snapshot=sample.name, date=sample.date, store=store
+            path=sample_path(sample.file), snapshot=sample.name, date=sample.date, store=store
         )
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikidata(request, progress))
