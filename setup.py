@@ -1,9 +1,16 @@
-"""Build hook for the optional native row builder ``kgdiff._native`` (C++, simdjson).
+"""What goes into the package beside the metadata of pyproject.toml: the packages, the
+files kgdiff reads at run time, and the optional native row builder.
 
-Everything else about the package is in pyproject.toml. The extension is built
-when a C++ compiler and simdjson's header and library are present (Debian:
-``apt-get install g++ libsimdjson-dev``); without them kgdiff installs and works
-on its pure-Python path, only slower (kgdiff/rows/native.py).
+The repository keeps its SQL statements in ``sql/`` and the demo's sample dumps in
+``snapshots/``; they are installed as the packages ``kgdiff.sql`` and ``kgdiff.snapshots``,
+so a wheel carries them and an editable install maps them to the checkout's folders
+(kgdiff/resources.py reads them through ``importlib.resources``). MANIFEST.in puts them in
+the sdist.
+
+The native row builder ``kgdiff._native`` (C++, simdjson) is built when a C++ compiler and
+simdjson's header and library are present (Debian: ``apt-get install g++
+libsimdjson-dev``); without them kgdiff installs and works on its pure-Python path, only
+slower (kgdiff/rows/native.py).
 """
 
 from __future__ import annotations
@@ -12,10 +19,16 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 NATIVE = Path("native")
 SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp")
+RESOURCE_PACKAGES = {"kgdiff.sql": "sql", "kgdiff.snapshots": "snapshots"}
+PACKAGE_DATA = {
+    "kgdiff": ["py.typed", "data/*.json"],
+    "kgdiff.sql": ["**/*.sql"],
+    "kgdiff.snapshots": ["*.json", "*.bz2", "NOTICE"],
+}
 INCLUDE_DIRS = [Path(p) for p in os.environ.get("CPATH", "").split(":") if p] + [
     Path("/usr/include"),
     Path("/usr/local/include"),
@@ -25,6 +38,12 @@ INCLUDE_DIRS = [Path(p) for p in os.environ.get("CPATH", "").split(":") if p] + 
 
 def _simdjson_found() -> bool:
     return any((folder / "simdjson.h").is_file() for folder in INCLUDE_DIRS)
+
+
+def _packages() -> list[str]:
+    """``kgdiff`` and its sub-packages (folders without ``__init__.py`` too), then the resources."""
+    found = find_namespace_packages("kgdiff", exclude=["*__pycache__*"])
+    return ["kgdiff", *(f"kgdiff.{name}" for name in found), *RESOURCE_PACKAGES]
 
 
 def _extensions() -> list[Extension]:
@@ -47,4 +66,11 @@ def _extensions() -> list[Extension]:
     ]
 
 
-setup(ext_modules=_extensions())
+setup(
+    packages=_packages(),
+    package_dir=RESOURCE_PACKAGES,
+    package_data=PACKAGE_DATA,
+    # only what PACKAGE_DATA names: MANIFEST.in's files are for the sdist
+    include_package_data=False,
+    ext_modules=_extensions(),
+)

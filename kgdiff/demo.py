@@ -13,14 +13,13 @@ import msgspec
 from kgdiff.evidence.build import EvidenceBuild, build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
+from kgdiff.resources import sample_bytes, sample_path
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import read_manifest
 from kgdiff.store.snapshots import remove_snapshot
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
-
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "snapshots"
 
 
 class Sample(msgspec.Struct, frozen=True):
@@ -49,10 +48,10 @@ class DemoReport:
     evidence_examples: list[tuple[object, ...]]
 
 
-def load_samples(directory: Path = SAMPLES_DIR, kind: str = "wikidata") -> list[Sample]:
+def load_samples(kind: str = "wikidata") -> list[Sample]:
     """The bundled samples of Wikidata (or, ``kind="wikipedia"``, Wikipedia), oldest first."""
     file = "samples.json" if kind == "wikidata" else "wikipedia_samples.json"
-    return msgspec.json.decode((directory / file).read_bytes(), type=list[Sample])
+    return msgspec.json.decode(sample_bytes(file), type=list[Sample])
 
 
 def _ingest_wikipedia(
@@ -61,7 +60,7 @@ def _ingest_wikipedia(
     results = []
     for sample in load_samples(kind="wikipedia"):
         request = WikipediaRequest(
-            path=SAMPLES_DIR / sample.file, snapshot=sample.name, date=sample.date, store=store
+            path=sample_path(sample.file), snapshot=sample.name, date=sample.date, store=store
         )
         progress = progress_for(sample) if progress_for else None
         results.append(ingest_wikipedia(request, progress))
@@ -87,7 +86,7 @@ def run_demo(
     for sample in load_samples():
         _drop_if_other_coverage(StoreLayout.resolve(store), sample)
         request = IngestRequest(
-            path=SAMPLES_DIR / sample.file,
+            path=sample_path(sample.file),
             snapshot=sample.name,
             date=sample.date,
             store=store,

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
-if not SQL_DIR.is_dir():  # installed as a wheel: the SQL ships inside the package
-    SQL_DIR = Path(__file__).resolve().parent / "sql"
+from kgdiff.resources import MissingResourceError, sql_text
+
 PLACEHOLDER = re.compile(r"\{\{(@?)(\w+)\}\}")
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -30,12 +28,12 @@ class SqlFileError(LookupError):
 @cache
 def load_sql(name: str) -> str:
     """The text of ``sql/<name>.sql`` (``name`` may contain a sub-folder, e.g. ``ingest/x``)."""
-    path = SQL_DIR / f"{name}.sql"
-    if not path.is_file():
-        raise SqlFileError(f"no SQL statement named {name!r} (looked for {path})")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = sql_text(name)
+    except MissingResourceError as exc:
+        raise SqlFileError(f"no SQL statement named {name!r}: {exc}") from exc
     if f"-- name: {name.rsplit('/', 1)[-1]}" not in text:
-        raise SqlFileError(f"{path}: the header must start with '-- name: {name}'")
+        raise SqlFileError(f"sql/{name}.sql: the header must start with '-- name: {name}'")
     return text
 
 

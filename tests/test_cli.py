@@ -54,3 +54,46 @@ def test_snapshots_list_show_and_remove(tmp_path: Path) -> None:
     assert not (tmp_path / "store" / "snapshots" / "snapshot=s1").exists()
     missing = run_kgdiff("snapshots", "show", "s1", "--store", store)
     assert missing.returncode == 5 and "no snapshot named 's1'" in missing.stderr
+
+
+def _damaged_store(tmp_path: Path) -> Path:
+    """A store whose catalog file is garbage (a disk error, a half-copied store)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "kg.duckdb").write_bytes(b"not a DuckDB database\n" * 200)
+    return store
+
+
+def _crash_log(stderr: str) -> Path:
+    """The crash log the one line names, after checking that it is the only line."""
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("error: IOException: ") and "Traceback" not in stderr
+    return Path(lines[0].rpartition("; details in ")[2])
+
+
+def test_an_unexpected_error_is_one_line_and_exit_70_with_a_crash_log(tmp_path: Path) -> None:
+    store = _damaged_store(tmp_path)
+    state = tmp_path / "state"
+    result = run_kgdiff(
+        "timeline", "Q42", "--store", str(store), env={"XDG_STATE_HOME": str(state)}
+    )
+    assert result.returncode == 70, result.stderr
+    log = _crash_log(result.stderr)
+    assert log.parent == state / "kgdiff" and log.name.startswith("crash-")
+    text = log.read_text(encoding="utf-8")
+    assert f"command: kgdiff timeline Q42 --store {store}" in text
+    assert "Traceback (most recent call last)" in text and "not a valid DuckDB database" in text
+
+
+def test_a_crash_log_goes_to_the_cache_folder_when_the_state_folder_is_unusable(
+    tmp_path: Path,
+) -> None:
+    store = _damaged_store(tmp_path)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("the state folder cannot be made under a file")
+    env = {"XDG_STATE_HOME": str(blocked), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = run_kgdiff("timeline", "Q42", "--store", str(store), env=env)
+    assert result.returncode == 70, result.stderr
+    log = _crash_log(result.stderr)
+    assert log.parent == tmp_path / "cache" / "kgdiff" and "Traceback" in log.read_text()

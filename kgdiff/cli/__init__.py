@@ -58,6 +58,14 @@ def app_for(args: list[str]) -> typer.Typer:
     )
 
 
+def _run(args: list[str], ingest: bool) -> None:
+    """Build the app for ``args`` and run it (typer ends it with ``SystemExit``)."""
+    if ingest:
+        # before the command's own imports, which the workers' server then runs alongside
+        start_worker_server()
+    app_for(args)()
+
+
 def main() -> None:
     """Entry point of the ``kgdiff`` script."""
     args = sys.argv[1:]
@@ -71,11 +79,8 @@ def main() -> None:
     # pyarrow loads, hence here (the command line imports no pyarrow itself).
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "1000")
     ingest = args[:2] == ["ingest", "wikidata"] and "--help" not in args
-    if ingest:
-        # before the command's own imports, which the workers' server then runs alongside
-        start_worker_server()
     try:
-        code = run_guarded(app_for(args))
+        code = run_guarded(lambda: _run(args, ingest))
     except SystemExit as exc:  # how typer ends every command
         if not (ingest and exc.code in (0, None)):
             raise

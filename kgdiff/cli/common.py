@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from kgdiff.errors import InterruptedRunError, KgdiffError, StoreError, UsageError
 from kgdiff.store.layout import StoreLayout
@@ -32,6 +34,7 @@ StoreOption = Annotated[
 
 
 EXIT_OS_ERROR = 6
+EXIT_UNEXPECTED = 70  # sysexits' EX_SOFTWARE: an internal error, which no expected failure uses
 
 
 def fail(message: str) -> None:
@@ -53,19 +56,38 @@ def resumable() -> Iterator[None]:
         ) from exc
 
 
-def run_guarded(app: typer.Typer) -> int:
-    """Run the typer app; map kgdiff errors to one-line messages and exit codes.
+def report_unexpected(exc: Exception) -> int:
+    """Report an exception nobody expected in one line, the traceback in a crash log; 70."""
+    from kgdiff.cli.crash import crash_report, log_folders, one_line, write_crash_log
 
-    Usage errors are typer's own (exit code 2).
+    log = write_crash_log(exc, sys.argv[1:])
+    if log is not None:
+        fail(escape(f"{one_line(exc)}; details in {log}"))
+        return EXIT_UNEXPECTED
+    folders = ", ".join(str(folder) for folder in log_folders())
+    fail(escape(f"{one_line(exc)}; no crash log could be written in {folders}; the details:"))
+    sys.stderr.write(crash_report(exc, sys.argv[1:]))
+    return EXIT_UNEXPECTED
+
+
+def run_guarded(run: Callable[[], object]) -> int:
+    """Run the command line (a typer app, or what builds and runs one); map errors to one-line
+    messages and exit codes.
+
+    Usage errors are typer's own (exit code 2); anything unexpected is exit code 70 with its
+    traceback in a crash log. Ctrl-C is the command's (:func:`resumable`), ``SystemExit``
+    (how typer ends every command) the caller's.
     """
     try:
-        app()
+        run()
     except KgdiffError as exc:
         fail(str(exc))
         return exc.exit_code
     except OSError as exc:  # the store or an output path: disk full, no permission, missing dir
         fail(f"{exc}; check the path, its permissions and the free disk space")
         return EXIT_OS_ERROR
+    except Exception as exc:  # a bug, or a library's failure: never a bare traceback
+        return report_unexpected(exc)
     return 0
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, resumable
@@ -37,6 +40,12 @@ def _print_evidence(report: DemoReport) -> None:
         short = str(sentence) if len(str(sentence)) <= 140 else f"{str(sentence)[:137]}…"
         table.add_row(str(subject), f"{prop} ({pid})", str(obj), f"{title} ({revision})", short)
     console.print(table)
+
+
+def duckdb_shell() -> str:
+    """The ``duckdb`` shell installed beside this Python (by duckdb-cli), else the one on PATH."""
+    beside = Path(sys.executable).parent / "duckdb"
+    return str(beside) if beside.is_file() else "duckdb"
 
 
 def _joined(values: object) -> str:
@@ -89,6 +98,6 @@ def demo(store: StoreOption = None) -> None:
     _print_classification(report)
     _print_evidence(report)
     console.print(
-        f"explore with: [bold].venv/bin/duckdb {report.catalog}[/] "
+        f"explore with: [bold]{duckdb_shell()} {report.catalog}[/] "
         '-c "select snapshot, count(*) from statements group by 1"'
     )

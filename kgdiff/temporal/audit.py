@@ -7,9 +7,8 @@ from pathlib import Path
 
 import duckdb
 
-from kgdiff.sqlfiles import SQL_DIR, render
-
-AUDIT_DIR = SQL_DIR / "audits"
+from kgdiff.resources import sql_names
+from kgdiff.sqlfiles import render
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,7 @@ class AuditResult:
 
 def audit_names() -> list[str]:
     """Every audit in ``sql/audits/``."""
-    return sorted(path.stem for path in AUDIT_DIR.glob("*.sql"))
+    return sql_names("audits")
 
 
 def run_audits(build: Path, examples: int = 3) -> list[AuditResult]:

@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import duckdb
 import msgspec
 
 from kgdiff.errors import UsageError
+from kgdiff.resources import data_text
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote
 from kgdiff.temporal.writers import copy_format, published
 
@@ -37,7 +37,7 @@ Relations = dict[str, list[str]]
 
 def default_relations_text() -> str:
     """The JSON text of the relation map shipped with kgdiff."""
-    return (files("kgdiff") / "data" / "relations.json").read_text(encoding="utf-8")
+    return data_text("relations.json")
 
 
 def parse_relations(text: str, source: str) -> Relations:
