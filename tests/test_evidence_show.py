@@ -9,6 +9,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from kgdiff.demo import load_samples
+from kgdiff.evidence.build import build_evidence
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.paths import SAMPLES, run_kgdiff
 
@@ -165,3 +169,30 @@ def test_evidence_build_and_the_bare_command_build_then_show(two_wikipedias: Pat
     code, out, _ = show(two_wikipedias, "Q937", "--pid", "P27", "--snapshot", "enwiki-later")
     assert code == 0 and "Q937 (Albert Einstein) in enwiki-later (2016-06-01)" in out
     assert SWITZERLAND in out
+
+
+def test_evidence_older_than_the_wikidata_snapshots_is_shown_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """Evidence built before the 2014-12 snapshot (where Einstein's citizenships are) finds
+    none of them; show says so until the evidence is built again."""
+    store = tmp_path / "store"
+    first, second, third = load_samples()
+    for sample in (first, second):
+        ingest_wikidata(IngestRequest(SAMPLES / sample.file, sample.name, sample.date, store=store))
+    articles = SAMPLES / "enwiki-sample-pages-articles.xml.bz2"
+    ingest_wikipedia(WikipediaRequest(articles, "enwiki-2016-05", "2016-05-01", store=store))
+    build_evidence(StoreLayout.resolve(store), "enwiki-2016-05")
+    ingest_wikidata(IngestRequest(SAMPLES / third.file, third.name, third.date, store=store))
+    code, out, err = show(store, "Q937", "--pid", "P27")
+    assert code == 0, err
+    assert "0 of 4 facts mentioned" in out
+    stale = (
+        "the evidence of enwiki-2016-05 was built from other Wikidata snapshots: "
+        "run 'kgdiff evidence build enwiki-2016-05' to bring it up to date"
+    )
+    assert out.rstrip().endswith(stale)
+    assert run_kgdiff("evidence", "build", "--store", str(store)).returncode == 0
+    code, out, err = show(store, "Q937", "--pid", "P27")
+    assert code == 0 and "2 of 4 facts mentioned" in out and SWITZERLAND in out
+    assert stale not in out

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -19,7 +18,7 @@ import pyarrow as pa
 
 from kgdiff.errors import StoreError, UsageError
 from kgdiff.evidence.build import evidence_current
-from kgdiff.evidence.supported import evidence_files
+from kgdiff.evidence.supported import evidence_snapshots
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
@@ -53,6 +52,7 @@ SHOW_SCHEMA = pa.schema(
 )
 """One row per (Wikipedia snapshot, fact, mentioning page); a fact mentioned nowhere has
 one row with ``mentioned`` false and the subject's article (the page searched), if any."""
+NO_WIKIPEDIA = "no Wikipedia snapshot in the store: ingest one with 'kgdiff ingest wikipedia'"
 
 
 @dataclass(frozen=True)
@@ -111,17 +111,14 @@ def show_evidence(
     if not layout.published_names():
         raise StoreError(f"no Wikidata snapshot in {layout.root}; ingest one first")
     snapshots = _snapshots(layout, query.snapshot)
-    note = _subject_note(connection, query) or (None if snapshots else _NO_WIKIPEDIA)
+    note = _subject_note(connection, query) or (None if snapshots else NO_WIKIPEDIA)
     if note is not None:
         return EvidenceReport(query, [], note)
-    built = {Path(path).parent.name for path in evidence_files(layout)}
+    built = set(evidence_snapshots(layout))
     sections = [
         _snapshot_evidence(layout, connection, query, m, m.name in built) for m in snapshots
     ]
     return EvidenceReport(query, sections)
-
-
-_NO_WIKIPEDIA = "no Wikipedia snapshot in the store: ingest one with 'kgdiff ingest wikipedia'"
 
 
 def _snapshots(layout: StoreLayout, name: str | None) -> list[Manifest]:
