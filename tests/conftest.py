@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from kgdiff.demo import load_samples
+from kgdiff.evidence.build import build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.store.layout import StoreLayout
+from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 
@@ -26,4 +30,19 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
             coverage=sample.coverage,
         )
         ingest_wikidata(request)
+    return store
+
+
+@pytest.fixture(scope="session")
+def demo_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's store: the three real Wikidata snapshots, the bundled Wikipedia articles
+    (enwiki-2016-05, dated 2016-05-01) and their evidence."""
+    store = tmp_path_factory.mktemp("demo-store") / "store"
+    shutil.copytree(sample_store, store)
+    for sample in load_samples(kind="wikipedia"):
+        request = WikipediaRequest(
+            SAMPLES / sample.file, snapshot=sample.name, date=sample.date, store=store
+        )
+        ingest_wikipedia(request)
+        build_evidence(StoreLayout.resolve(store), sample.name)
     return store

@@ -115,6 +115,10 @@ def test_without_a_snapshot_at_init_support_cannot_be_told(store: Path, tmp_path
     chile = groups[("Q298", "P35")]
     assert chile["level"] == "recent" and chile["wikipedia_init"] is None
     assert chile["supported"] is None
+    assert chile["supported_reason"] == (
+        "no enwiki snapshot at or before the init date (2013-06-01); "
+        "the earliest is enwiki-2013-12 (2013-12-01)"
+    )
 
 
 def test_evowiki_filters_with_three_snapshots(store: Path, tmp_path: Path) -> None:
@@ -140,6 +144,50 @@ def test_evowiki_filters_with_three_snapshots(store: Path, tmp_path: Path) -> No
     assert boston["level"] == "evolved" and boston["supported"] is False
     # a retracted group is never judged
     assert all(g["supported"] is None for g in groups.values() if g["level"] == "retracted")
+
+
+def test_a_snapshot_without_evidence_leaves_support_unknown_and_says_so(
+    store: Path, tmp_path: Path
+) -> None:
+    """Without its evidence, the snapshot read at current would mention nothing: support is
+    not refuted but unknown, and the reason names the command that finds it."""
+    unsearched = tmp_path / "store"
+    shutil.copytree(store, unsearched)
+    path = tmp_path / "enwiki-2014-12-20.xml"  # the latest at current, whatever the others
+    path.write_text(export_xml(ARTICLES["enwiki-2014-12"], "2014-12-20", 9000), "utf-8")
+    ingest_wikipedia(WikipediaRequest(path, "enwiki-2014-12-20", "2014-12-20", store=unsearched))
+    chile = exported(unsearched, tmp_path)[("Q298", "P35")]
+    assert (chile["level"], chile["wikipedia_current"]) == ("evolved", "enwiki-2014-12-20")
+    assert chile["supported"] is None
+    assert chile["supported_reason"] == (
+        "no evidence built for enwiki-2014-12-20: run 'kgdiff evidence build enwiki-2014-12-20'"
+    )
+
+
+def test_known_support_has_no_reason_and_each_unknown_one_has_one(
+    store: Path, tmp_path: Path
+) -> None:
+    if "enwiki-2014-12" not in StoreLayout.resolve(store).wikipedia_names():
+        add_wikipedia(store, tmp_path, "enwiki-2014-12")
+    groups = exported(store, tmp_path)
+    for key in [("Q298", "P35"), ("Q99", "P17"), ("Q100", "P131")]:
+        assert groups[key]["supported"] is not None and groups[key]["supported_reason"] is None
+    # Germany has no article in these snapshots, and no article of its objects names it
+    germany = groups[("Q183", "P36")]
+    assert germany["level"] == "stable" and germany["supported"] is None
+    assert germany["supported_reason"] == "the subject has no page in enwiki-2014-12"
+    # Massachusetts has no article either, but Boston's names it as its capital's state
+    massachusetts = groups[("Q771", "P36")]
+    assert massachusetts["mentioned_current"] == ["Q100"]
+    assert massachusetts["supported"] is not None and massachusetts["supported_reason"] is None
+    assert all(
+        g["supported_reason"] == f"{g['level']} groups are not judged"
+        for g in groups.values()
+        if g["level"] in ("retracted", "ambiguous")
+    )
+    assert all(
+        (g["supported"] is None) == (g["supported_reason"] is not None) for g in groups.values()
+    )
 
 
 def test_the_evidence_view_holds_the_golden_context(store: Path) -> None:
@@ -206,3 +254,38 @@ def test_the_demo_sample_gives_evidence_from_real_articles(
             "secondary schooling.",
         )
     ]
+
+
+def test_on_the_demo_dates_the_unknowns_say_there_is_no_wikipedia_snapshot_yet(
+    demo_store: Path, tmp_path: Path
+) -> None:
+    """The demo's one Wikipedia snapshot (2016-05-01) is later than every date compared."""
+    dates = ("--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31")
+    out = tmp_path / "groups.parquet"
+    result = run_kgdiff("classify", *dates, "--out", str(out), "--store", str(demo_store))
+    assert result.returncode == 0, result.stderr
+    earliest = "the earliest is enwiki-2016-05 (2016-05-01)"
+    at_init = f"no enwiki snapshot at or before the init date (2013-12-21); {earliest}"
+    at_cutoff = f"no enwiki snapshot at or before the cutoff date (2014-10-11); {earliest}"
+    with duckdb.connect(str(demo_store / "kg.duckdb"), read_only=True) as catalog:
+        view = "classified_20131221_20141011_20141231_record"
+        reasons = catalog.execute(
+            f"SELECT level, coalesce(changed_after_cutoff, false), supported_reason, count(*), "
+            f"count(supported) FROM {view} GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+        exported_reasons = catalog.execute(
+            "SELECT supported_reason, count(*) FROM read_parquet(?) GROUP BY ALL", [str(out)]
+        ).fetchall()
+    assert {(level, changed, reason) for level, changed, reason, _, _ in reasons} == {
+        ("ambiguous", False, "ambiguous groups are not judged"),
+        ("evolved", False, at_init),
+        ("evolved", True, at_cutoff),
+        ("recent", False, at_init),
+        ("retracted", False, "retracted groups are not judged"),
+        ("stable", False, at_init),
+        ("uncharted", False, at_init),
+    }
+    assert all(known == 0 for *_, known in reasons)
+    # the summary under the evidence table counts the unknowns per reason
+    for reason, groups in exported_reasons:
+        assert f"unknown, {groups:,} groups: {reason}\n" in result.stdout

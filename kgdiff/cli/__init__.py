@@ -32,7 +32,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "pools": "kgdiff.cli.pools:pools_command",
     "chains": "kgdiff.cli.chains:chains_command",
     "updates": "kgdiff.cli.updates:updates_command",
-    "evidence": "kgdiff.cli.evidence:evidence_command",
+    "evidence": "kgdiff.cli.evidence:evidence_app",
     "revisions": "kgdiff.cli.revisions:revisions_command",
     "page": "kgdiff.cli.page:page_command",
     "fetch": "kgdiff.cli.fetch:fetch_command",

@@ -101,3 +101,7 @@ def demo(store: StoreOption = None) -> None:
         f"explore with: [bold]{duckdb_shell()} {report.catalog}[/] "
         '-c "select snapshot, count(*) from statements group by 1"'
     )
+    console.print(
+        "one subject's evidence: [bold].venv/bin/kgdiff evidence show Q937 --pid P27 "
+        f"--store {report.catalog.parent}[/]"
+    )

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, err_console, open_catalog, parse_day
 from kgdiff.errors import AuditFailedError
+from kgdiff.evidence.supported import SupportedSummary
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
@@ -50,18 +51,18 @@ def classify_command(
         console.print(f"wrote {written:,} groups to {out}")
 
 
-def _print_supported(rows: list[tuple[object, ...]]) -> None:
-    """Groups per level whose evidence supports (or not) the level (EvoWiki's filters)."""
-    if not rows:
+def _print_supported(summary: SupportedSummary | None) -> None:
+    """Groups per level whose evidence supports (or not) the level (EvoWiki's filters), and
+    why the unknown ones are unknown."""
+    if summary is None:
         return
-    counts: dict[str, dict[object, int]] = {}
-    for level, supported, groups in rows:
-        counts.setdefault(str(level), {})[supported] = int(str(groups))
     table = Table("level", "supported", "not supported", "unknown", title="evidence")
-    for level, by_value in counts.items():
+    for level, by_value in summary.counts.items():
         cells = (f"{by_value.get(value, 0):,}" for value in (True, False, None))
         table.add_row(level, *cells)
     console.print(table)
+    for line in summary.reason_lines():
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _report_part(done: int, total: int) -> None:

@@ -54,6 +54,21 @@ def _params(layout: StoreLayout, name: str) -> dict[str, Any]:
     }
 
 
+def evidence_current(layout: StoreLayout, name: str) -> bool:
+    """True when the evidence of Wikipedia snapshot ``name`` was built from the snapshots
+    published now (a build would reuse it)."""
+    return _is_current(layout.evidence_dir(name), _params(layout, name))
+
+
+def _is_current(folder: Path, params: dict[str, Any]) -> bool:
+    params_file = folder / "params.json"
+    return (
+        (folder / "evidence.parquet").is_file()
+        and params_file.is_file()
+        and msgspec.json.decode(params_file.read_bytes()) == params
+    )
+
+
 def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
     """Find the evidence of Wikipedia snapshot ``name``, or reuse an up-to-date build."""
     params = _params(layout, name)
@@ -61,12 +76,7 @@ def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
         raise StoreError("no Wikidata snapshot to take facts and names from; ingest one first")
     folder = layout.evidence_dir(name)
     target = folder / "evidence.parquet"
-    params_file = folder / "params.json"
-    if (
-        target.is_file()
-        and params_file.is_file()
-        and msgspec.json.decode(params_file.read_bytes()) == params
-    ):
+    if _is_current(folder, params):
         return EvidenceBuild(name, target, pq.ParquetFile(target).metadata.num_rows, True)
     tmp = folder.with_name(f".tmp-{name}")
     shutil.rmtree(tmp, ignore_errors=True)

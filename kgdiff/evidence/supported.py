@@ -4,7 +4,10 @@ The SQL is ``sql/evidence/supported.sql``; this module picks the wiki and wraps 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kgdiff.sqlfiles import IDENTIFIER, render
 from kgdiff.store.layout import StoreLayout
@@ -35,8 +38,16 @@ def evidence_wiki(layout: StoreLayout) -> str | None:
     return PREFERRED_WIKI if PREFERRED_WIKI in wikis else sorted(wikis)[0]
 
 
-def supported_select(build_files: Path, init: str, cutoff: str, current: str, wiki: str) -> str:
-    """The classification in ``build_files`` with its evidence columns (a SELECT statement)."""
+def evidence_snapshots(layout: StoreLayout) -> list[str]:
+    """The names of the Wikipedia snapshots that have an evidence table."""
+    return [Path(path).parent.name for path in evidence_files(layout)]
+
+
+def supported_select(
+    build_files: Path, init: str, cutoff: str, current: str, wiki: str, built: list[str]
+) -> str:
+    """The classification in ``build_files`` with its evidence columns (a SELECT statement);
+    ``built`` names the Wikipedia snapshots with evidence (:func:`evidence_snapshots`)."""
     return (
         render(
             "evidence/supported",
@@ -45,6 +56,7 @@ def supported_select(build_files: Path, init: str, cutoff: str, current: str, wi
             cutoff=cutoff,
             current=current,
             wiki=wiki,
+            built=built,
         )
         .rstrip()
         .rstrip(";")
@@ -57,3 +69,32 @@ def supported_view(view: str, select: str, temporary: bool = False) -> str:
         raise ValueError(f"not a view name: {view!r}")
     kind = "TEMP VIEW" if temporary else "VIEW"
     return f"CREATE OR REPLACE {kind} {view} AS\n{select};"
+
+
+@dataclass(frozen=True)
+class SupportedSummary:
+    """How many groups of each level the evidence supports, does not support or cannot
+    tell, and why it cannot."""
+
+    counts: dict[str, dict[bool | None, int]] = field(default_factory=dict)
+    """Level → ``supported`` (True, False, None) → groups."""
+    reasons: dict[str, int] = field(default_factory=dict)
+    """``supported_reason`` → groups whose ``supported`` is NULL for that reason."""
+
+    def reason_lines(self) -> list[str]:
+        """One line per reason, most groups first: ``unknown, 12 groups: <reason>``."""
+        ranked = sorted(self.reasons.items(), key=lambda item: (-item[1], item[0]))
+        return [f"unknown, {groups:,} groups: {reason}" for reason, groups in ranked]
+
+
+def summarise_supported(rows: Iterable[tuple[Any, ...]]) -> SupportedSummary:
+    """The summary of (level, supported, supported_reason, groups) rows
+    (``sql/evidence/supported_counts.sql``)."""
+    summary = SupportedSummary()
+    for level, supported, reason, groups in rows:
+        by_value = summary.counts.setdefault(str(level), {})
+        by_value[supported] = by_value.get(supported, 0) + int(groups)
+        if supported is None:
+            key = str(reason or "no reason recorded")
+            summary.reasons[key] = summary.reasons.get(key, 0) + int(groups)
+    return summary

@@ -20,6 +20,7 @@ import msgspec
 
 from kgdiff.evidence.supported import (
     evidence_files,
+    evidence_snapshots,
     evidence_wiki,
     supported_select,
     supported_view,
@@ -119,6 +120,7 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
     )
     views = []
     wiki = evidence_wiki(layout)  # with evidence, builds get the `supported` columns
+    built = evidence_snapshots(layout)
     for params_file in sorted((layout.root / "builds" / "classify").glob("*/params.json")):
         params = msgspec.json.decode(params_file.read_bytes())
         if sorted(params["snapshots"]) != current:
@@ -131,7 +133,7 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
         if wiki is None:
             views.append(render("catalog/build_view", view=view, file=str(files)))
         else:
-            views.append(supported_view(view, supported_select(files, *dates, wiki)))
+            views.append(supported_view(view, supported_select(files, *dates, wiki, built)))
     return views
 
 

@@ -12,7 +12,14 @@ from pathlib import Path
 
 import duckdb
 
-from kgdiff.evidence.supported import evidence_wiki, supported_select, supported_view
+from kgdiff.evidence.supported import (
+    SupportedSummary,
+    evidence_snapshots,
+    evidence_wiki,
+    summarise_supported,
+    supported_select,
+    supported_view,
+)
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
@@ -37,7 +44,8 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
     else:
         connection = duckdb.connect(str(layout.catalog), read_only=True)
         p = build.params
-        select = supported_select(build.path, p.init, p.cutoff, p.current, wiki)
+        built = evidence_snapshots(layout)
+        select = supported_select(build.path, p.init, p.cutoff, p.current, wiki, built)
         view = supported_view("export_source", select, temporary=True)
     try:
         connection.execute(view)
@@ -46,14 +54,14 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
         connection.close()
 
 
-def supported_counts(
-    layout: StoreLayout, build: Build, pids: list[str]
-) -> list[tuple[object, ...]]:
-    """(level, supported, groups) rows; empty when the store has no evidence."""
+def supported_counts(layout: StoreLayout, build: Build, pids: list[str]) -> SupportedSummary | None:
+    """Groups per level and ``supported`` value, and why the unknown ones are unknown;
+    None when the store has no evidence."""
     if evidence_wiki(layout) is None:
-        return []
+        return None
     with export_source(layout, build) as connection:
-        return connection.execute(load_sql("evidence/supported_counts"), {"pids": pids}).fetchall()
+        rows = connection.execute(load_sql("evidence/supported_counts"), {"pids": pids})
+        return summarise_supported(rows.fetchall())
 
 
 def export_classification(layout: StoreLayout, build: Build, out: Path, pids: list[str]) -> int:
