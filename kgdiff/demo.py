@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import duckdb
 import msgspec
 
 from kgdiff.evidence.build import EvidenceBuild, build_evidence
@@ -15,6 +14,7 @@ from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
@@ -80,7 +80,7 @@ def run_demo(
     evidence = [build_evidence(layout, result.manifest.name) for result in wikipedia]
     dates = [date.fromisoformat(s.date) for s in load_samples()]
     build = classification(layout, dates[0], dates[1], dates[2], "record")
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         per_snapshot = connection.execute(load_sql("demo/per_snapshot")).fetchall()
         intervals = connection.execute(load_sql("demo/qualified_statements")).fetchall()
         examples = connection.execute(render("demo/level_examples", build=str(build.path)))

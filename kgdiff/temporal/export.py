@@ -15,6 +15,7 @@ import duckdb
 from kgdiff.evidence.supported import evidence_wiki, supported_select, supported_view
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog, store_relative
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.writers import copy_format, published
 
@@ -33,11 +34,12 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
     wiki = evidence_wiki(layout)
     if wiki is None:
         connection = duckdb.connect()
-        view = render("catalog/build_view", view="export_source", file=str(build.path))
+        view = render("classify/export_source", files=str(build.path))
     else:
-        connection = duckdb.connect(str(layout.catalog), read_only=True)
+        connection = open_catalog(layout)
         p = build.params
-        select = supported_select(build.path, p.init, p.cutoff, p.current, wiki)
+        relative = store_relative(layout, build.path)
+        select = supported_select(relative, p.init, p.cutoff, p.current, wiki)
         view = supported_view("export_source", select, temporary=True)
     try:
         connection.execute(view)

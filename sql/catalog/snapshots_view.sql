@@ -1,7 +1,7 @@
 -- name: snapshots_view
 -- purpose: Catalog view `snapshots(name, date, ...)`: one row per published snapshot,
 --          read from the manifests.
--- params: {{manifests}} list of manifest.json files.
+-- params: {{manifests}} list of manifest.json files, relative to the store root.
 CREATE OR REPLACE VIEW snapshots AS
 SELECT
     name,
@@ -24,7 +24,7 @@ SELECT
     duckdb_version,
     CAST(created_at AS TIMESTAMP) AS created_at
 FROM read_json(
-    {{manifests}},
+    kgdiff_store_files({{manifests}}),
     format = 'unstructured',
     columns = {
         name: 'VARCHAR', date: 'VARCHAR', kind: 'VARCHAR', dump_date: 'VARCHAR',

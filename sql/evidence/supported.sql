@@ -13,7 +13,8 @@
 --            recent:    some answer is mentioned at current but not at init;
 --          NULL for retracted and ambiguous groups, and when a snapshot it needs is missing.
 --          `evidence` is the golden context of the first latest value mentioned at current.
--- params: {{build}} the classification build's Parquet files; {{init}}, {{cutoff}},
+-- params: {{build}} the classification build's Parquet files (a glob relative to the store
+--         root: the catalog macro kgdiff_store_files reads it); {{init}}, {{cutoff}},
 --         {{current}} its dates ('YYYY-MM-DD'); {{wiki}} (e.g. 'enwiki'). Reads the views
 --         `evidence` and `wikipedia_snapshots`.
 WITH
@@ -33,7 +34,7 @@ trusted AS (
     WHERE NOT weak AND snapshot IN (SELECT unnest([w_init, w_cutoff, w_current]) FROM chosen)
     GROUP BY ALL
 ),
-classified AS (SELECT * FROM read_parquet({{build}})),
+classified AS (SELECT * FROM read_parquet(kgdiff_store_files([{{build}}]))),
 answer AS (
     SELECT c.subject, c.pid, unnest(c.all_answers) AS value FROM classified AS c
 ),
