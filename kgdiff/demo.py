@@ -13,7 +13,7 @@ from kgdiff.evidence.build import EvidenceBuild, build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, duckdb_glob
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
@@ -83,7 +83,7 @@ def run_demo(
     with open_catalog(layout) as connection:
         per_snapshot = connection.execute(load_sql("demo/per_snapshot")).fetchall()
         intervals = connection.execute(load_sql("demo/qualified_statements")).fetchall()
-        examples = connection.execute(render("demo/level_examples", build=str(build.path)))
+        examples = connection.execute(render("demo/level_examples", build=duckdb_glob(build.path)))
         rows = examples.fetchall()
         mentions = connection.execute(load_sql("demo/evidence_examples")).fetchall()
     return DemoReport(

@@ -30,6 +30,7 @@ from kgdiff.errors import UsageError
 DEFAULT_STORE = "kgdiff-data"
 STORE_ENV = "KGDIFF_STORE"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+GLOB_CHARACTER = re.compile(r"([*?\[{}])")
 TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 WIKIPEDIA_TABLES = ("pages", "revisions")
 
@@ -78,6 +79,14 @@ def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
     """Catalog view of a classification build: ``classified_<init>_<cutoff>_<current>_<mode>``."""
     days = "_".join(day.replace("-", "") for day in (init, cutoff, current))
     return f"classified_{days}_{mode}"
+
+
+def duckdb_glob(pattern: Path) -> str:
+    """``pattern`` (a folder, then a glob over its files: a build's ``result/*.parquet``) as
+    DuckDB reads it: the glob characters of the folder escaped as one-character classes
+    (``[`` as ``[[]``), so a store under any folder name is read literally, as the catalog
+    reads its root (``sql/catalog/store_files_macro.sql``)."""
+    return GLOB_CHARACTER.sub(r"[\1]", str(pattern.parent)) + "/" + pattern.name
 
 
 def build_files(build: Path) -> Path:

@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.sqlfiles import SQL_DIR, render
+from kgdiff.store.layout import duckdb_glob
 
 AUDIT_DIR = SQL_DIR / "audits"
 
@@ -31,6 +32,6 @@ def run_audits(build: Path, examples: int = 3) -> list[AuditResult]:
     results = []
     with duckdb.connect() as connection:
         for name in audit_names():
-            rows = connection.execute(render(f"audits/{name}", build=str(build))).fetchall()
+            rows = connection.execute(render(f"audits/{name}", build=duckdb_glob(build))).fetchall()
             results.append(AuditResult(name, len(rows), rows[:examples]))
     return results

@@ -14,7 +14,7 @@ import duckdb
 
 from kgdiff.evidence.supported import evidence_wiki, supported_select, supported_view
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, duckdb_glob
 from kgdiff.store.store_root import open_catalog, store_relative
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.writers import copy_format, published
@@ -22,7 +22,7 @@ from kgdiff.temporal.writers import copy_format, published
 
 def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
     """Groups per level in a build, optionally only for some properties."""
-    query = render("classify/level_counts", build=str(build))
+    query = render("classify/level_counts", build=duckdb_glob(build))
     rows = duckdb.execute(query, {"pids": pids}).fetchall()
     return [(str(level), int(count)) for level, count in rows]
 
@@ -34,7 +34,7 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
     wiki = evidence_wiki(layout)
     if wiki is None:
         connection = duckdb.connect()
-        view = render("classify/export_source", files=str(build.path))
+        view = render("classify/export_source", files=duckdb_glob(build.path))
     else:
         connection = open_catalog(layout)
         p = build.params
