@@ -34,6 +34,7 @@ import duckdb
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.parts import PLANNER_SETTING, classify_in_parts, plan_parts
 
 TOP_OPERATORS = 14
@@ -47,7 +48,7 @@ def connect(
     ``settings`` are extra ``NAME=VALUE`` DuckDB settings (experiments, e.g.
     ``disabled_optimizers=build_side_probe_side``).
     """
-    con = duckdb.connect(str(StoreLayout(store.resolve()).catalog), read_only=True)
+    con = open_catalog(StoreLayout(store.resolve()))
     con.execute(f"SET memory_limit = {quote(memory_limit)}")
     con.execute(f"SET threads = {threads}")
     con.execute(f"SET temp_directory = {quote(str(spill))}")

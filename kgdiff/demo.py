@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import duckdb
 import msgspec
 
 from kgdiff.evidence.build import EvidenceBuild, build_evidence
@@ -15,9 +14,10 @@ from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.resources import sample_bytes, sample_path
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, duckdb_glob
 from kgdiff.store.manifest import read_manifest
 from kgdiff.store.snapshots import remove_snapshot
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
@@ -99,10 +99,10 @@ def run_demo(
     evidence = [build_evidence(layout, result.manifest.name) for result in wikipedia]
     dates = [date.fromisoformat(s.date) for s in load_samples()]
     build = classification(layout, dates[0], dates[1], dates[2], "record")
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         per_snapshot = connection.execute(load_sql("demo/per_snapshot")).fetchall()
         intervals = connection.execute(load_sql("demo/qualified_statements")).fetchall()
-        examples = connection.execute(render("demo/level_examples", build=str(build.path)))
+        examples = connection.execute(render("demo/level_examples", build=duckdb_glob(build.path)))
         rows = examples.fetchall()
         mentions = connection.execute(load_sql("demo/evidence_examples")).fetchall()
     return DemoReport(

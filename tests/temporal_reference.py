@@ -620,10 +620,6 @@ def view_levels(mode: str, level: str) -> tuple[str | None, str | None]:
 def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> Sets | None:
     """One view's classification of one group (None when it is not reported)."""
     subject, pid = key
-    names = (
-        *(read.snapshot for read in readings),
-        *(read.gap_days() for read in readings),
-    )
     reason = ambiguous_reason_of(key, readings)
     uncovered = not_covered_in(key, readings)
     initial, cutoff_set, now = (read.object_set(key) for read in readings)
@@ -631,12 +627,12 @@ def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> 
         if not any(read.has_counting_rows(key) for read in readings):
             return None
         result = Result(subject, pid, "not_covered", None, None, (), (), (), None,
-                        *view_levels(mode, "not_covered"), None, uncovered, *names)  # fmt: skip
-        return Sets(initial, cutoff_set, result)
+                        *view_levels(mode, "not_covered"), None, uncovered)  # fmt: skip
+        return Sets(initial, cutoff_set, with_reads(result, readings))
     if reason is not None:
         result = Result(subject, pid, "ambiguous", None, None, (), (), (), reason,
-                        *view_levels(mode, "ambiguous"), None, None, *names)  # fmt: skip
-        return Sets(initial, cutoff_set, result)
+                        *view_levels(mode, "ambiguous"))  # fmt: skip
+        return Sets(initial, cutoff_set, with_reads(result, readings))
     level = level_of(initial, cutoff_set, now)
     if level is None:
         return None
@@ -652,11 +648,22 @@ def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> 
         tuple(sorted(initial | cutoff_set | now)),
         None,
         *view_levels(mode, level),
-        None,
-        None,
-        *names,
     )
-    return Sets(initial, cutoff_set, result)
+    return Sets(initial, cutoff_set, with_reads(result, readings))
+
+
+def with_reads(result: Result, readings: list[Reading]) -> Result:
+    """The result with the snapshot each date read and each date's gap to it."""
+    init, cutoff, current = readings
+    return replace(
+        result,
+        init_snapshot=init.snapshot,
+        cutoff_snapshot=cutoff.snapshot,
+        current_snapshot=current.snapshot,
+        init_gap_days=init.gap_days(),
+        cutoff_gap_days=cutoff.gap_days(),
+        current_gap_days=current.gap_days(),
+    )
 
 
 ROLES = ("init", "cutoff", "current")

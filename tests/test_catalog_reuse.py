@@ -15,9 +15,11 @@ from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import CATALOG_STORAGE_VERSION, rebuild_catalog
 from kgdiff.store.catalog_reuse import macro_mark, macro_names
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import root_macros
 from kgdiff.temporal.macros import catalog_macros
 
-MARK = macro_mark(catalog_macros(), CATALOG_STORAGE_VERSION)
+MACROS = [*root_macros(), *catalog_macros()]  # the store root's (scalar) and the table macros
+MARK = macro_mark(MACROS, CATALOG_STORAGE_VERSION)
 DUCKDB_CLI = str(Path(sys.executable).parent / "duckdb")  # what the dependencies install
 TIMELINE_COUNT = "SELECT count(*) > 0 AS seen FROM timeline('Q42')"
 FAKE_TIMELINE = "CREATE OR REPLACE MACRO timeline(qid) AS TABLE SELECT 42 AS answer"
@@ -53,7 +55,7 @@ def _timeline_answers(layout: StoreLayout) -> list[tuple[object, ...]]:
 
 
 def test_every_macro_carries_the_mark_of_its_set(layout: StoreLayout) -> None:
-    assert _macros(layout) == dict.fromkeys(macro_names(catalog_macros()), MARK)
+    assert _macros(layout) == dict.fromkeys(macro_names(MACROS), MARK)
 
 
 def test_a_marked_set_is_kept_and_the_views_are_made_again(layout: StoreLayout) -> None:
@@ -78,15 +80,25 @@ def test_a_marked_set_is_kept_and_the_views_are_made_again(layout: StoreLayout) 
         ["CREATE MACRO mine(x) AS x + 1"],  # a macro kgdiff did not make
         ["CREATE TABLE notes AS SELECT 1 AS x"],
         ["DROP MACRO TABLE pools"],
+        ["DROP MACRO kgdiff_store_files"],
+        ["CREATE OR REPLACE MACRO kgdiff_store_root() AS '/elsewhere/'"],
     ],
-    ids=["unmarked", "other-mark", "foreign-macro", "table", "missing-macro"],
+    ids=[
+        "unmarked",
+        "other-mark",
+        "foreign-macro",
+        "table",
+        "missing-macro",
+        "missing-root-macro",
+        "unmarked-root-macro",
+    ],
 )
 def test_anything_else_means_a_rebuild_from_scratch(
     layout: StoreLayout, tampering: list[str]
 ) -> None:
     _tamper(layout, *tampering)
     rebuild_catalog(layout)
-    assert _macros(layout) == dict.fromkeys(macro_names(catalog_macros()), MARK)
+    assert _macros(layout) == dict.fromkeys(macro_names(MACROS), MARK)
     assert _timeline_answers(layout) != [(42,)]
     with duckdb.connect(str(layout.catalog), read_only=True) as connection:
         assert connection.execute("SELECT count(*) FROM duckdb_tables()").fetchone() == (0,)
@@ -95,7 +107,7 @@ def test_anything_else_means_a_rebuild_from_scratch(
 def test_a_damaged_previous_catalog_is_rebuilt(layout: StoreLayout) -> None:
     layout.catalog.write_bytes(b"not a duckdb file" * 100)
     rebuild_catalog(layout)
-    assert _macros(layout) == dict.fromkeys(macro_names(catalog_macros()), MARK)
+    assert _macros(layout) == dict.fromkeys(macro_names(MACROS), MARK)
     assert not list(layout.root.glob(".kg.duckdb.tmp-*"))
 
 
@@ -117,4 +129,4 @@ def test_a_killed_rebuilds_leftovers_are_removed(layout: StoreLayout) -> None:
         path.write_bytes(b"half made")
     rebuild_catalog(layout)
     assert not any(path.exists() for path in stale)
-    assert _macros(layout) == dict.fromkeys(macro_names(catalog_macros()), MARK)
+    assert _macros(layout) == dict.fromkeys(macro_names(MACROS), MARK)

@@ -82,9 +82,8 @@ def sql_results(
     for r in rows:
         answers = tuple(r[5]), tuple(r[6]), tuple(r[7])
         uncovered = None if r[12] is None else tuple(r[12])
-        results[(r[0], r[1])] = Result(
-            r[0], r[1], r[2], r[3], r[4], *answers, *r[8:12], uncovered, *r[13:]
-        )
+        fields = [*r[:5], *answers, *r[8:12], uncovered, *r[13:]]
+        results[(r[0], r[1])] = Result(*fields)
     return results
 
 

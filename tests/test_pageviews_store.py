@@ -38,6 +38,7 @@ from kgdiff.pageviews.popularity import popularity_of_files
 from kgdiff.readers.pageviews import PageviewRow
 from kgdiff.sqlfiles import render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import root_macros, set_store_root, store_relative
 
 HOURLY = """\
 en Foo 3 0
@@ -146,8 +147,13 @@ def test_catalog_view(tmp_path: Path) -> None:
     ingest_file(PageviewIngest(hourly_file(tmp_path), store=store))
     other = hourly_file(tmp_path, name="pageviews-20230105-140000.gz")
     ingest_file(PageviewIngest(other, source="b", store=store))
+    layout = StoreLayout(store)
+    files = [store_relative(layout, Path(path)) for path in table_files(layout)]
     with duckdb.connect() as connection:
-        connection.execute(render("catalog/pageviews_view", files=table_files(StoreLayout(store))))
+        for statement in root_macros():  # the view names its files relative to the store
+            connection.execute(statement)
+        set_store_root(connection, layout)
+        connection.execute(render("catalog/pageviews_view", files=files))
         got = connection.execute(
             "SELECT source, sum(views) FROM pageviews GROUP BY 1 ORDER BY 1"
         ).fetchall()

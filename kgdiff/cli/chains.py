@@ -9,9 +9,10 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
+from kgdiff.cli.common import StoreOption, console, parse_day
 from kgdiff.errors import UsageError
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.chains import (
     DEFAULT_HOPS,
     ChainQuery,

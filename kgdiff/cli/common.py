@@ -7,17 +7,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from kgdiff.errors import InterruptedRunError, KgdiffError, StoreError, UsageError
-from kgdiff.store.layout import StoreLayout
-
-if TYPE_CHECKING:
-    import duckdb
+from kgdiff.errors import InterruptedRunError, KgdiffError, UsageError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -97,12 +93,3 @@ def parse_day(value: str, option: str) -> date:
         return date.fromisoformat(value)
     except ValueError as exc:
         raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
-
-
-def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the store's catalog; a store error when there is none."""
-    if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
-    import duckdb  # here, not at the top: every command and ingest worker loads this module
-
-    return duckdb.connect(str(layout.catalog), read_only=True)

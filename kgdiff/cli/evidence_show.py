@@ -9,9 +9,10 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from kgdiff.cli.common import StoreOption, console, open_catalog
+from kgdiff.cli.common import StoreOption, console
 from kgdiff.evidence.show import EvidenceReport, ShowQuery, SnapshotEvidence, show_evidence
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.writers import FLAT_SUFFIXES, check_out, write_reader
 
 

@@ -10,9 +10,10 @@ import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, open_catalog
+from kgdiff.cli.common import StoreOption, console
 from kgdiff.errors import StoreError
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.pools import PoolRequest, export_pools, pool_records
 
 Period = dict[str, Any]

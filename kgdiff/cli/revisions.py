@@ -9,12 +9,13 @@ import pyarrow as pa
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
+from kgdiff.cli.common import StoreOption, console, parse_day
 from kgdiff.errors import StoreError
 from kgdiff.evidence.histories import ApiHistory, DumpHistory, History
 from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_wikipedia_snapshots
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.writers import check_out, write_reader
 from kgdiff.wikiapi.client import WikiClient
 

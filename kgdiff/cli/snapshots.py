@@ -96,7 +96,7 @@ def remove_command(
 
 @snapshots_app.command("catalog")
 def catalog_command(store: StoreOption = None) -> None:
-    """Rebuild kg.duckdb (after moving the store folder, say)."""
+    """Rebuild kg.duckdb from the store's folders (a moved or copied store needs no rebuild)."""
     layout = StoreLayout.resolve(store)
     refresh_catalog(layout)
     console.print(f"rebuilt {layout.catalog}")

@@ -8,10 +8,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, err_console, open_catalog, parse_day
+from kgdiff.cli.common import StoreOption, console, err_console, parse_day
 from kgdiff.errors import AuditFailedError
 from kgdiff.evidence.supported import SupportedSummary
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import classification
 from kgdiff.temporal.export import export_classification, level_counts, supported_counts

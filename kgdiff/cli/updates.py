@@ -10,8 +10,9 @@ import pyarrow.compute as pc
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, open_catalog, parse_day
+from kgdiff.cli.common import StoreOption, console, parse_day
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.updates import check_window, knowledge_updates
 from kgdiff.temporal.writers import check_out, write_reader
 

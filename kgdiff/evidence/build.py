@@ -27,6 +27,7 @@ from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import get_snapshot, list_snapshots
+from kgdiff.store.store_root import open_catalog
 from kgdiff.text.sections import sentences
 from kgdiff.wikipedia.sites import wiki_language
 
@@ -95,7 +96,7 @@ def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
 
 def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
     wiki = get_snapshot(layout, name).wiki or "enwiki"
-    connection = duckdb.connect(str(layout.catalog), read_only=True)
+    connection = open_catalog(layout)
     try:
         connection.execute(
             "CREATE TEMP TABLE evidence_candidates AS " + load_sql("evidence/candidates"),

@@ -16,11 +16,11 @@ from kgdiff.store.manifest import read_manifest
 PREFERRED_WIKI = "enwiki"
 
 
-def evidence_files(layout: StoreLayout) -> list[str]:
+def evidence_files(layout: StoreLayout) -> list[Path]:
     """The evidence tables of the Wikipedia snapshots published now."""
     names = set(layout.wikipedia_names())
     return sorted(
-        str(path)
+        path
         for path in layout.root.glob("builds/evidence/*/evidence.parquet")
         if path.parent.name in names
     )
@@ -31,7 +31,7 @@ def evidence_wiki(layout: StoreLayout) -> str | None:
     first wiki (by name) that has evidence; ``None`` when there is no evidence at all."""
     wikis = set()
     for path in evidence_files(layout):
-        manifest = layout.wikipedia_snapshot_dir(Path(path).parent.name) / "manifest.json"
+        manifest = layout.wikipedia_snapshot_dir(path.parent.name) / "manifest.json"
         wikis.add(read_manifest(manifest).wiki or PREFERRED_WIKI)
     if not wikis:
         return None
@@ -44,14 +44,16 @@ def evidence_snapshots(layout: StoreLayout) -> list[str]:
 
 
 def supported_select(
-    build_files: Path, init: str, cutoff: str, current: str, wiki: str, built: list[str]
+    build: str, init: str, cutoff: str, current: str, wiki: str, built: list[str]
 ) -> str:
-    """The classification in ``build_files`` with its evidence columns (a SELECT statement);
-    ``built`` names the Wikipedia snapshots with evidence (:func:`evidence_snapshots`)."""
+    """The classification whose files are ``build`` (a glob relative to the store root) with
+    its evidence columns: a SELECT statement for a connection to the catalog, whose macro
+    ``kgdiff_store_files`` finds the files; ``built`` names the Wikipedia snapshots with
+    evidence (:func:`evidence_snapshots`)."""
     return (
         render(
             "evidence/supported",
-            build=str(build_files),
+            build=build,
             init=init,
             cutoff=cutoff,
             current=current,

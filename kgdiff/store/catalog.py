@@ -4,7 +4,9 @@ The catalog is rebuilt from scratch into a temporary file and renamed over the
 old one, so a ``duckdb`` shell that has the catalog open keeps a consistent
 (old) view and is never blocked by, nor blocks, an ingest. It is written with an
 old storage version so that the ``duckdb`` CLI installed with kgdiff (which may
-be older than the Python package) can open it.
+be older than the Python package) can open it. Its views name their files
+relative to the store root (:mod:`kgdiff.store.store_root`), so a copied or
+moved store keeps working without a rebuild.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -36,6 +39,7 @@ from kgdiff.store.layout import (
     classification_view,
     table_sources,
 )
+from kgdiff.store.store_root import root_macros, set_store_root, store_relative
 from kgdiff.temporal.macros import catalog_macros
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
@@ -53,9 +57,23 @@ def store_lock(layout: StoreLayout) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _catalog_statements(layout: StoreLayout) -> tuple[list[str], list[str]]:
-    """The statements that make the catalog: (views, macros), the views first (the macros
-    bind against them when they are made)."""
+@dataclass(frozen=True)
+class CatalogPlan:
+    """The statements that make a catalog, in this order: the root macros (every view
+    calls them), the views, then the table macros (which bind against the views)."""
+
+    root_macros: list[str]
+    views: list[str]
+    macros: list[str]
+
+    @property
+    def marked(self) -> list[str]:
+        """Every macro of the catalog: the set a kept catalog must hold, marked."""
+        return [*self.root_macros, *self.macros]
+
+
+def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
+    """What the catalog of the snapshots, builds and sources published now is made of."""
     names = layout.published_names()
     if not names:
         views = [
@@ -63,23 +81,24 @@ def _catalog_statements(layout: StoreLayout) -> tuple[list[str], list[str]]:
             *_wikipedia_views(layout),
             _pageviews_view(layout),
         ]
-        return views, []
+        return CatalogPlan(root_macros(), views, [])
     dirs = [layout.snapshot_dir(name) for name in names]
-    views = [render("catalog/snapshots_view", manifests=[str(d / "manifest.json") for d in dirs])]
-    views.extend(_table_views(TABLES, dirs))
-    coverage = _table_views((COVERAGE_TABLE,), dirs)  # subset snapshots only
+    manifests = [store_relative(layout, d / "manifest.json") for d in dirs]
+    views = [render("catalog/snapshots_view", manifests=manifests)]
+    views.extend(_table_views(layout, TABLES, dirs))
+    coverage = _table_views(layout, (COVERAGE_TABLE,), dirs)  # subset snapshots only
     views.extend(coverage or [render("catalog/coverage_empty")])
     views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     views.extend(_build_views(layout, dirs))
     views.append(_pageviews_view(layout))
-    return views, catalog_macros()
+    return CatalogPlan(root_macros(), views, catalog_macros())
 
 
-def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
+def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
     """One view per table over the snapshot folders that have it."""
     views = []
     for table in tables:
-        files = [source for d in dirs for source in table_sources(d, table)]
+        files = [source for d in dirs for source in table_sources(layout.root, d, table)]
         if files:
             views.append(render("catalog/table_view", table=table, files=files))
     return views
@@ -88,7 +107,7 @@ def _table_views(tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
 def _pageviews_view(layout: StoreLayout) -> str:
     """``pageviews`` over every published source (an empty view when there is none)."""
     files = [
-        str(layout.pageview_source_dir(name) / "pageviews.parquet")
+        store_relative(layout, layout.pageview_source_dir(name) / "pageviews.parquet")
         for name in layout.pageview_sources()
     ]
     if not files:
@@ -101,12 +120,12 @@ def _wikipedia_views(layout: StoreLayout) -> list[str]:
     dirs = [layout.wikipedia_snapshot_dir(name) for name in layout.wikipedia_names()]
     if not dirs:
         return []
-    manifests = [str(d / "manifest.json") for d in dirs]
+    manifests = [store_relative(layout, d / "manifest.json") for d in dirs]
     views = [render("catalog/wikipedia_snapshots_view", manifests=manifests)]
-    views.extend(_table_views(WIKIPEDIA_TABLES, dirs))
+    views.extend(_table_views(layout, WIKIPEDIA_TABLES, dirs))
     if layout.published_names():
         views.append(render("catalog/page_entities_view"))
-    evidence = evidence_files(layout)
+    evidence = [store_relative(layout, path) for path in evidence_files(layout)]
     if evidence:
         views.append(render("catalog/evidence_view", files=evidence))
     return views
@@ -130,10 +149,11 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
             continue  # a build of an earlier kgdiff (one result.parquet): not shown
         dates = params["init"], params["cutoff"], params["current"]
         view = classification_view(*dates, params["mode"])
+        relative = store_relative(layout, files)
         if wiki is None:
-            views.append(render("catalog/build_view", view=view, file=str(files)))
+            views.append(render("catalog/build_view", view=view, file=relative))
         else:
-            views.append(supported_view(view, supported_select(files, *dates, wiki, built)))
+            views.append(supported_view(view, supported_select(relative, *dates, wiki, built)))
     return views
 
 
@@ -148,13 +168,12 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     for stale in target.parent.glob(f".{target.name}.tmp-*"):
         stale.unlink(missing_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    views, macros = _catalog_statements(layout)
-    mark = macro_mark(macros, CATALOG_STORAGE_VERSION)
+    plan = _catalog_plan(layout)
     try:
-        kept = bool(macros) and copy_previous(target, tmp) and _fill(tmp, views, macros, mark)
+        kept = copy_previous(target, tmp) and _fill(tmp, layout, plan)
         if not kept:
             tmp.unlink(missing_ok=True)
-            _fill(tmp, views, macros, mark, from_copy=False)
+            _fill(tmp, layout, plan, from_copy=False)
         tmp.replace(target)
     except BaseException:
         tmp.unlink(missing_ok=True)  # never left behind half made
@@ -162,12 +181,11 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     return target
 
 
-def _fill(
-    tmp: Path, views: list[str], macros: list[str], mark: str, from_copy: bool = True
-) -> bool:
+def _fill(tmp: Path, layout: StoreLayout, plan: CatalogPlan, from_copy: bool = True) -> bool:
     """Make the views in ``tmp``, and the macros unless it is a copy of the previous
     catalog that has them already; False, with nothing made, when it is a copy that cannot
     keep its macros or cannot be opened."""
+    mark = macro_mark(plan.marked, CATALOG_STORAGE_VERSION)
     connection = duckdb.connect()
     try:
         version = quote(CATALOG_STORAGE_VERSION)
@@ -178,14 +196,15 @@ def _fill(
                 return False  # a damaged or foreign previous catalog: start afresh
             raise
         connection.execute("USE catalog")
-        if from_copy and not keep_macros(connection, macros, mark):
+        # an in-memory database has no folder to tell the root: the views bind with this one
+        set_store_root(connection, layout)
+        if from_copy and not keep_macros(connection, plan.marked, mark):
             return False
-        for statement in views:
+        made = plan.views if from_copy else [*plan.root_macros, *plan.views, *plan.macros]
+        for statement in made:
             connection.execute(statement)
         if not from_copy:
-            for statement in macros:
-                connection.execute(statement)
-            mark_macros(connection, macros, mark)
+            mark_macros(connection, plan.marked, mark)
         connection.execute("USE memory")
         connection.execute("DETACH catalog")
     finally:

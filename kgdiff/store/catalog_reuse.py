@@ -21,6 +21,8 @@ from kgdiff.sqlfiles import load_sql, render
 
 MACRO_NAME = re.compile(r"CREATE OR REPLACE MACRO\s+(\w+)\s*\(")
 MARK_PREFIX = "kgdiff macro set "
+MARK_STATEMENTS = {"macro": "catalog/scalar_macro_comment", "table_macro": "catalog/macro_comment"}
+"""The statement that marks a macro, by its kind in ``catalog/catalog_objects``."""
 
 
 def macro_names(macros: list[str]) -> list[str]:
@@ -45,8 +47,10 @@ def macro_mark(macros: list[str], storage_version: str) -> str:
 
 def mark_macros(connection: duckdb.DuckDBPyConnection, macros: list[str], mark: str) -> None:
     """Comment each macro of the set with ``mark`` (the catalog is the current database)."""
-    for name in macro_names(macros):
-        connection.execute(render("catalog/macro_comment", macro=name, comment=mark))
+    names = set(macro_names(macros))
+    for kind, name, _ in connection.execute(load_sql("catalog/catalog_objects")).fetchall():
+        if kind in MARK_STATEMENTS and name in names:
+            connection.execute(render(MARK_STATEMENTS[kind], macro=name, comment=mark))
 
 
 def copy_previous(previous: Path, tmp: Path) -> bool:
@@ -62,7 +66,7 @@ def keep_macros(connection: duckdb.DuckDBPyConnection, macros: list[str], mark: 
     """If the current database holds exactly this macro set, marked, and no table: drop
     its views and return True (the caller makes the views again and skips the macros)."""
     objects = connection.execute(load_sql("catalog/catalog_objects")).fetchall()
-    found = {(name, comment) for kind, name, comment in objects if kind == "macro"}
+    found = {(name, comment) for kind, name, comment in objects if kind in MARK_STATEMENTS}
     if found != {(name, mark) for name in macro_names(macros)}:
         return False
     if any(kind == "table" for kind, _, _ in objects):

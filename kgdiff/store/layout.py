@@ -30,7 +30,7 @@ from kgdiff.errors import UsageError
 DEFAULT_STORE = "kgdiff-data"
 STORE_ENV = "KGDIFF_STORE"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-GLOB_CHARACTERS = frozenset("*?[]{}")
+GLOB_CHARACTER = re.compile(r"([*?\[{}])")
 TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 WIKIPEDIA_TABLES = ("pages", "revisions")
 
@@ -49,13 +49,14 @@ def table_files(directory: Path, table: str) -> list[Path]:
     return [single] if single.is_file() else []
 
 
-def table_sources(directory: Path, table: str) -> list[str]:
-    """What ``read_parquet`` needs for ``table`` in a published folder: one glob over its part
-    files (a short view, however many files a full dump has), or the files themselves when
-    the path holds glob characters."""
-    if (directory / table).is_dir() and not GLOB_CHARACTERS.intersection(str(directory)):
-        return [str(directory / table / "part-*.parquet")]
-    return [str(path) for path in table_files(directory, table)]
+def table_sources(root: Path, directory: Path, table: str) -> list[str]:
+    """What the catalog's views read for ``table`` in a published folder, relative to the
+    store ``root``: one glob over its part files (a short view, however many files a full
+    dump has), or its one ``TABLE.parquet``. (The catalog escapes the glob characters of
+    the root itself: ``sql/catalog/store_files_macro.sql``.)"""
+    if (directory / table).is_dir():
+        return [(directory / table).relative_to(root).as_posix() + "/part-*.parquet"]
+    return [path.relative_to(root).as_posix() for path in table_files(directory, table)]
 
 
 def check_name(name: str, what: str) -> str:
@@ -78,6 +79,14 @@ def classification_view(init: str, cutoff: str, current: str, mode: str) -> str:
     """Catalog view of a classification build: ``classified_<init>_<cutoff>_<current>_<mode>``."""
     days = "_".join(day.replace("-", "") for day in (init, cutoff, current))
     return f"classified_{days}_{mode}"
+
+
+def duckdb_glob(pattern: Path) -> str:
+    """``pattern`` (a folder, then a glob over its files: a build's ``result/*.parquet``) as
+    DuckDB reads it: the glob characters of the folder escaped as one-character classes
+    (``[`` as ``[[]``), so a store under any folder name is read literally, as the catalog
+    reads its root (``sql/catalog/store_files_macro.sql``)."""
+    return GLOB_CHARACTER.sub(r"[\1]", str(pattern.parent)) + "/" + pattern.name
 
 
 def build_files(build: Path) -> Path:

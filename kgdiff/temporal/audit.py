@@ -9,6 +9,7 @@ import duckdb
 
 from kgdiff.resources import sql_names
 from kgdiff.sqlfiles import render
+from kgdiff.store.layout import duckdb_glob
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,6 @@ def run_audits(build: Path, examples: int = 3) -> list[AuditResult]:
     results = []
     with duckdb.connect() as connection:
         for name in audit_names():
-            rows = connection.execute(render(f"audits/{name}", build=str(build))).fetchall()
+            rows = connection.execute(render(f"audits/{name}", build=duckdb_glob(build))).fetchall()
             results.append(AuditResult(name, len(rows), rows[:examples]))
     return results

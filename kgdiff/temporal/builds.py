@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import duckdb
 import msgspec
 
 from kgdiff import __version__
@@ -25,6 +24,7 @@ from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout, build_files, classification_view
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import list_snapshots
+from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.classify import check_dates, check_mode
 from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
 
@@ -104,7 +104,7 @@ def classification(
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
-    with duckdb.connect(str(layout.catalog), read_only=True) as connection:
+    with open_catalog(layout) as connection:
         connection.execute(PLANNER_SETTING)
         parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
         classify_in_parts(connection, values, parts, build_files(tmp).parent, on_part)

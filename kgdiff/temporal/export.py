@@ -21,14 +21,15 @@ from kgdiff.evidence.supported import (
     supported_view,
 )
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout
+from kgdiff.store.layout import StoreLayout, duckdb_glob
+from kgdiff.store.store_root import open_catalog, store_relative
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.writers import copy_format, published
 
 
 def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
     """Groups per level in a build, optionally only for some properties."""
-    query = render("classify/level_counts", build=str(build))
+    query = render("classify/level_counts", build=duckdb_glob(build))
     rows = duckdb.execute(query, {"pids": pids}).fetchall()
     return [(str(level), int(count)) for level, count in rows]
 
@@ -40,12 +41,13 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
     wiki = evidence_wiki(layout)
     if wiki is None:
         connection = duckdb.connect()
-        view = render("catalog/build_view", view="export_source", file=str(build.path))
+        view = render("classify/export_source", files=duckdb_glob(build.path))
     else:
-        connection = duckdb.connect(str(layout.catalog), read_only=True)
+        connection = open_catalog(layout)
         p = build.params
+        relative = store_relative(layout, build.path)
         built = evidence_snapshots(layout)
-        select = supported_select(build.path, p.init, p.cutoff, p.current, wiki, built)
+        select = supported_select(relative, p.init, p.cutoff, p.current, wiki, built)
         view = supported_view("export_source", select, temporary=True)
     try:
         connection.execute(view)

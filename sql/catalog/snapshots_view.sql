@@ -2,7 +2,7 @@
 -- purpose: Catalog view `snapshots(name, date, ..., coverage)`: one row per published
 --          snapshot, read from the manifests; `coverage` is 'full' or 'subset' (manifests
 --          written before coverage was recorded are full).
--- params: {{manifests}} list of manifest.json files.
+-- params: {{manifests}} list of manifest.json files, relative to the store root.
 CREATE OR REPLACE VIEW snapshots AS
 SELECT
     name,
@@ -26,7 +26,7 @@ SELECT
     CAST(created_at AS TIMESTAMP) AS created_at,
     coalesce(coverage, 'full') AS coverage
 FROM read_json(
-    {{manifests}},
+    kgdiff_store_files({{manifests}}),
     format = 'unstructured',
     columns = {
         name: 'VARCHAR', date: 'VARCHAR', kind: 'VARCHAR', dump_date: 'VARCHAR',

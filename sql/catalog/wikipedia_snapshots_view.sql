@@ -1,7 +1,7 @@
 -- name: wikipedia_snapshots_view
 -- purpose: Catalog view `wikipedia_snapshots(name, date, wiki, ...)`: one row per published
 --          Wikipedia snapshot, read from the manifests.
--- params: {{manifests}} list of manifest.json files.
+-- params: {{manifests}} list of manifest.json files, relative to the store root.
 CREATE OR REPLACE VIEW wikipedia_snapshots AS
 SELECT
     name,
@@ -17,7 +17,7 @@ SELECT
     tool_version,
     CAST(created_at AS TIMESTAMP) AS created_at
 FROM read_json(
-    {{manifests}},
+    kgdiff_store_files({{manifests}}),
     format = 'unstructured',
     columns = {
         name: 'VARCHAR', date: 'VARCHAR', wiki: 'VARCHAR', dump_date: 'VARCHAR',

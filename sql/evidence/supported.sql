@@ -19,7 +19,8 @@
 --          subject has no article in the current snapshot ('the subject has no page in …';
 --          linked through the sitelinks of any Wikidata snapshot, as the evidence build does).
 --          `evidence` is the golden context of the first latest value mentioned at current.
--- params: {{build}} the classification build's Parquet files; {{init}}, {{cutoff}},
+-- params: {{build}} the classification build's Parquet files (a glob relative to the store
+--         root: the catalog macro kgdiff_store_files reads it); {{init}}, {{cutoff}},
 --         {{current}} its dates ('YYYY-MM-DD'); {{wiki}} (e.g. 'enwiki'); {{built}} the names
 --         of the Wikipedia snapshots with evidence. Reads the views `evidence`,
 --         `wikipedia_snapshots`, `pages` and `sitelinks`.
@@ -42,7 +43,7 @@ trusted AS (
     WHERE NOT weak AND snapshot IN (SELECT unnest([w_init, w_cutoff, w_current]) FROM chosen)
     GROUP BY ALL
 ),
-classified AS (SELECT * FROM read_parquet({{build}})),
+classified AS (SELECT * FROM read_parquet(kgdiff_store_files([{{build}}]))),
 answer AS (
     SELECT c.subject, c.pid, unnest(c.all_answers) AS value FROM classified AS c
 ),

@@ -1,0 +1,51 @@
+"""How the catalog's views find the store's files, wherever the store is.
+
+The views name their files relative to the store root and read them through the catalog
+macro ``kgdiff_store_files`` (``sql/catalog/store_files_macro.sql``), which prefixes
+``kgdiff_store_root()``: the variable ``kgdiff_store`` when set, else the folder of the
+catalog DuckDB opened (``sql/catalog/store_root_macro.sql``). DuckDB binds a view again at
+every query, so a copied or moved store reads its own files at once. kgdiff's connections
+set the variable (:func:`open_catalog`), so they never depend on how DuckDB was opened.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.errors import StoreError
+from kgdiff.sqlfiles import load_sql
+from kgdiff.store.layout import StoreLayout
+
+
+def root_macros() -> list[str]:
+    """The ``CREATE MACRO`` statements of ``kgdiff_store_root`` and ``kgdiff_store_files``,
+    which every view calls (so they are made before the views)."""
+    return [load_sql("catalog/store_root_macro"), load_sql("catalog/store_files_macro")]
+
+
+def store_relative(layout: StoreLayout, path: Path) -> str:
+    """``path`` (a file or glob inside the store) as the views name it: relative to the
+    store root, with ``/`` separators."""
+    return path.relative_to(layout.root).as_posix()
+
+
+def set_store_root(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
+    """Make the catalog's views on ``connection`` read the files of ``layout``'s store."""
+    root = str(layout.root).rstrip("/") + "/"
+    connection.execute(load_sql("catalog/set_store_root"), {"root": root})
+
+
+def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the store's catalog whose views read this store's files;
+    a :class:`StoreError` when the store has no catalog."""
+    if not layout.catalog.is_file():
+        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
+    connection = duckdb.connect(str(layout.catalog), read_only=True)
+    try:
+        set_store_root(connection, layout)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
