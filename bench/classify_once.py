@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if args.profile:
             con.execute("PRAGMA disable_profiling")
-        rows = con.execute(render("classify/level_counts", build=built), {"pids": []})
+        rows = con.execute(render("classify/level_counts", build=built), {"pids": [], "levels": []})
         levels = {str(level): int(n) for level, n in rows.fetchall()}
     finally:
         con.close()

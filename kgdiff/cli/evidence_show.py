@@ -13,7 +13,7 @@ from kgdiff.cli.common import StoreOption, console
 from kgdiff.evidence.show import EvidenceReport, ShowQuery, SnapshotEvidence, show_evidence
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.writers import FLAT_SUFFIXES, check_out, write_reader
+from kgdiff.temporal.writers import check_out, write_reader
 
 
 def show_command(
@@ -34,13 +34,13 @@ def show_command(
     For each object: its label, whether and where an article mentions it, the sentence (the
     golden context), the page and its revision (the golden document)."""
     if out is not None:
-        check_out(out, FLAT_SUFFIXES)
+        check_out(out)
     layout = StoreLayout.resolve(store)
     with open_catalog(layout) as connection:
         report = show_evidence(layout, connection, ShowQuery(qid, pid, snapshot))
     _print_report(report)
     if out is not None:
-        written = write_reader(report.table().to_reader(), out, FLAT_SUFFIXES)
+        written = write_reader(report.table().to_reader(), out)
         console.print(f"wrote {written:,} rows to {out}")
 
 

@@ -28,10 +28,12 @@ from kgdiff.evidence.supported import (
     supported_select,
     supported_view,
 )
+from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
 from kgdiff.store.coverage import COVERAGE_TABLE
 from kgdiff.store.layout import (
+    CLASSIFY_RULES,
     TABLES,
     WIKIPEDIA_TABLES,
     StoreLayout,
@@ -91,7 +93,7 @@ def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
     views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     views.extend(_build_views(layout, dirs))
     views.append(_pageviews_view(layout))
-    return CatalogPlan(root_macros(), views, catalog_macros())
+    return CatalogPlan(root_macros(), views, [*catalog_macros(), entity_labels_macro()])
 
 
 def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
@@ -134,7 +136,7 @@ def _wikipedia_views(layout: StoreLayout) -> list[str]:
 def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
     """Views over the classification builds made from exactly the snapshots published now."""
     current = sorted(
-        [m["name"], m["source"].get("sha256")]
+        [m["name"], m["source"].get("sha256"), m.get("coverage", "full")]
         for m in (msgspec.json.decode((d / "manifest.json").read_bytes()) for d in dirs)
     )
     views = []
@@ -142,8 +144,8 @@ def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
     built = evidence_snapshots(layout)
     for params_file in sorted((layout.root / "builds" / "classify").glob("*/params.json")):
         params = msgspec.json.decode(params_file.read_bytes())
-        if sorted(params["snapshots"]) != current:
-            continue  # a build of an earlier set of snapshots: kept on disk, not shown
+        if sorted(params["snapshots"]) != current or params.get("rules") != CLASSIFY_RULES:
+            continue  # a build of an earlier set of snapshots or rules: kept, not shown
         files = build_files(params_file.parent)
         if not files.parent.is_dir():
             continue  # a build of an earlier kgdiff (one result.parquet): not shown

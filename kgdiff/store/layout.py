@@ -89,6 +89,11 @@ def duckdb_glob(pattern: Path) -> str:
     return GLOB_CHARACTER.sub(r"[\1]", str(pattern.parent)) + "/" + pattern.name
 
 
+CLASSIFY_RULES = "coverage-gaps"
+"""The version of the classification's rules and columns, recorded in every build's
+parameters (and its key): builds by earlier rules are neither reused nor shown."""
+
+
 def build_files(build: Path) -> Path:
     """The Parquet files of a classification build folder, as a glob ``read_parquet`` reads."""
     return build / "result" / "*.parquet"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -21,11 +21,12 @@ import msgspec
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import StoreLayout, build_files, classification_view
+from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, build_files, classification_view
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.classify import check_dates, check_mode
+from kgdiff.temporal.classify import check_dates, check_mode, role_days
+from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
 
 BUILD_LAYOUT = "result-parts"
@@ -40,9 +41,11 @@ class BuildParams(msgspec.Struct, frozen=True):
     cutoff: str
     current: str
     mode: str
-    snapshots: list[tuple[str, str | None]]
+    snapshots: list[tuple[str, str | None, str]]
+    """(name, source sha256, coverage) of every snapshot the build was computed from."""
     tool_version: str
     layout: str = BUILD_LAYOUT
+    rules: str = CLASSIFY_RULES
 
     @property
     def view_name(self) -> str:
@@ -57,6 +60,8 @@ class Build:
     params: BuildParams
     path: Path
     reused: bool
+    reads: list[DateRead] = field(default_factory=list)
+    """Which snapshot answered each date, and how far it is from it."""
 
 
 def _params(
@@ -69,7 +74,7 @@ def _params(
         raise StoreError(
             f"no snapshots in {layout.root}; ingest some with 'kgdiff ingest wikidata'"
         )
-    snapshots = [(m.name, m.source.sha256) for m in manifests]
+    snapshots = [(m.name, m.source.sha256, m.coverage) for m in manifests]
     return BuildParams(
         init.isoformat(), cutoff.isoformat(), current.isoformat(), mode, snapshots, __version__
     )
@@ -88,18 +93,23 @@ def classification(
     current: date,
     mode: str,
     on_part: PartDone | None = None,
+    gap: GapPolicy | None = None,
 ) -> Build:
     """The classification build for these parameters, computed if it does not exist yet.
 
-    A large store is classified in parts (:mod:`kgdiff.temporal.parts`); ``on_part``
-    hears of each part done.
+    Dates the snapshots cannot answer are a usage error unless ``gap`` allows them
+    (:mod:`kgdiff.temporal.dates`). A large store is classified in parts
+    (:mod:`kgdiff.temporal.parts`); ``on_part`` hears of each part done.
     """
     manifests = list_snapshots(layout)
     params = _params(layout, manifests, (init, cutoff, current), mode)
+    with open_catalog(layout) as connection:
+        days = role_days(init, cutoff, current)
+        reads = check_answerable(connection, days, mode, gap or GapPolicy(), as_of=current)
     folder = build_dir(layout, params)
     result = build_files(folder)
     if result.parent.is_dir():  # a build folder appears complete, by one rename
-        return Build(params, result, reused=True)
+        return Build(params, result, reused=True, reads=reads)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -112,7 +122,7 @@ def classification(
     with store_lock(layout):
         if folder.exists():  # another process published the same build meanwhile
             shutil.rmtree(tmp, ignore_errors=True)
-            return Build(params, result, reused=True)
+            return Build(params, result, reused=True, reads=reads)
         tmp.rename(folder)
         rebuild_catalog(layout)
-    return Build(params, result, reused=False)
+    return Build(params, result, reused=False, reads=reads)

@@ -13,8 +13,7 @@ import duckdb
 
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, date_reads_macro
-from kgdiff.temporal.dates import check_dates as check_dates_in_store
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, check_answerable, date_reads_macro
 
 MODES = ("record", "valid", "both")
 OPTIONAL_PARAMS = {
@@ -80,7 +79,7 @@ def classify(
     gap = gap or GapPolicy()
     check_dates(init, cutoff, current)
     check_mode(mode)
-    check_dates_in_store(connection, role_days(init, cutoff, current), mode, gap, as_of=current)
+    check_answerable(connection, role_days(init, cutoff, current), mode, gap, as_of=current)
     parameters = {"init": init, "cutoff": cutoff, "current": current, "mode": mode, **WHOLE}
     parameters |= {"max_gap": gap.max_gap, "allow_gap": True}  # checked just above
     return connection.execute(load_sql("classify/classify"), parameters)

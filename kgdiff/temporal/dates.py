@@ -70,7 +70,7 @@ def date_reads(
     return [DateRead(view, role, day, *rest) for view, role, _, day, *rest in rows]
 
 
-def check_dates(
+def check_answerable(
     connection: duckdb.DuckDBPyConnection,
     days: dict[str, date],
     mode: str,

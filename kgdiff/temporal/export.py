@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -24,13 +25,25 @@ from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout, duckdb_glob
 from kgdiff.store.store_root import open_catalog, store_relative
 from kgdiff.temporal.builds import Build
-from kgdiff.temporal.writers import copy_format, published
+from kgdiff.temporal.writers import check_out, write_relation
 
 
-def level_counts(build: Path, pids: list[str]) -> list[tuple[str, int]]:
-    """Groups per level in a build, optionally only for some properties."""
+@dataclass(frozen=True)
+class GroupChoice:
+    """Which groups of a classification a user asked for (empty: all)."""
+
+    pids: list[str] = field(default_factory=list)
+    levels: list[str] = field(default_factory=list)
+
+    def values(self) -> dict[str, list[str]]:
+        """The bind values ``$pids`` and ``$levels``."""
+        return {"pids": self.pids, "levels": self.levels}
+
+
+def level_counts(build: Path, choice: GroupChoice) -> list[tuple[str, int]]:
+    """Groups per level in a build, of the chosen properties and levels."""
     query = render("classify/level_counts", build=duckdb_glob(build))
-    rows = duckdb.execute(query, {"pids": pids}).fetchall()
+    rows = duckdb.execute(query, choice.values()).fetchall()
     return [(str(level), int(count)) for level, count in rows]
 
 
@@ -39,11 +52,10 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
     """A connection whose temporary view ``export_source`` holds the build's groups (and
     their evidence columns when the store has evidence)."""
     wiki = evidence_wiki(layout)
+    connection = open_catalog(layout)  # its entity_labels macro labels the answers
     if wiki is None:
-        connection = duckdb.connect()
         view = render("classify/export_source", files=duckdb_glob(build.path))
     else:
-        connection = open_catalog(layout)
         p = build.params
         relative = store_relative(layout, build.path)
         built = evidence_snapshots(layout)
@@ -56,20 +68,39 @@ def export_source(layout: StoreLayout, build: Build) -> Iterator[duckdb.DuckDBPy
         connection.close()
 
 
-def supported_counts(layout: StoreLayout, build: Build, pids: list[str]) -> SupportedSummary | None:
-    """Groups per level and ``supported`` value, and why the unknown ones are unknown;
-    None when the store has no evidence."""
+def supported_counts(
+    layout: StoreLayout, build: Build, choice: GroupChoice
+) -> SupportedSummary | None:
+    """Groups per level and ``supported`` value, and why the unknown ones are unknown, of the
+    chosen groups; None when the store has no evidence."""
     if evidence_wiki(layout) is None:
         return None
     with export_source(layout, build) as connection:
-        rows = connection.execute(load_sql("evidence/supported_counts"), {"pids": pids})
+        rows = connection.execute(load_sql("evidence/supported_counts"), choice.values())
         return summarise_supported(rows.fetchall())
 
 
-def export_classification(layout: StoreLayout, build: Build, out: Path, pids: list[str]) -> int:
-    """Write the groups of a build to ``out`` (atomically); return how many."""
-    fmt = copy_format(out)
-    with published(out) as tmp, export_source(layout, build) as connection:
-        query = render("classify/export", out=str(tmp), format=fmt)
-        written = connection.execute(query, {"pids": pids}).fetchone()  # COPY answers its count
-    return int(written[0]) if written else 0
+@dataclass(frozen=True)
+class Exported:
+    """What an export wrote: rows, and the entity ids it shows without a label."""
+
+    rows: int
+    unlabelled: int
+    unlabelled_examples: list[str]
+
+
+def export_classification(
+    layout: StoreLayout, build: Build, out: Path, choice: GroupChoice, lang: str = "en"
+) -> Exported:
+    """Write the chosen groups of a build to ``out`` (.csv, .jsonl or .parquet, atomically),
+    sorted, with the labels in ``lang`` of their subjects, properties and answers."""
+    check_out(out)
+    with export_source(layout, build) as connection:
+        chosen = connection.sql(load_sql("classify/export_chosen"), params=choice.values())
+        connection.register("export_chosen", chosen)
+        connection.execute(load_sql("classify/answer_names"), {"lang": lang})
+        rows = connection.sql(load_sql("classify/export_rows"))
+        written = write_relation(connection, rows, out)
+        missing = connection.execute(load_sql("classify/unlabelled_ids")).fetchone()
+    count, examples = missing if missing else (0, [])
+    return Exported(written, int(count), list(examples or []))

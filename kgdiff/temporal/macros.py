@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from kgdiff.sqlfiles import as_table_macro
-from kgdiff.temporal import chains, facts, pools, updates
+from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro
 from kgdiff.temporal.dates import date_reads_macro
 
@@ -14,7 +13,7 @@ def catalog_macros() -> list[str]:
     return [
         date_reads_macro(),
         classify_macro(),
-        as_table_macro("timeline/timeline", "timeline", ["qid"]),
+        timeline.catalog_macro(),
         pools.catalog_macro(),
         chains.catalog_macro(),
         updates.catalog_macro(),

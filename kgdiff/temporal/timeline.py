@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 import duckdb
 
-from kgdiff.errors import UsageError
-from kgdiff.sqlfiles import load_sql
-
-ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
+from kgdiff.sqlfiles import as_table_macro, load_sql
 
 
-def timeline(connection: duckdb.DuckDBPyConnection, qid: str) -> duckdb.DuckDBPyConnection:
-    """One row per (property, value, statement) of ``qid``, with record and valid intervals."""
-    if not ENTITY_ID.fullmatch(qid):
-        raise UsageError(f"{qid!r} is not an entity id like Q42, P31 or L1")
-    return connection.execute(load_sql("timeline/timeline"), {"qid": qid})
+def catalog_macro() -> str:
+    """``timeline(qid, pids := [])`` for the catalog."""
+    return as_table_macro("timeline/timeline", "timeline", ["qid", "pids"], {"pids": "[]"})
+
+
+def timeline(
+    connection: duckdb.DuckDBPyConnection, qid: str, pids: list[str] | None = None
+) -> duckdb.DuckDBPyRelation:
+    """One row per (property, value, statement) of ``qid`` (a normalised id), in time order,
+    with record and valid intervals; only the properties ``pids`` when given."""
+    return connection.sql(load_sql("timeline/timeline"), params={"qid": qid, "pids": pids or []})

@@ -83,4 +83,5 @@ WHERE CASE
         || '. Choose dates the snapshots answer, or pass allow_gap := true to answer anyway'
         || ' (the output carries the gap) or max_gap := DAYS')
     ELSE true
-END;
+END
+ORDER BY j.view, j.position;

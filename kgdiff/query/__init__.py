@@ -1,0 +1,1 @@
+"""What every face of kgdiff asks the store the same way: ids, labels, outputs."""

@@ -1,0 +1,81 @@
+"""Labels for the ids in an answer, in a language, as of the snapshot that answered.
+
+A label comes from the snapshot that answered when it has one, else from the nearest other
+snapshot that has one (``sql/labels/entity_labels.sql``); an id no snapshot labels is shown
+as itself and counted, never blank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import duckdb
+
+from kgdiff.query.ids import ENTITY_ID
+from kgdiff.sqlfiles import as_table_macro, load_sql
+
+DEFAULT_LANG = "en"
+
+
+LABEL_DEFAULTS = {"label_snapshot": "NULL", "label_lang": f"'{DEFAULT_LANG}'"}
+
+
+def catalog_macro() -> str:
+    """``entity_labels(label_ids, label_snapshot := NULL, label_lang := 'en')``."""
+    params = ["label_ids", *LABEL_DEFAULTS]
+    return as_table_macro("labels/entity_labels", "entity_labels", params, LABEL_DEFAULTS)
+
+
+def is_entity_id(value: object) -> bool:
+    """True for an item, property or lexeme id (a value that can have a label)."""
+    return isinstance(value, str) and ENTITY_ID.fullmatch(value) is not None
+
+
+@dataclass
+class Labels:
+    """Labels of some ids; :meth:`of` tells a label, or the id itself when there is none."""
+
+    names: dict[str, str]
+    lang: str = DEFAULT_LANG
+    missing: set[str] = field(default_factory=set)
+
+    def of(self, value: object) -> str:
+        """The label of an entity id (the id when none is known, counted in ``missing``), or
+        the value itself for any other value (a time, a quantity, a string)."""
+        text = "" if value is None else str(value)
+        if not is_entity_id(text):
+            return text
+        label = self.names.get(text)
+        if label is None:
+            self.missing.add(text)
+            return text
+        return label
+
+    def named(self, value: object) -> str:
+        """``label (id)`` for an entity id with a label, else what :meth:`of` gives."""
+        label = self.of(value)
+        return f"{label} ({value})" if label != value and is_entity_id(value) else label
+
+    def missing_note(self) -> str | None:
+        """One line counting the ids shown without a label, or None."""
+        if not self.missing:
+            return None
+        count = len(self.missing)
+        some = ", ".join(sorted(self.missing)[:5]) + (", …" if count > 5 else "")
+        return f"{count:,} id(s) have no {self.lang} label in the store, shown as ids: {some}"
+
+
+def labels_for(
+    connection: duckdb.DuckDBPyConnection,
+    ids: Iterable[object],
+    snapshot: str | None = None,
+    lang: str = DEFAULT_LANG,
+) -> Labels:
+    """The labels in ``lang`` of the entity ids among ``ids``, as of ``snapshot``."""
+    wanted = sorted({str(i) for i in ids if is_entity_id(i)})
+    if not wanted:
+        return Labels({}, lang)
+    values = {"label_ids": wanted, "label_snapshot": snapshot, "label_lang": lang}
+    rows = connection.execute(load_sql("labels/entity_labels"), values).fetchall()
+    return Labels({str(row[0]): str(row[1]) for row in rows}, lang)
