@@ -118,4 +118,6 @@ def test_which_dates_are_beyond_the_data(
         if expected is not None:
             assert read.gap_days == (read.day - expected).days
         if unanswered and mode == "record" and not beyond:
-            assert f"before the first snapshot, s{snapshot_days.index(first) + 1}" in read.problem
+            assert f"before the first snapshot, s{snapshot_days.index(first) + 1}" in str(
+                read.problem
+            )
