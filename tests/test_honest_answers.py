@@ -19,7 +19,7 @@ DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12
 SNAPSHOT_LIST = "wd-2013-12 (2013-12-21), wd-2014-10 (2014-10-11), wd-2014-12 (2014-12-31)"
 
 
-def one_line_error(result: object) -> str:
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
     """The single stderr line of a failed command (exit 2)."""
     assert result.returncode == 2, result.stdout
     lines = result.stderr.strip().splitlines()
