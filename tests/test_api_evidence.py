@@ -110,8 +110,15 @@ def test_entities_as_of_a_date_equal_the_history_dump_read_at_that_date(
                 ).fetchall()
                 for table in ("entities", "labels", "sitelinks", "statements")
             ]
+        coverage = connection.execute(
+            "SELECT name, coverage, (SELECT list(qid ORDER BY qid) FROM coverage c"
+            " WHERE c.snapshot = s.name) FROM snapshots s ORDER BY name"
+        ).fetchall()
     assert tables["api"] == tables["xml"]
     assert tables["api"][0]  # Q1 existed at every tested date
+    # the API snapshot covers what was asked, the id that did not exist included; the
+    # history dump is a whole (tiny) dump
+    assert coverage == [("api", "subset", ["Q1", "Q424242"]), ("xml", "full", None)]
     again = run_kgdiff(
         "ingest", "api", "--entities", "Q1,Q424242", "--date", day, "--snapshot", "api",
         "--api", mediawiki.api_url, "--store", store,
