@@ -224,6 +224,17 @@ def test_classify_takes_another_language(sample_store: Path, tmp_path: Path) -> 
     assert labels["Q183"] == "Deutschland"
 
 
+def test_not_covered_groups_can_be_left_out(sample_store: Path, tmp_path: Path) -> None:
+    out = tmp_path / "covered.parquet"
+    result = run_kgdiff(
+        "classify", *DATES, "--drop-not-covered", "--store", str(sample_store), "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    levels = dict(duckdb.execute(f"SELECT level, count(*) FROM '{out}' GROUP BY 1").fetchall())
+    assert "not_covered" not in levels and levels["stable"] > 1000
+    assert "│ not_covered" not in result.stdout and "groups are not_covered" not in result.stdout
+
+
 def test_a_bad_level_is_a_usage_error(sample_store: Path) -> None:
     line = one_line_error(
         run_kgdiff("classify", *DATES, "--level", "stale", "--store", str(sample_store))

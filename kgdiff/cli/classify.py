@@ -54,6 +54,13 @@ def classify_command(
     mode: ModeOption = "record",
     pid: PidsOption = None,
     level: LevelOption = None,
+    drop_not_covered: Annotated[
+        bool,
+        typer.Option(
+            "--drop-not-covered",
+            help="Leave out the groups a subset snapshot cannot speak for (level not_covered).",
+        ),
+    ] = False,
     out: OutOption = None,
     lang: LangOption = "en",
     max_gap: MaxGapOption = 31,
@@ -62,7 +69,7 @@ def classify_command(
 ) -> None:
     """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
     out = checked_out(out)
-    choice = GroupChoice(pid_list(pid), level_list(level))
+    choice = GroupChoice(pid_list(pid), level_list(level, drop_not_covered))
     layout = StoreLayout.resolve(store)
     days = _days(init, cutoff, current)
     with open_catalog(layout) as connection:
@@ -82,12 +89,18 @@ def classify_command(
             )
 
 
-def level_list(levels: list[str] | None) -> list[str]:
-    """``--level`` values, each one of the levels; a usage error naming a wrong one."""
+def level_list(levels: list[str] | None, drop_not_covered: bool = False) -> list[str]:
+    """``--level`` values, each one of the levels (a usage error naming a wrong one), without
+    ``not_covered`` when it is dropped (empty: every level)."""
     chosen = [value.strip().lower() for value in levels or []]
     wrong = [value for value in chosen if value not in LEVELS]
     if wrong:
         raise UsageError(f"--level {wrong[0]!r} is not one of {', '.join(LEVELS)}")
+    if drop_not_covered:
+        kept = [value for value in chosen or LEVELS if value != "not_covered"]
+        if not kept:
+            raise UsageError("--drop-not-covered leaves no level of --level to show")
+        return list(dict.fromkeys(kept))
     return list(dict.fromkeys(chosen))
 
 
