@@ -22,9 +22,10 @@ from kgdiff.temporal.writers import check_out, write_reader
 
 @dataclass
 class PoolExport:
-    """What an export wrote: groups, and the ids it shows without a label."""
+    """What an export wrote: groups, their subjects, and the ids it shows without a label."""
 
     groups: int = 0
+    subjects: set[str] = field(default_factory=set)
     unlabelled: set[str] = field(default_factory=set)
 
 
@@ -72,6 +73,7 @@ def _tables(readers: Iterator[pa.RecordBatchReader], tally: PoolExport) -> Itera
             if batch.num_rows == 0:
                 continue
             tally.groups += batch.num_rows
+            tally.subjects |= set(batch.column("subject").to_pylist())
             tally.unlabelled |= unlabelled_ids(batch)
             yield with_chroknow_columns(batch)
 
