@@ -183,7 +183,7 @@ def _table(request: PoolRequest, records: list[Record]) -> Table:
         ]
         for run in _runs(record["periods"]):
             objects = ", ".join(_named(names[v], v) for v in run[0]["objects"]) or "—"
-            table.add_row(*head, _label(run), objects, _notes(run[0], names))
+            table.add_row(*head, _label(run), objects, _notes(run, names))
             head = ["", "", ""]
     return table
 
@@ -210,10 +210,10 @@ def _label(run: list[Period]) -> str:
     return first if first == last else f"{first} … {last}"
 
 
-def _notes(period: Period, names: dict[str, str]) -> str:
-    notes = []
+def _notes(run: list[Period], names: dict[str, str]) -> str:
+    period, notes = run[0], []
     if period["gap_days"] > 0:
-        notes.append(f"after the data (ends {period['gap_days']:,} days after the snapshot)")
+        notes.append(f"after the data (up to {run[-1]['gap_days']:,} days after the snapshot)")
     if period["filled"]:
         notes.append("filled")
     if period["precision_only"]:
