@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Annotated, Any
 
 import duckdb
@@ -78,27 +80,44 @@ def pools_command(
         request.check()
         reach = pools_reach(connection, year, gap)
         try:
-            if out is not None:
-                exported = export_pools(connection, request, out)
-                found, missing = exported.subjects, exported.unlabelled
-            else:
-                records = list(pool_records(connection, request))
-                found = {r["subject"] for r in records}
-                missing = set().union(*(unlabelled_ids_of(r) for r in records))
+            answer = _answer(connection, request, out)
         except duckdb.CatalogException as exc:
             raise StoreError(f"{layout.catalog} has no statements; ingest a snapshot") from exc
-        reasons = why_no_pools(connection, request, reach, found)
+        reasons = why_no_pools(connection, request, reach, answer.subjects)
     for line in reach_lines(reach, defaulted=to_year is None):
         console.print(line, highlight=False, markup=False)
-    if out is not None:
-        console.print(f"wrote {exported.groups:,} groups to {out}, with {lang} labels")
+    if answer.records is None:
+        console.print(f"wrote {answer.groups:,} groups to {out}, with {lang} labels")
     else:
-        console.print(_table(request, records))
+        console.print(_table(request, answer.records))
     for reason in reasons:
         console.print(f"no pools: {reason}", highlight=False, markup=False)
-    note = Labels({}, lang, missing).missing_note()
+    note = Labels({}, lang, answer.unlabelled).missing_note()
     if note:
         console.print(note, highlight=False, markup=False)
+
+
+@dataclass
+class PoolAnswer:
+    """The records to print (None: written to --out), how many groups, their subjects, and
+    the ids shown without a label."""
+
+    records: list[Record] | None
+    groups: int
+    subjects: set[str]
+    unlabelled: set[str]
+
+
+def _answer(
+    connection: duckdb.DuckDBPyConnection, request: PoolRequest, out: Path | None
+) -> PoolAnswer:
+    if out is not None:
+        done = export_pools(connection, request, out)
+        return PoolAnswer(None, done.groups, done.subjects, done.unlabelled)
+    records = list(pool_records(connection, request))
+    subjects = {r["subject"] for r in records}
+    unlabelled = set().union(*(unlabelled_ids_of(r) for r in records))
+    return PoolAnswer(records, len(records), subjects, unlabelled)
 
 
 def _last_year(connection: duckdb.DuckDBPyConnection, from_year: int, to_year: int | None) -> int:
