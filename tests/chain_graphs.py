@@ -1,7 +1,7 @@
 """Tiny exact graphs for the chain tests, and an independent reference for their hops.
 
 ``graph(rows)`` is an in-memory DuckDB with the ``snapshots``, ``statements`` and
-``entities`` tables sql/chains/chains.sql reads; ``stmt`` and ``edges`` make statement
+``labels`` tables and the macros sql/chains/chains.sql reads; ``stmt`` and ``edges`` make statement
 rows. ``validity``, ``best_values`` and ``two_hops`` re-derive, in plain Python, what
 the SQL must find (docs/classification.md validity, best rank, deterministic choice).
 """
@@ -15,6 +15,8 @@ from typing import Any
 import duckdb
 
 from kgdiff.temporal.chains import ChainQuery, chains
+from kgdiff.temporal.dates import GapPolicy
+from tests.query_macros import add_query_macros, english
 
 T = date(2014, 6, 1)
 IDS = itertools.count()
@@ -25,7 +27,10 @@ COLUMNS = (
     "end_lo DATE, end_hi DATE, end_snaktype VARCHAR, point_lo DATE, point_hi DATE, "
     "point_snaktype VARCHAR"
 )
-ENTITIES = "snapshot VARCHAR, qid VARCHAR, label_en VARCHAR, aliases_en VARCHAR[]"
+SYNTHETIC_GAP = GapPolicy(allow=True)
+"""The graphs test the hops at dates their one or two snapshots do not reach (a snapshot of
+2014-01-01, the date 2014-06-01): the date's distance to the data is tested on the real
+store (tests/test_chains.py), so these searches allow the gap."""
 Row = tuple[Any, ...]
 
 
@@ -51,21 +56,21 @@ def edges(text: str, snap: str = "s1") -> list[Row]:
 
 
 def graph(rows: list[Row], snapshots: Any = (("s1", date(2014, 1, 1)),), labels: Any = ()) -> Any:
-    """An in-memory database with the three views the chain SQL reads."""
+    """An in-memory database with what the chain SQL reads; ``labels`` are (snapshot, qid,
+    English label, English aliases)."""
     con = duckdb.connect()
-    for name, columns in (("snapshots", "name VARCHAR, date DATE"), ("statements", COLUMNS)):
-        con.execute(f"CREATE TABLE {name} ({columns})")
-    con.execute(f"CREATE TABLE entities ({ENTITIES})")
-    con.executemany("INSERT INTO snapshots VALUES (?, ?)", list(snapshots))
+    con.execute("CREATE TABLE snapshots (name VARCHAR, date DATE, coverage VARCHAR)")
+    con.execute(f"CREATE TABLE statements ({COLUMNS})")
+    con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
     if rows:
         con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
-    if labels:
-        con.executemany("INSERT INTO entities VALUES (?, ?, ?, ?)", list(labels))
+    add_query_macros(con, [row for label in labels for row in english(*label)])
     return con
 
 
 def found(con: Any, day: date = T, **options: Any) -> list[dict[str, Any]]:
     options.setdefault("relations", LINE)
+    options.setdefault("gap", SYNTHETIC_GAP)
     cursor = chains(con, ChainQuery(day, **options))
     names = [d[0] for d in cursor.description or []]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

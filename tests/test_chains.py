@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
 from kgdiff.temporal.chains import ChainQuery, load_relations
+from kgdiff.temporal.dates import GapPolicy
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
 from tests.paths import run_kgdiff
+
+STRICT, ALLOWED = GapPolicy(), GapPolicy(allow=True)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,7 @@ def real(sample_store: Path) -> Iterator[duckdb.DuckDBPyConnection]:
 def test_real_three_hop_chain_and_its_answer(real: Any) -> None:
     """England's capital London is in the UK, whose head of government is David Cameron."""
     relations = {"P36": ["P17", "P6"], "P17": ["P36", "P6"], "P6": ["P69"]}
-    rows = found(real, date(2014, 11, 1), relations=relations, subjects=["Q21"])
+    rows = found(real, date(2014, 11, 1), relations=relations, subjects=["Q21"], gap=STRICT)
     assert paths(rows) == [
         ("Q21", "P17:Q145", "P36:Q84"),
         ("Q21", "P17:Q145", "P6:Q192"),
@@ -48,8 +51,8 @@ def test_real_three_hop_chain_and_its_answer(real: Any) -> None:
 def test_real_choice_preferred_then_latest_start(real: Any) -> None:
     """Berlin's mayor: in 2013-12 two normal statements (latest start wins), then preferred."""
     query = {"relations": {"P36": ["P6"]}, "subjects": ["Q183"]}
-    (old,) = found(real, date(2014, 1, 1), **query)
-    (new,) = found(real, date(2014, 11, 1), **query)
+    (old,) = found(real, date(2014, 1, 1), gap=STRICT, **query)
+    (new,) = found(real, date(2014, 11, 1), gap=STRICT, **query)
     assert paths([old]) == paths([new]) == [("Q183", "P36:Q64", "P6:Q8863")]
     assert (old["answers"], old["hops"][1]["rank"]) == (["Q2514", "Q8863"], "normal")
     assert old["hops"][1]["start"] == date(2001, 6, 16)
@@ -57,10 +60,13 @@ def test_real_choice_preferred_then_latest_start(real: Any) -> None:
 
 
 def test_real_hops_are_valid_and_runs_repeat(real: Any) -> None:
-    """Ended statements (Bonn as capital, London's mayor until 2008) never make a hop."""
+    """Ended statements (Bonn as capital, London's mayor until 2008) never make a hop. A date
+    before the first snapshot (2013-12-21) has no snapshot to read in record time: it used to
+    give no chain silently, a confident empty answer; it is refused now, and gives no chain
+    only when the gap is allowed."""
     day = date(2014, 11, 1)
-    rows = found(real, day, relations=load_relations())
-    assert len(rows) > 500 and rows == found(real, day, relations=load_relations())
+    rows = found(real, day, relations=load_relations(), gap=STRICT)
+    assert len(rows) > 500 and rows == found(real, day, relations=load_relations(), gap=STRICT)
     hops = {(h["subject"], h["pid"], h["object"]) for r in rows for h in r["hops"]}
     assert ("Q84", "P6", "Q180589") in hops
     assert not hops & {("Q183", "P36", "Q586"), ("Q84", "P6", "Q220723")}
@@ -72,14 +78,18 @@ def test_real_hops_are_valid_and_runs_repeat(real: Any) -> None:
         {"d": day, "ids": ids},
     ).fetchone()
     assert checked == (len(set(ids)),)
-    assert found(real, date(2013, 1, 1), relations=load_relations()) == []
+    with pytest.raises(UsageError, match="before the first snapshot, wd-2013-12"):
+        found(real, date(2013, 1, 1), relations=load_relations(), gap=STRICT)
+    assert found(real, date(2013, 1, 1), relations=load_relations(), gap=ALLOWED) == []
 
 
 def test_catalog_macro_matches_the_library(real: Any) -> None:
     macro = (
         "SELECT start_subject, n_hops, answer FROM chains(DATE '2014-11-01', subjects := ['Q21'])"
     )
-    expected = found(real, date(2014, 11, 1), relations=load_relations(), subjects=["Q21"])
+    expected = found(
+        real, date(2014, 11, 1), relations=load_relations(), subjects=["Q21"], gap=STRICT
+    )
     rows = real.execute(macro).fetchall()
     assert rows == [(r["start_subject"], r["n_hops"], r["answer"]) for r in expected]
 

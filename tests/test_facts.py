@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
 from kgdiff.temporal.classify import define_classify_macro
+from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at
 from tests.temporal_reference import Merges, Snapshot, reading, redirect_targets
 from tests.temporal_strategies import histories
@@ -42,10 +43,10 @@ def expected_facts(snapshots: list[Snapshot], day: date, mode: str) -> dict[tupl
 
 
 def sql_facts(
-    connection: duckdb.DuckDBPyConnection, day: date, mode: str
+    connection: duckdb.DuckDBPyConnection, day: date, mode: str, gap: GapPolicy | None = None
 ) -> dict[tuple[str, str], Fact]:
     """facts_at as the same mapping."""
-    rows = facts_at(connection, day, mode).fetchall()
+    rows = facts_at(connection, day, mode, gap).fetchall()
     return {(r[0], r[1]): (tuple(r[2]), tuple(r[3]), r[4]) for r in rows}
 
 
@@ -54,12 +55,16 @@ def sql_facts(
 def test_facts_match_the_reference_on_generated_histories(
     history, mode: str, data: st.DataObject
 ) -> None:
+    """The drawn dates may lie beyond the generated snapshots (before the first in record
+    time, or long after the last): the sets are compared with the gap allowed, and the
+    refusal itself is tested on the real store (tests/test_grounded_answers.py)."""
     snapshots, init, cutoff, current = history
     day = data.draw(st.sampled_from([init, cutoff, current, snapshots[0].date]))
     connection = duckdb.connect()
     load(connection, snapshots)
     define_classify_macro(connection)
-    assert sql_facts(connection, day, mode) == expected_facts(snapshots, day, mode)
+    got = sql_facts(connection, day, mode, GapPolicy(allow=True))
+    assert got == expected_facts(snapshots, day, mode)
 
 
 @pytest.fixture(scope="module")
@@ -77,15 +82,19 @@ def test_germany_had_merkel_as_head_of_government(catalog: duckdb.DuckDBPyConnec
 
 
 def test_valid_time_reads_the_latest_snapshot(catalog: duckdb.DuckDBPyConnection) -> None:
-    """Before the first snapshot, record time knows nothing; valid time still answers from
-    the latest snapshot's qualifiers (Schröder, Q2530, headed Germany's government in 2000)."""
-    assert sql_facts(catalog, date(2000, 6, 1), "record") == {}
+    """Before the first snapshot, record time knows nothing: that used to be an empty answer
+    (no facts at all, said with confidence); it is refused now, and empty only when the gap
+    is allowed. Valid time still answers from the latest snapshot's qualifiers (Schröder,
+    Q2530, headed Germany's government in 2000), saying how far the date is from it."""
+    with pytest.raises(UsageError, match="before the first snapshot, wd-2013-12"):
+        sql_facts(catalog, date(2000, 6, 1), "record")
+    assert sql_facts(catalog, date(2000, 6, 1), "record", GapPolicy(allow=True)) == {}
     facts = sql_facts(catalog, date(2000, 6, 1), "valid")
     assert facts[("Q183", "P6")][0] == ("Q2530",)
-    query = "SELECT DISTINCT snapshot FROM facts_at(DATE '2000-06-01', 'valid')"
+    query = "SELECT DISTINCT snapshot, gap_days FROM facts_at(DATE '2000-06-01', 'valid')"
     read = catalog.execute(query).fetchall()
     latest = catalog.execute("SELECT name FROM snapshots ORDER BY date DESC LIMIT 1").fetchall()
-    assert read == latest
+    assert read == [(latest[0][0], (date(2000, 6, 1) - date(2014, 12, 31)).days)]
 
 
 def test_the_macro_equals_the_library(catalog: duckdb.DuckDBPyConnection) -> None:

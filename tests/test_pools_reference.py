@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kgdiff.temporal.pools import pools
+from tests.query_macros import add_query_macros
 
 Bound = tuple[str | None, date | None, date | None]  # (snaktype, lo, hi)
 Stmt = dict[str, Any]
@@ -46,7 +47,8 @@ def stmt(
 
 
 def connect(latest: list[Stmt]) -> duckdb.DuckDBPyConnection:
-    """`snapshots` and `statements` views: an old snapshot (never read) and the latest."""
+    """`snapshots` and `statements` views: an old snapshot (never read) and the latest; no
+    labels (the macros the SQL calls)."""
     old = stmt("OLD")  # unqualified: it would be in every pool if the old snapshot counted
     rows = [{"snapshot": "old", **old}] + [{"snapshot": "new", **row} for row in latest]
     names = list(rows[0])
@@ -54,13 +56,12 @@ def connect(latest: list[Stmt]) -> duckdb.DuckDBPyConnection:
         n: pa.array([r[n] for r in rows], pa.date32() if n in DATE_COLUMNS else None) for n in names
     }
     connection = duckdb.connect()
-    connection.register(
-        "snapshot_rows",
-        pa.table({"name": ["old", "new"], "date": [date(2014, 1, 1), date(2015, 1, 1)]}),
-    )
+    snapshots = {"name": ["old", "new"], "date": [date(2014, 1, 1), date(2015, 1, 1)]}
+    connection.register("snapshot_rows", pa.table(snapshots | {"coverage": ["full", "full"]}))
     connection.register("statement_rows", pa.table(columns))
     connection.execute("CREATE VIEW snapshots AS SELECT * FROM snapshot_rows")
     connection.execute("CREATE VIEW statements AS SELECT * FROM statement_rows")
+    add_query_macros(connection)
     return connection
 
 

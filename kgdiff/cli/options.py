@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from kgdiff.errors import UsageError
 from kgdiff.query.ids import normalise_ids
 from kgdiff.query.labels import DEFAULT_LANG
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
@@ -54,7 +55,7 @@ def checked_out(out: Path | None) -> Path | None:
         return None
     check_out(out)
     if not out.parent.is_dir():
-        raise typer.BadParameter(f"{out.parent} is not a folder", param_hint="--out")
+        raise UsageError(f"--out {out}: {out.parent} is not a folder")
     return out
 
 

@@ -72,9 +72,14 @@ def presence(
 
 
 def why_empty(
-    connection: duckdb.DuckDBPyConnection, qid: str, pid: str | None, snapshot: str | None
+    connection: duckdb.DuckDBPyConnection,
+    qid: str,
+    pid: str | None,
+    snapshot: str | None,
+    otherwise: str = "none answers this question",
 ) -> str:
-    """Why ``qid`` (with ``pid``) has nothing in ``snapshot`` (None: in any snapshot)."""
+    """Why ``qid`` (with ``pid``) has nothing in ``snapshot`` (None: in any snapshot);
+    ``otherwise`` ends the reason when it has the statements asked about."""
     seen = presence(connection, qid, pid)
     holding = [p.snapshot for p in seen if p.held]
     where = f"it is in {', '.join(holding)}" if holding else "no snapshot holds it as an entity"
@@ -92,4 +97,4 @@ def why_empty(
         return f"{qid} has no {pid} statement {place}{elsewhere}"
     if not any(p.statements for p in scope):
         return f"{qid} has no statement {'in ' + read.snapshot if read else 'at all'}; {where}"
-    return f"{qid} has statements, but none answers this question"
+    return f"{qid} has statements, but {otherwise}"

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from kgdiff.query.ids import ENTITY_ID
 from kgdiff.sqlfiles import as_table_macro, load_sql
@@ -79,3 +81,12 @@ def labels_for(
     values = {"label_ids": wanted, "label_snapshot": snapshot, "label_lang": lang}
     rows = connection.execute(load_sql("labels/entity_labels"), values).fetchall()
     return Labels({str(row[0]): str(row[1]) for row in rows}, lang)
+
+
+def repeated_ids(ids: pa.Array | pa.ChunkedArray, labels: pa.Array | pa.ChunkedArray) -> set[str]:
+    """The entity ids among ``ids`` that their labels (an answer's label column, same shape,
+    lists or not) repeat: the ids an answer shows without a label."""
+    if pa.types.is_list(ids.type):
+        ids, labels = pc.list_flatten(ids), pc.list_flatten(labels)
+    same = pc.fill_null(pc.equal(ids, labels), False)
+    return {value for value in pc.filter(ids, same).to_pylist() if is_entity_id(value)}

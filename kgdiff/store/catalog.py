@@ -28,7 +28,6 @@ from kgdiff.evidence.supported import (
     supported_select,
     supported_view,
 )
-from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
 from kgdiff.store.coverage import COVERAGE_TABLE
@@ -93,7 +92,7 @@ def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
     views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
     views.extend(_build_views(layout, dirs))
     views.append(_pageviews_view(layout))
-    return CatalogPlan(root_macros(), views, [*catalog_macros(), entity_labels_macro()])
+    return CatalogPlan(root_macros(), views, catalog_macros())
 
 
 def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path]) -> list[str]:

@@ -1,11 +1,14 @@
 """Multi-hop chains valid at a reference date (sql/chains/chains.sql, DESIGN.md §5).
 
 A chain (s1, p1, o1), (o1, p2, o2), ... is read in record time from the latest
-snapshot at or before the date. Which property may follow which comes from a
-relation map: ``kgdiff/data/relations.json`` unless the caller gives another
-file with the same shape, ``{"P36": ["P6", "P17"], ...}`` (its keys are the
+snapshot at or before the date; a date the snapshots cannot answer (more than
+``max_gap`` days after the latest snapshot, or before the first) is refused unless
+the gap is allowed (:mod:`kgdiff.temporal.dates`). Which property may follow which
+comes from a relation map: ``kgdiff/data/relations.json`` unless the caller gives
+another file with the same shape, ``{"P36": ["P6", "P17"], ...}`` (its keys are the
 allowed first properties). Like the classification, the SQL reads the views
-``snapshots``, ``statements`` and ``entities`` of the connection it is given.
+``snapshots``, ``statements`` and ``labels`` of the connection it is given, and the
+macros ``date_reads`` and ``entity_labels``.
 """
 
 from __future__ import annotations
@@ -21,12 +24,23 @@ import duckdb
 import msgspec
 
 from kgdiff.errors import UsageError
+from kgdiff.query.labels import DEFAULT_LANG
 from kgdiff.resources import data_text
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote
-from kgdiff.temporal.writers import copy_format, published
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.writers import write_relation
 
 DEFAULT_HOPS = 3
-PARAMS = ["ref_date", "max_hops", "relations", "subjects", "first_pids"]
+PARAMS = [
+    "ref_date",
+    "max_hops",
+    "relations",
+    "subjects",
+    "first_pids",
+    "max_gap",
+    "allow_gap",
+    "lang",
+]
 ITEM_ID = re.compile(r"Q[1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 RESULTS = "chain_results"
@@ -77,6 +91,8 @@ class ChainQuery:
     relations: Relations = field(default_factory=load_relations)
     subjects: Sequence[str] = ()
     pids: Sequence[str] = ()
+    lang: str = DEFAULT_LANG
+    gap: GapPolicy = field(default_factory=GapPolicy)
 
     def __post_init__(self) -> None:
         if self.max_hops < 2:
@@ -91,50 +107,64 @@ class ChainQuery:
                 raise UsageError(f"--pid {pid}: the relation map gives it no next hop")
 
     def params(self) -> dict[str, Any]:
-        """The bind parameters of sql/chains/chains.sql."""
+        """The bind parameters of sql/chains/chains.sql (its date checked already)."""
         return {
             "ref_date": self.ref_date,
             "max_hops": self.max_hops,
             "relations": {"key": list(self.relations), "value": list(self.relations.values())},
             "subjects": list(self.subjects),
             "first_pids": list(self.pids),
+            "max_gap": self.gap.max_gap,
+            "allow_gap": True,
+            "lang": self.lang,
         }
+
+    def check_date(self, connection: duckdb.DuckDBPyConnection) -> DateRead:
+        """The snapshot the date reads (record time) and how far it is from it; a usage error
+        naming the snapshots when the date is beyond the data and the gap is not allowed."""
+        (read,) = check_answerable(connection, {"date": self.ref_date}, "record", self.gap)
+        return read
 
 
 def chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> duckdb.DuckDBPyConnection:
     """Run the chain search; the cursor yields one row per chain.
 
-    Columns: start_subject, ref_date, snapshot, n_hops, hops (list of structs subject,
-    pid, object, statement_id, rank, start), answer, answer_label, answer_aliases,
-    answers (every best-rank object of the last hop).
+    Columns: start_subject, ref_date, snapshot, gap_days, n_hops, hops (list of structs
+    subject, pid, object, statement_id, rank, start, subject_label, pid_label,
+    object_label), answer, answer_label, answer_aliases, answers (every best-rank object of
+    the last hop), start_label.
     """
+    query.check_date(connection)
     return connection.execute(load_sql("chains/chains"), query.params())
 
 
 def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> int:
     """Keep the chains in the temporary table ``chain_results``; return how many."""
+    query.check_date(connection)
     statement = f"CREATE OR REPLACE TEMP TABLE {RESULTS} AS\n{load_sql('chains/chains')}"
     connection.execute(statement, query.params())
-    counted = connection.execute(f"SELECT count(*) FROM {RESULTS}").fetchone()
+    counted = connection.execute(load_sql("chains/staged_count")).fetchone()
     return int(counted[0]) if counted else 0
 
 
 def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:
     """The first ``limit`` staged chains (all when None), in the SQL's order, as dicts."""
-    cursor = connection.execute(f"SELECT * FROM {RESULTS} ORDER BY rowid LIMIT $n", {"n": limit})
+    cursor = connection.execute(load_sql("chains/staged_rows"), {"n": limit})
     names = [column[0] for column in cursor.description or []]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+def staged_unlabelled(connection: duckdb.DuckDBPyConnection, limit: int | None) -> set[str]:
+    """The ids the first ``limit`` staged chains show without a label."""
+    rows = connection.execute(load_sql("chains/staged_unlabelled"), {"n": limit}).fetchall()
+    return {str(row[0]) for row in rows}
+
+
 def export_chains(connection: duckdb.DuckDBPyConnection, out: Path, limit: int | None) -> int:
-    """Write the first ``limit`` staged chains to ``out`` (.jsonl or .parquet, atomically)."""
-    fmt = copy_format(out)
-    selected = f"SELECT * FROM {RESULTS} ORDER BY rowid LIMIT $n"
-    with published(out) as tmp:
-        written = connection.execute(
-            f"COPY ({selected}) TO {quote(str(tmp))} (FORMAT {fmt})", {"n": limit}
-        ).fetchone()
-    return int(written[0]) if written else 0
+    """Write the first ``limit`` staged chains to ``out`` (.csv, .jsonl or .parquet,
+    atomically); return how many."""
+    relation = connection.sql(load_sql("chains/staged_rows"), params={"n": limit})
+    return write_relation(connection, relation, out)
 
 
 def relations_literal(relations: Relations) -> str:
@@ -145,11 +175,15 @@ def relations_literal(relations: Relations) -> str:
 
 def catalog_macro() -> str:
     """The catalog's ``chains(ref_date, max_hops := 3, relations := <default map>,
-    subjects := [], first_pids := [])`` table macro."""
+    subjects := [], first_pids := [], max_gap := 31, allow_gap := false, lang := 'en')``
+    table macro (after ``date_reads`` and ``entity_labels``)."""
     defaults = {
         "max_hops": str(DEFAULT_HOPS),
         "relations": relations_literal(load_relations()),
         "subjects": "[]",
         "first_pids": "[]",
+        "max_gap": str(DEFAULT_MAX_GAP),
+        "allow_gap": "false",
+        "lang": f"'{DEFAULT_LANG}'",
     }
     return as_table_macro("chains/chains", "chains", PARAMS, defaults)

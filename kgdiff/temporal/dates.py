@@ -94,3 +94,9 @@ def snapshot_listing(connection: duckdb.DuckDBPyConnection) -> str:
     """``name (date), …`` of every snapshot, oldest first ('none' for an empty store)."""
     rows = connection.execute(load_sql("dates/snapshot_listing")).fetchall()
     return ", ".join(f"{name} ({day})" for name, day in rows) or "none"
+
+
+def latest_snapshot(connection: duckdb.DuckDBPyConnection) -> tuple[str, date] | None:
+    """The name and date of the latest snapshot (None for an empty store)."""
+    rows = connection.execute(load_sql("dates/snapshot_listing")).fetchall()
+    return (str(rows[-1][0]), rows[-1][1]) if rows else None

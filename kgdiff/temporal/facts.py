@@ -1,8 +1,9 @@
 """The object sets of every (subject, pid) group at one date (sql/facts/facts_at.sql).
 
-The SQL calls the ``classify`` table macro (the catalog defines it; on another
-connection :func:`kgdiff.temporal.classify.define_classify_macro` does), so a fact at a
-date means exactly what the classification compares.
+The SQL calls the ``date_reads`` and ``classify`` table macros (the catalog defines them; on
+another connection :func:`kgdiff.temporal.classify.define_classify_macro` does), so a fact at
+a date means exactly what the classification compares. A date the snapshots cannot answer is
+refused unless the gap is allowed (:mod:`kgdiff.temporal.dates`).
 """
 
 from __future__ import annotations
@@ -13,19 +14,47 @@ import duckdb
 
 from kgdiff.sqlfiles import as_table_macro, load_sql
 from kgdiff.temporal.classify import check_mode
+from kgdiff.temporal.dates import (
+    DEFAULT_MAX_GAP,
+    DateRead,
+    GapPolicy,
+    check_answerable,
+    latest_snapshot,
+)
+
+OPTIONAL_PARAMS = {"mode": "'record'", "max_gap": str(DEFAULT_MAX_GAP), "allow_gap": "false"}
 
 
 def catalog_macro() -> str:
-    """``facts_at(day, mode := 'record')`` for the catalog (after ``classify``)."""
-    return as_table_macro("facts/facts_at", "facts_at", ["day", "mode"], {"mode": "'record'"})
+    """``facts_at(day, mode := 'record', max_gap := 31, allow_gap := false)`` for the catalog
+    (after ``classify``)."""
+    params = ["day", *OPTIONAL_PARAMS]
+    return as_table_macro("facts/facts_at", "facts_at", params, OPTIONAL_PARAMS)
+
+
+def check_day(
+    connection: duckdb.DuckDBPyConnection, day: date, mode: str, gap: GapPolicy
+) -> list[DateRead]:
+    """The reads of ``day`` (valid time reads the latest snapshot); a usage error naming the
+    snapshots when the day is beyond the data and ``gap`` does not allow it."""
+    check_mode(mode)
+    latest = latest_snapshot(connection)
+    as_of = latest[1] if latest is not None else None
+    return check_answerable(connection, {"day": day}, mode, gap, as_of=as_of)
 
 
 def facts_at(
-    connection: duckdb.DuckDBPyConnection, day: date, mode: str = "record"
+    connection: duckdb.DuckDBPyConnection,
+    day: date,
+    mode: str = "record",
+    gap: GapPolicy | None = None,
 ) -> duckdb.DuckDBPyRelation:
     """The groups with facts at ``day``, as a relation.
 
-    Columns: subject, pid, objects, best, unknown, unknown_reason, snapshot.
+    Columns: subject, pid, objects, best, unknown, unknown_reason, snapshot (the one that
+    answered), gap_days (the day minus that snapshot's date).
     """
-    check_mode(mode)
-    return connection.sql(load_sql("facts/facts_at"), params={"day": day, "mode": mode})
+    gap = gap or GapPolicy()
+    check_day(connection, day, mode, gap)
+    values = {"day": day, "mode": mode, "max_gap": gap.max_gap, "allow_gap": True}
+    return connection.sql(load_sql("facts/facts_at"), params=values)

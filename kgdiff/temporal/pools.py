@@ -27,34 +27,52 @@ the pool is the set of value keys of the group's non-deprecated statements in th
   else ``static``; ``changes`` counts those differences. Groups whose periods are all empty
   are not reported.
 
-Exports add ChroKnowBench's per-period lists (``objects_2014``, ``objects_2014-03``) to each
-record. The Python API takes years 1…9999; the SQL itself (and the catalog macro) any year.
+The pools read the latest snapshot, so they know nothing of the days after it: they reach
+the last day of ``to_year`` (in the latest snapshot's own year, its date), and a reach more
+than ``max_gap`` days after the latest snapshot is refused unless the gap is allowed
+(:func:`pools_reach`); each period carries ``gap_days``, its last day minus the snapshot's
+date. Rows carry the labels of their ids as of that snapshot. Exports (:mod:`pool_export`)
+add ChroKnowBench's per-period lists (``objects_2014``, ``objects_2014-03``) to each record.
+The Python API takes years 1…9999; the SQL itself (and the catalog macro) any year.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import duckdb
-import orjson
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from kgdiff.errors import UsageError
+from kgdiff.errors import StoreError, UsageError
+from kgdiff.query.labels import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql
-from kgdiff.temporal.writers import check_out, published
+from kgdiff.temporal.dates import (
+    DEFAULT_MAX_GAP,
+    DateRead,
+    GapPolicy,
+    check_answerable,
+    latest_snapshot,
+)
 
 GRANULARITIES = ("year", "month")
-PARAMS = ["qid", "pid", "from_year", "to_year", "granularity"]
+PARAMS = ["qid", "pid", "from_year", "to_year"]
+OPTIONAL_PARAMS = {
+    "granularity": "'year'",
+    "max_gap": str(DEFAULT_MAX_GAP),
+    "allow_gap": "false",
+    "lang": f"'{DEFAULT_LANG}'",
+}
 FIRST_YEAR, LAST_YEAR = 1, 9999
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 BATCH_ROWS = 10_000
+REACH_ROLE = "the pools' last day"
+"""How the check of the range names the day the pools reach (sql/pools/pools.sql says the
+same)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +84,8 @@ class PoolRequest:
     from_year: int
     to_year: int
     granularity: str = "year"
+    lang: str = DEFAULT_LANG
+    gap: GapPolicy = field(default_factory=GapPolicy)
 
     def check(self) -> None:
         """Raise :class:`UsageError` for ids, years or a granularity the query cannot use."""
@@ -96,6 +116,48 @@ def check_years(from_year: int, to_year: int) -> None:
         raise UsageError(f"years must lie within {FIRST_YEAR}…{LAST_YEAR}")
 
 
+@dataclass(frozen=True)
+class Reach:
+    """How far pools up to ``to_year`` reach, and what the latest snapshot says of it."""
+
+    to_year: int
+    snapshot: str
+    snapshot_date: date
+    read: DateRead
+    """The check of the last day the pools reach (``read.gap_days``: days after the snapshot;
+    ``read.problem``: why that day is beyond the data, when it is)."""
+
+
+def latest_year(connection: duckdb.DuckDBPyConnection) -> int:
+    """The year of the latest snapshot, where the pools stop unless asked otherwise."""
+    return _latest(connection)[1].year
+
+
+def reach_day(to_year: int, latest: date) -> date:
+    """The last day pools up to ``to_year`` claim to know: the end of ``to_year``, or in the
+    latest snapshot's own year its date (the data reach no further)."""
+    end = date(to_year, 12, 31)
+    return end if to_year > latest.year else min(end, latest)
+
+
+def pools_reach(
+    connection: duckdb.DuckDBPyConnection, to_year: int, gap: GapPolicy | None = None
+) -> Reach:
+    """The reach of pools up to ``to_year``; a usage error naming the snapshots when it lies
+    more than ``gap.max_gap`` days after the latest snapshot and ``gap`` does not allow it."""
+    name, latest = _latest(connection)
+    days = {REACH_ROLE: reach_day(to_year, latest)}
+    (read,) = check_answerable(connection, days, "valid", gap or GapPolicy(), as_of=latest)
+    return Reach(to_year, name, latest, read)
+
+
+def _latest(connection: duckdb.DuckDBPyConnection) -> tuple[str, date]:
+    found = latest_snapshot(connection)
+    if found is None:
+        raise StoreError("the store has no snapshot; ingest a snapshot first")
+    return found
+
+
 def pools(
     connection: duckdb.DuckDBPyConnection,
     qid: str | None,
@@ -103,16 +165,23 @@ def pools(
     from_year: int,
     to_year: int,
     granularity: str = "year",
+    gap: GapPolicy | None = None,
+    lang: str = DEFAULT_LANG,
 ) -> duckdb.DuckDBPyRelation:
     """The pools query (sql/pools/pools.sql) as a relation: one row per reported group.
 
     Columns: subject, pid, granularity, state, changes, all_objects, periods (a list of
-    structs: period, first_day, last_day, objects, precision_only, unqualified, filled).
-    ``qid`` / ``pid`` None mean every subject / every property.
+    structs: period, first_day, last_day, objects, precision_only, unqualified, filled,
+    gap_days, objects_labels), snapshot, subject_label, pid_label, all_objects_labels.
+    ``qid`` / ``pid`` None mean every subject / every property. A ``to_year`` beyond the
+    data is refused unless ``gap`` allows it (:func:`pools_reach`).
     """
     check_query(qid, pid, from_year, to_year, granularity)
-    values = [qid, pid, from_year, to_year, granularity]
-    return connection.sql(load_sql("pools/pools"), params=dict(zip(PARAMS, values, strict=True)))
+    gap = gap or GapPolicy()
+    pools_reach(connection, to_year, gap)
+    values = {"qid": qid, "pid": pid, "from_year": from_year, "to_year": to_year}
+    values |= {"granularity": granularity, "max_gap": gap.max_gap, "allow_gap": True}
+    return connection.sql(load_sql("pools/pools"), params=values | {"lang": lang})
 
 
 def pool_readers(
@@ -122,7 +191,14 @@ def pool_readers(
     request.check()
     for qid in request.subjects or (None,):
         relation = pools(
-            connection, qid, request.pid, request.from_year, request.to_year, request.granularity
+            connection,
+            qid,
+            request.pid,
+            request.from_year,
+            request.to_year,
+            request.granularity,
+            request.gap,
+            request.lang,
         )
         yield relation.to_arrow_reader(BATCH_ROWS)
 
@@ -136,62 +212,9 @@ def pool_records(
             yield from batch.to_pylist()
 
 
-def with_chroknow_fields(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` plus ChroKnowBench's per-period lists: ``objects_2014: [...]`` and so on."""
-    extra = {f"objects_{p['period']}": p["objects"] for p in record["periods"]}
-    return record | extra
-
-
-def export_pools(connection: duckdb.DuckDBPyConnection, request: PoolRequest, out: Path) -> int:
-    """Write one record per group to ``out`` (.jsonl or .parquet, atomically); return how many."""
-    suffix = check_out(out)
-    request.check()
-    with published(out) as tmp:
-        readers = pool_readers(connection, request)
-        return _write_jsonl(readers, tmp) if suffix == ".jsonl" else _write_parquet(readers, tmp)
-
-
-def _write_jsonl(readers: Iterator[pa.RecordBatchReader], path: Path) -> int:
-    written = 0
-    with path.open("wb") as handle:
-        for reader in readers:
-            for batch in reader:
-                for record in batch.to_pylist():
-                    handle.write(orjson.dumps(with_chroknow_fields(record)) + b"\n")
-                    written += 1
-    return written
-
-
-def _write_parquet(readers: Iterator[pa.RecordBatchReader], path: Path) -> int:
-    written, writer, schema = 0, None, None
-    try:
-        for reader in readers:
-            schema = reader.schema
-            for batch in reader:
-                if batch.num_rows == 0:
-                    continue
-                table = _with_chroknow_columns(batch)
-                writer = writer or pq.ParquetWriter(path, table.schema)
-                writer.write_table(table)
-                written += table.num_rows
-    finally:
-        if writer is not None:
-            writer.close()
-    if writer is None and schema is not None:  # no group: an empty file with the columns
-        pq.write_table(schema.empty_table(), path)
-    return written
-
-
-def _with_chroknow_columns(batch: pa.RecordBatch) -> pa.Table:
-    """``batch`` plus one ``objects_<period>`` column per period (all rows share the periods)."""
-    table = pa.Table.from_batches([batch])
-    periods = batch.column("periods")
-    for index, period in enumerate(periods[0].as_py()):
-        objects = pc.struct_field(pc.list_element(periods, index), "objects")
-        table = table.append_column(f"objects_{period['period']}", objects)
-    return table
-
-
 def catalog_macro() -> str:
-    """``pools(qid, pid, from_year, to_year, granularity := 'year')`` for the catalog."""
-    return as_table_macro("pools/pools", "pools", PARAMS, {"granularity": "'year'"})
+    """``pools(qid, pid, from_year, to_year, granularity := 'year', max_gap := 31,
+    allow_gap := false, lang := 'en')`` for the catalog (after ``date_reads`` and
+    ``entity_labels``)."""
+    params = [*PARAMS, *OPTIONAL_PARAMS]
+    return as_table_macro("pools/pools", "pools", params, OPTIONAL_PARAMS)

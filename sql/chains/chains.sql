@@ -8,20 +8,32 @@
 --          hop but the last is single-valued (its group has exactly one best-rank value);
 --          the last hop picks the latest start, then the smallest value key, and lists all
 --          best-rank values as `answers`. No entity repeats; pid p2 may follow p1 only if
---          the relation map allows it. One row per chain of 2 .. $max_hops hops; the
---          answer (last object) comes with its English label and aliases, from the snapshot
---          read, else from the nearest snapshot that has the entity.
+--          the relation map allows it. One row per chain of 2 .. $max_hops hops, with the
+--          snapshot read and `gap_days` (the date minus the snapshot's date). Labels in $lang
+--          as of the snapshot read (else the nearest snapshot that has one; an id without a
+--          label stands for itself, sql/labels/entity_labels.sql): `start_label`, each hop's
+--          `subject_label`, `pid_label` and `object_label`, the answer's `answer_label` and
+--          its aliases in $lang (from the snapshot that gave the label).
+--          A date more than $max_gap days after the latest snapshot, or before the first, is
+--          an error naming the snapshots unless $allow_gap (sql/dates/date_reads.sql; allowed,
+--          a date before the first snapshot has no chain). Reads the views `snapshots`,
+--          `statements` and `labels`, and the macros `date_reads` and `entity_labels`.
 -- params: $ref_date (DATE); $max_hops (INTEGER >= 2); $relations (MAP(VARCHAR, VARCHAR[]):
 --         a pid -> the pids allowed as its next hop; its keys are the allowed first pids);
 --         $subjects (VARCHAR[] start subjects, empty = all); $first_pids (VARCHAR[], empty =
---         every key of $relations).
+--         every key of $relations); $max_gap (INTEGER days), $allow_gap (BOOLEAN);
+--         $lang (VARCHAR) (macro defaults 3, the shipped map, [], [], 31, false, 'en').
 WITH RECURSIVE
 reading AS (
-    SELECT name AS snapshot, CAST($ref_date AS DATE) AS day
-    FROM snapshots
-    WHERE date <= CAST($ref_date AS DATE)
-    ORDER BY date DESC, name DESC
-    LIMIT 1
+    -- record time: the snapshot at or before the date (a date beyond the data is an error
+    -- unless $allow_gap). One aggregated row: no filter of a later step can be pushed below
+    -- it and skip the check.
+    SELECT any_value(d.snapshot) AS snapshot, any_value(d.day) AS day,
+           any_value(d.gap_days) AS gap_days
+    FROM date_reads(
+        [CAST($ref_date AS DATE)], ['date'], 'record',
+        max_gap := $max_gap, allow_gap := $allow_gap
+    ) AS d
 ),
 links AS (
     SELECT entry.key AS pid, unnest(entry.value) AS next_pid
@@ -103,34 +115,67 @@ walk AS (
       AND len(w.hops) < CAST($max_hops AS INTEGER)
       AND NOT list_contains(w.visited, e.hop.object)
 ),
+chained AS (
+    SELECT row_number() OVER () AS chain, w.*
+    FROM walk AS w
+    WHERE len(w.hops) >= 2
+),
 names AS (
-    -- the answer's English label and aliases: from the snapshot read, else from the nearest
-    -- snapshot that has the entity (earlier ones first)
+    -- labels as of the snapshot read (sql/labels/entity_labels.sql)
+    SELECT n.id, n.label, n.label_snapshot
+    FROM entity_labels(
+        (SELECT list(DISTINCT x.id) FROM (
+            SELECT c.origin AS id FROM chained AS c
+            UNION ALL SELECT unnest([h.pid FOR h IN c.hops]) FROM chained AS c
+            UNION ALL SELECT unnest([h.object FOR h IN c.hops]) FROM chained AS c
+        ) AS x),
+        label_snapshot := (SELECT r.snapshot FROM reading AS r),
+        label_lang := $lang
+    ) AS n
+),
+labelled_hops AS (
     SELECT
-        en.qid,
-        arg_min(
-            {'label': en.label_en, 'aliases': en.aliases_en},
-            {'other': en.snapshot <> r.snapshot, 'later': s.date > r.day,
-             'distance': abs(date_diff('day', s.date, r.day))}
-        ) AS names
-    FROM entities AS en
-    JOIN snapshots AS s ON s.name = en.snapshot
-    CROSS JOIN reading AS r
-    WHERE en.qid IN (SELECT hops[-1].object FROM walk)
-    GROUP BY en.qid
+        h.chain,
+        list(struct_insert(
+            h.hop,
+            subject_label := coalesce(ns.label, h.hop.subject),
+            pid_label := coalesce(np.label, h.hop.pid),
+            object_label := coalesce(nob.label, h.hop.object)
+        ) ORDER BY h.i) AS hops
+    FROM (
+        SELECT c.chain, unnest(c.hops) AS hop, generate_subscripts(c.hops, 1) AS i
+        FROM chained AS c
+    ) AS h
+    LEFT JOIN names AS ns ON ns.id = h.hop.subject
+    LEFT JOIN names AS np ON np.id = h.hop.pid
+    LEFT JOIN names AS nob ON nob.id = h.hop.object
+    GROUP BY h.chain
+),
+aliases AS (
+    -- the answer's aliases in $lang, from the snapshot that gave its label
+    SELECT a.qid, list(a.value ORDER BY a.ordinal, a.value) AS aliases
+    FROM labels AS a
+    JOIN names AS n ON n.id = a.qid AND n.label_snapshot = a.snapshot
+    WHERE a.kind = 'alias' AND a.lang = $lang
+      AND a.qid IN (SELECT c.hops[-1].object FROM chained AS c)
+    GROUP BY a.qid
 )
 SELECT
-    w.origin AS start_subject,
+    c.origin AS start_subject,
     r.day AS ref_date,
     r.snapshot,
-    len(w.hops) AS n_hops,
-    w.hops,
-    w.hops[-1].object AS answer,
-    n.names.label AS answer_label,
-    coalesce(n.names.aliases, []) AS answer_aliases,
-    w.answers
-FROM walk AS w
+    r.gap_days,
+    len(c.hops) AS n_hops,
+    lh.hops,
+    c.hops[-1].object AS answer,
+    coalesce(na.label, c.hops[-1].object) AS answer_label,
+    coalesce(al.aliases, []) AS answer_aliases,
+    c.answers,
+    coalesce(ns.label, c.origin) AS start_label
+FROM chained AS c
 CROSS JOIN reading AS r
-LEFT JOIN names AS n ON n.qid = w.hops[-1].object
-WHERE len(w.hops) >= 2
-ORDER BY start_subject, n_hops, [h.pid FOR h IN w.hops];
+JOIN labelled_hops AS lh ON lh.chain = c.chain
+LEFT JOIN names AS ns ON ns.id = c.origin
+LEFT JOIN names AS na ON na.id = c.hops[-1].object
+LEFT JOIN aliases AS al ON al.qid = c.hops[-1].object
+ORDER BY start_subject, n_hops, [h.pid FOR h IN c.hops];

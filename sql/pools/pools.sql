@@ -4,18 +4,49 @@
 --          non-deprecated statements in the latest snapshot (valid time) that may be valid on
 --          some day of that period. One row per group with its periods in order, each with
 --          its objects, the ones only precision makes overlap (`precision_only`), the ones
---          without temporal qualifiers (`unqualified`, kept in every period) and `filled`
---          (an empty period given the previous period's pool); `state` is 'dynamic' if the
---          pool changes over the range, else 'static'. Groups with no object in any period
---          are not reported. Exact semantics: the docstring of kgdiff/temporal/pools.py.
---          Reads the views `snapshots(name, date)` and `statements(snapshot, subject, pid,
---          rank, value, start_*, end_*, point_*)`. (Column `pid` is never named unqualified
---          here: in the catalog macro that name is the parameter.)
+--          without temporal qualifiers (`unqualified`, kept in every period), `filled`
+--          (an empty period given the previous period's pool) and `gap_days` (the period's
+--          last day minus the date of the snapshot read: positive for the days of the period
+--          that the data do not reach); `state` is 'dynamic' if the pool changes over the
+--          range, else 'static'. Groups with no object in any period are not reported.
+--          Exact semantics: the docstring of kgdiff/temporal/pools.py.
+--          The range is checked against the store (sql/dates/date_reads.sql, valid time): the
+--          pools reach the last day of $to_year (in the latest snapshot's own year: its date);
+--          a reach more than $max_gap days after the latest snapshot (a year after the latest
+--          snapshot's year, unless $max_gap covers all of it) is an error naming the
+--          snapshots unless $allow_gap. Each row names the snapshot read and carries
+--          the labels in $lang of its subject, property and objects as of that snapshot (an id
+--          without a label stands for itself; sql/labels/entity_labels.sql): `subject_label`,
+--          `pid_label`, `all_objects_labels` and each period's `objects_labels`.
+--          Reads the views `snapshots(name, date, coverage)`, `statements(snapshot, subject,
+--          pid, rank, value, start_*, end_*, point_*)` and `labels`, and the macros
+--          `date_reads` and `entity_labels`. (Column `pid` is never named unqualified here:
+--          in the catalog macro that name is the parameter; nor is `lang`.)
 -- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
---         $from_year, $to_year (INTEGER, from_year <= to_year); $granularity ('year' | 'month').
+--         $from_year, $to_year (INTEGER, from_year <= to_year); $granularity ('year' | 'month');
+--         $max_gap (INTEGER days), $allow_gap (BOOLEAN); $lang (VARCHAR) (macro defaults
+--         'year', 31, false, 'en').
 WITH
-latest AS (
-    SELECT s.name FROM snapshots AS s ORDER BY s.date DESC, s.name DESC LIMIT 1
+store AS (
+    SELECT max(s.date) AS last_date FROM snapshots AS s
+),
+reach AS (
+    -- the snapshot read (the latest) and the last day the pools claim to know; a day beyond
+    -- the data is an error unless $allow_gap. One aggregated row: no filter of a later step
+    -- can be pushed below it and skip the check.
+    SELECT any_value(r.snapshot) AS name, any_value(r.snapshot_date) AS snapshot_date
+    FROM date_reads(
+        [(SELECT CASE
+            WHEN CAST($to_year AS BIGINT) > year(st.last_date)
+                THEN make_date(CAST($to_year AS BIGINT), 12, 31)
+            ELSE least(make_date(CAST($to_year AS BIGINT), 12, 31), st.last_date)
+         END FROM store AS st)],
+        ['the pools'' last day'],
+        'valid',
+        as_of := (SELECT st.last_date FROM store AS st),
+        max_gap := $max_gap,
+        allow_gap := $allow_gap
+    ) AS r
 ),
 periods AS (
     SELECT row_number() OVER (ORDER BY x.lo) AS idx, x.label, x.lo, x.hi
@@ -43,7 +74,7 @@ candidates AS (
             OR coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS ranged,
         coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS pointed
     FROM statements AS st
-    WHERE st.snapshot = (SELECT l.name FROM latest AS l)
+    WHERE st.snapshot = (SELECT r.name FROM reach AS r)
       AND st.rank <> 'deprecated'
       AND ($qid IS NULL OR st.subject = $qid)
       AND ($pid IS NULL OR st.pid = $pid)
@@ -131,23 +162,66 @@ changes AS (
             PARTITION BY po.subject, po.property ORDER BY po.idx
         ), false) AS changed
     FROM pooled AS po
+),
+grouped AS (
+    SELECT
+        ch.subject,
+        ch.property,
+        CASE WHEN bool_or(ch.changed) THEN 'dynamic' ELSE 'static' END AS state,
+        count(*) FILTER (ch.changed) AS changes,
+        list_sort(list_distinct(flatten(list(ch.objects)))) AS all_objects,
+        list({
+            'period': ch.label,
+            'first_day': ch.lo,
+            'last_day': ch.hi,
+            'objects': ch.objects,
+            'precision_only': ch.precision_only,
+            'unqualified': ch.unqualified,
+            'filled': ch.filled,
+            'gap_days': ch.hi - (SELECT r.snapshot_date FROM reach AS r)
+        } ORDER BY ch.idx) AS periods
+    FROM changes AS ch
+    GROUP BY ch.subject, ch.property
+),
+names AS (
+    -- labels as of the snapshot read (sql/labels/entity_labels.sql)
+    SELECT n.id, n.label
+    FROM entity_labels(
+        (SELECT list(DISTINCT x.id) FROM (
+            SELECT g.subject AS id FROM grouped AS g
+            UNION ALL SELECT g.property FROM grouped AS g
+            UNION ALL SELECT unnest(g.all_objects) FROM grouped AS g
+        ) AS x),
+        label_snapshot := (SELECT r.name FROM reach AS r),
+        label_lang := $lang
+    ) AS n
+),
+object_labels AS (
+    SELECT o.subject, o.property, list(coalesce(n.label, o.value) ORDER BY o.i) AS labels
+    FROM (
+        SELECT g.subject, g.property, unnest(g.all_objects) AS value,
+               generate_subscripts(g.all_objects, 1) AS i
+        FROM grouped AS g
+    ) AS o
+    LEFT JOIN names AS n ON n.id = o.value
+    GROUP BY o.subject, o.property
 )
 SELECT
-    ch.subject,
-    ch.property AS pid,
+    g.subject,
+    g.property AS pid,
     $granularity AS granularity,
-    CASE WHEN bool_or(ch.changed) THEN 'dynamic' ELSE 'static' END AS state,
-    count(*) FILTER (ch.changed) AS changes,
-    list_sort(list_distinct(flatten(list(ch.objects)))) AS all_objects,
-    list({
-        'period': ch.label,
-        'first_day': ch.lo,
-        'last_day': ch.hi,
-        'objects': ch.objects,
-        'precision_only': ch.precision_only,
-        'unqualified': ch.unqualified,
-        'filled': ch.filled
-    } ORDER BY ch.idx) AS periods
-FROM changes AS ch
-GROUP BY ch.subject, ch.property
-ORDER BY ch.subject, ch.property;
+    g.state,
+    g.changes,
+    g.all_objects,
+    list_transform(g.periods, lambda p: struct_insert(p, objects_labels := list_transform(
+        p.objects, lambda x: ol.labels[list_position(g.all_objects, x)]
+    ))) AS periods,
+    (SELECT r.name FROM reach AS r) AS snapshot,
+    coalesce(ns.label, g.subject) AS subject_label,
+    coalesce(np.label, g.property) AS pid_label,
+    ol.labels AS all_objects_labels
+FROM grouped AS g
+LEFT JOIN object_labels AS ol ON ol.subject = g.subject AND ol.property = g.property
+LEFT JOIN names AS ns ON ns.id = g.subject
+LEFT JOIN names AS np ON np.id = g.property
+ORDER BY g.subject, g.property;

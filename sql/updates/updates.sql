@@ -6,16 +6,29 @@
 --          a known start surely after the cutoff (its precision's whole interval after it).
 --          Unlike the original: dates compared as precision-aware intervals, deprecated
 --          statements excluded, ambiguous groups (a bound unknown at a date) left out.
---          One row per (subject, pid, new object). Needs the `classify` macro.
--- params: $cutoff, $current (DATE, cutoff < current).
+--          One row per (subject, pid, new object), with the snapshot that answered (the
+--          latest at or before `current`) and `gap_days` (`current` minus its date), and the
+--          labels in $lang of the subject, the property and the objects as of that snapshot
+--          (an id without a label stands for itself: sql/labels/entity_labels.sql).
+--          A `current` more than $max_gap days after the latest snapshot, or before the first,
+--          is an error naming the snapshots unless $allow_gap (sql/dates/date_reads.sql).
+--          Needs the `classify` and `entity_labels` macros.
+-- params: $cutoff, $current (DATE, cutoff < current); $pids (VARCHAR[]: only these
+--         properties; empty = all); $max_gap (INTEGER days), $allow_gap (BOOLEAN);
+--         $lang (VARCHAR) (macro defaults [], 31, false, 'en').
 WITH
 replaced AS (
-    SELECT subject, pid, outdated, list_filter(all_answers, lambda v: NOT list_contains(outdated, v)) AS now
-    FROM classify(CAST($cutoff AS DATE) - 1, CAST($cutoff AS DATE), CAST($current AS DATE), 'valid')
+    SELECT subject, pid, outdated,
+           list_filter(all_answers, lambda v: NOT list_contains(outdated, v)) AS now
+    FROM classify(
+        CAST($cutoff AS DATE) - 1, CAST($cutoff AS DATE), CAST($current AS DATE), 'valid',
+        max_gap := $max_gap, allow_gap := $allow_gap
+    )
     WHERE level = 'evolved' AND change_kind = 'replaced' AND changed_after_cutoff
+      AND (len(CAST($pids AS VARCHAR[])) = 0 OR list_contains(CAST($pids AS VARCHAR[]), pid))
 ),
 latest_snapshot AS (
-    SELECT name FROM snapshots
+    SELECT name, CAST($current AS DATE) - date AS gap_days FROM snapshots
     WHERE date <= CAST($current AS DATE)
     ORDER BY date DESC, name DESC
     LIMIT 1
@@ -57,12 +70,49 @@ started AS (
       AND (f.end_snaktype IS NULL OR f.end_snaktype = 'novalue'
            OR (f.end_snaktype = 'value' AND f.end_lo > CAST($current AS DATE)))
     GROUP BY f.subject, f.pid, f.value
+),
+found AS (
+    SELECT s.subject, s.pid, s.new_object, e.old_objects,
+           s.new_statement_id, s.new_start_lo, s.new_start_hi,
+           e.old_statement_ids, e.old_end_hi
+    FROM started AS s
+    JOIN ended AS e USING (subject, pid)
+),
+names AS (
+    SELECT n.id, n.label
+    FROM entity_labels(
+        (SELECT list(DISTINCT x.id) FROM (
+            SELECT subject AS id FROM found UNION ALL SELECT pid FROM found
+            UNION ALL SELECT new_object FROM found UNION ALL SELECT unnest(old_objects) FROM found
+        ) AS x),
+        label_snapshot := (SELECT name FROM latest_snapshot),
+        label_lang := $lang
+    ) AS n
+),
+old_labels AS (
+    SELECT o.subject, o.pid, list(coalesce(n.label, o.value) ORDER BY o.i) AS labels
+    FROM (
+        SELECT subject, pid, unnest(old_objects) AS value,
+               generate_subscripts(old_objects, 1) AS i
+        FROM found
+    ) AS o
+    LEFT JOIN names AS n ON n.id = o.value
+    GROUP BY o.subject, o.pid
 )
 SELECT
-    s.subject, s.pid, s.new_object, e.old_objects,
-    s.new_statement_id, s.new_start_lo, s.new_start_hi,
-    e.old_statement_ids, e.old_end_hi,
-    (SELECT name FROM latest_snapshot) AS snapshot
-FROM started AS s
-JOIN ended AS e USING (subject, pid)
-ORDER BY s.subject, s.pid, s.new_object;
+    f.subject, f.pid, f.new_object, f.old_objects,
+    f.new_statement_id, f.new_start_lo, f.new_start_hi,
+    f.old_statement_ids, f.old_end_hi,
+    l.name AS snapshot,
+    l.gap_days,
+    coalesce(ns.label, f.subject) AS subject_label,
+    coalesce(np.label, f.pid) AS pid_label,
+    coalesce(nn.label, f.new_object) AS new_object_label,
+    ol.labels AS old_objects_labels
+FROM found AS f
+CROSS JOIN latest_snapshot AS l
+LEFT JOIN old_labels AS ol ON ol.subject = f.subject AND ol.pid = f.pid
+LEFT JOIN names AS ns ON ns.id = f.subject
+LEFT JOIN names AS np ON np.id = f.pid
+LEFT JOIN names AS nn ON nn.id = f.new_object
+ORDER BY f.subject, f.pid, f.new_object;
