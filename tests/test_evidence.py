@@ -78,12 +78,12 @@ def add_wikipedia(store: Path, tmp: Path, name: str) -> None:
 
 
 def exported(
-    store: Path, tmp: Path, init: str = "2013-12-21"
+    store: Path, tmp: Path, init: str = "2013-12-21", *options: str
 ) -> dict[tuple[str, str], dict[str, Any]]:
     """The record-time classification with its evidence columns, by (subject, pid)."""
     out = tmp / "groups.jsonl"
     dates = ("--init", init, "--cutoff", "2014-10-11", "--current", "2014-12-31")
-    result = run_kgdiff("classify", *dates, "--out", str(out), "--store", str(store))
+    result = run_kgdiff("classify", *dates, *options, "--out", str(out), "--store", str(store))
     assert result.returncode == 0, result.stderr
     rows = [msgspec.json.decode(line) for line in out.read_bytes().splitlines()]
     return {(row["subject"], row["pid"]): row for row in rows}
@@ -111,7 +111,8 @@ def test_each_date_reads_the_latest_wikipedia_snapshot_at_or_before_it(
 
 
 def test_without_a_snapshot_at_init_support_cannot_be_told(store: Path, tmp_path: Path) -> None:
-    groups = exported(store, tmp_path, init="2013-06-01")
+    # before the first Wikidata snapshot too: classify answers only when told to
+    groups = exported(store, tmp_path, "2013-06-01", "--allow-gap")
     chile = groups[("Q298", "P35")]
     assert chile["level"] == "recent" and chile["wikipedia_init"] is None
     assert chile["supported"] is None
@@ -176,14 +177,17 @@ def test_known_support_has_no_reason_and_each_unknown_one_has_one(
     germany = groups[("Q183", "P36")]
     assert germany["level"] == "stable" and germany["supported"] is None
     assert germany["supported_reason"] == "the subject has no page in enwiki-2014-12"
-    # Massachusetts has no article either, but Boston's names it as its capital's state
-    massachusetts = groups[("Q771", "P36")]
+    # Massachusetts has no article either, but Boston's names it as its capital's state; only
+    # the latest sample holds it, so in record time it is not covered (and not judged), in
+    # valid time (which reads that sample alone) it is
+    assert groups[("Q771", "P36")]["level"] == "not_covered"
+    massachusetts = exported(store, tmp_path, "2013-12-21", "--mode", "valid")[("Q771", "P36")]
     assert massachusetts["mentioned_current"] == ["Q100"]
     assert massachusetts["supported"] is not None and massachusetts["supported_reason"] is None
     assert all(
         g["supported_reason"] == f"{g['level']} groups are not judged"
         for g in groups.values()
-        if g["level"] in ("retracted", "ambiguous")
+        if g["level"] in ("retracted", "ambiguous", "not_covered")
     )
     assert all(
         (g["supported"] is None) == (g["supported_reason"] is not None) for g in groups.values()
@@ -278,6 +282,7 @@ def test_on_the_demo_dates_the_unknowns_say_there_is_no_wikipedia_snapshot_yet(
         ).fetchall()
     assert {(level, changed, reason) for level, changed, reason, _, _ in reasons} == {
         ("ambiguous", False, "ambiguous groups are not judged"),
+        ("not_covered", False, "not_covered groups are not judged"),
         ("evolved", False, at_init),
         ("evolved", True, at_cutoff),
         ("recent", False, at_init),

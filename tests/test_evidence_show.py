@@ -131,7 +131,7 @@ def test_out_writes_the_rows_shown(demo_store: Path, tmp_path: Path, suffix: str
 def test_out_with_another_suffix_is_refused_before_any_work(tmp_path: Path) -> None:
     missing_store = tmp_path / "no-store"
     code, _, err = show(missing_store, "Q937", "--out", str(tmp_path / "evidence.txt"))
-    assert code == 2 and "use a .jsonl, .csv or .parquet file name" in err
+    assert code == 2 and "use a .csv, .jsonl or .parquet file name" in err
     assert not missing_store.exists()
 
 

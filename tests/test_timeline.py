@@ -50,7 +50,7 @@ def test_record_intervals_match_the_snapshots(sample_store: Path) -> None:
 
 
 def test_bad_entity_id(sample_store: Path) -> None:
-    with pytest.raises(UsageError, match="not an entity id"):
+    with pytest.raises(UsageError, match="is not a Wikidata id"):
         rows(sample_store, "Q42'; drop table x; --")
 
 

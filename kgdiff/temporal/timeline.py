@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import duckdb
 
+from kgdiff.query.ids import normalise_id, normalise_ids
 from kgdiff.sqlfiles import as_table_macro, load_sql
 
 
@@ -15,6 +16,8 @@ def catalog_macro() -> str:
 def timeline(
     connection: duckdb.DuckDBPyConnection, qid: str, pids: list[str] | None = None
 ) -> duckdb.DuckDBPyRelation:
-    """One row per (property, value, statement) of ``qid`` (a normalised id), in time order,
-    with record and valid intervals; only the properties ``pids`` when given."""
-    return connection.sql(load_sql("timeline/timeline"), params={"qid": qid, "pids": pids or []})
+    """One row per (property, value, statement) of ``qid``, in time order, with record and
+    valid intervals; only the properties ``pids`` when given (ids normalised: ``q42`` is
+    ``Q42``; a usage error for one that is no id)."""
+    params = {"qid": normalise_id(qid, "the entity"), "pids": normalise_ids(pids or [], "--pid")}
+    return connection.sql(load_sql("timeline/timeline"), params=params)
