@@ -501,6 +501,9 @@ class Reading:
     implied: Implied
     merges: Merges
     read: Snapshot | None = None
+    covered: frozenset[str] | None = None
+    """The subjects a subset snapshot read covers (its entities, merges followed); None when
+    the snapshot read is full, or none is read."""
 
     def gap_days(self) -> int | None:
         """The day minus the date of the snapshot read (None: nothing read)."""
@@ -508,9 +511,7 @@ class Reading:
 
     def covers(self, subject: str) -> bool:
         """False when the snapshot read is a subset one that does not list the subject."""
-        if self.read is None or self.read.coverage == "full":
-            return True
-        return any(self.merges.resolve(e.qid) == subject for e in self.read.entities)
+        return self.covered is None or subject in self.covered
 
     def has_counting_rows(self, key: tuple[str, str]) -> bool:
         """True when the group has a non-deprecated statement in the snapshot read."""
@@ -553,15 +554,20 @@ def reading(
     merged: dict[tuple[str, str], list[list[Row]]] = defaultdict(list)
     for (subject, pid), rows in group_rows(snapshot).items():
         merged[(merges.resolve(subject), pid)].append(rows)
-    return Reading(t, snapshot.name if snapshot else None, merged, implied, merges, snapshot)
+    covered = None
+    if snapshot is not None and snapshot.coverage == "subset":
+        covered = frozenset(merges.resolve(entity.qid) for entity in snapshot.entities)
+    name = snapshot.name if snapshot else None
+    return Reading(t, name, merged, implied, merges, snapshot, covered)
 
 
 def not_covered_in(key: tuple[str, str], readings: list[Reading]) -> tuple[str, ...] | None:
     """The subset snapshots read that do not cover the group's subject (by date), or None."""
-    missing = {r.read for r in readings if r.read is not None and not r.covers(key[0])}
+    # by name and date: hashing a Snapshot would hash all of its rows
+    missing = {(r.read.date, r.read.name) for r in readings if r.read and not r.covers(key[0])}
     if not missing:
         return None
-    return tuple(s.name for s in sorted(missing, key=lambda s: (s.date, s.name)))
+    return tuple(name for _, name in sorted(missing))
 
 
 def ambiguous_reason_of(key: tuple[str, str], readings: list[Reading]) -> str | None:

@@ -154,7 +154,8 @@ def test_sql_matches_reference_on_the_real_snapshots(
     assert_same(expected, got)
     levels = {r.level for r in got.values()}
     if coverage == "subset" and mode != "valid":
-        assert {"not_covered", "stable", "evolved"} <= levels
+        # (in mode both, between the snapshots, the views disagree on every change)
+        assert {"not_covered", "stable"} | ({"evolved"} if mode == "record" else set()) <= levels
         # a retraction or a novelty only ever concerns subjects every snapshot read holds
         any_group = next(iter(got.values()))
         read = {any_group.init_snapshot, any_group.cutoff_snapshot, any_group.current_snapshot}

@@ -298,5 +298,5 @@ def test_cli_ingest_and_popularity(tmp_path: Path) -> None:
     ]
     shown = runner.invoke(cli(), ["popularity", "--store", store, "--title", "Kochbuch"])
     assert "Kochbuch" in shown.output and "1.099" in shown.output
-    bad = runner.invoke(cli(), ["popularity", "--store", store, "--out", "x.csv"])
+    bad = runner.invoke(cli(), ["popularity", "--store", store, "--out", "x.txt"])
     assert isinstance(bad.exception, UsageError)

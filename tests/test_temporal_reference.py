@@ -998,7 +998,8 @@ def test_histories_with_subsets_reach_not_covered_in_record_time_only() -> None:
 def test_histories_cover_every_level_and_change_kind(stable_window: bool) -> None:
     seen: Counter[tuple[str, str]] = Counter()
 
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    # 500: record time's rarest change kind (mixed) came up 0-8 times in 300 examples
+    @settings(max_examples=500, deadline=None, derandomize=True, database=None)
     @given(histories(stable_window=stable_window))
     def collect(history: History) -> None:
         for mode in ("record", "valid"):
