@@ -9,8 +9,7 @@ import typer
 
 from kgdiff.errors import UsageError
 from kgdiff.query.ids import normalise_ids
-from kgdiff.query.labels import DEFAULT_LANG
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
+from kgdiff.temporal.dates import DateRead, GapPolicy
 from kgdiff.temporal.writers import check_out
 
 MaxGapOption = Annotated[
@@ -39,9 +38,6 @@ OutOption = Annotated[
 PidsOption = Annotated[
     list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
 ]
-
-DEFAULT_GAP = DEFAULT_MAX_GAP
-DEFAULT_LABELS = DEFAULT_LANG
 
 
 def gap_policy(max_gap: int, allow_gap: bool) -> GapPolicy:

@@ -59,11 +59,12 @@ def _print_wikipedia(manifests: list[Manifest]) -> None:
 
 
 def _print_wikidata(manifests: list[Manifest]) -> None:
-    table = Table("name", "date", "entities", "statements", "rejects", "source")
+    table = Table("name", "date", "coverage", "entities", "statements", "rejects", "source")
     for m in manifests:
         table.add_row(
             m.name,
             m.date,
+            m.coverage,
             f"{m.counts['entities']:,}",
             f"{m.counts['statements']:,}",
             f"{m.rejects:,}",
