@@ -127,6 +127,31 @@ def test_the_first_unreverted_revision_naming_both_is_found(store: Path, tmp_pat
     assert (row["title"], row["revision_id"]) == ("Freedonia", 15)
     assert row["sentence"] == "Julius Henry Marx became its president."
     assert row["reason"] is None
+    labels = row["subject_label"], row["pid_label"], row["new_object_label"]
+    assert labels == ("Freedonia", "P35", "Groucho Marx")  # P35 has no entity in this store
+    assert (row["snapshot"], row["gap_days"]) == ("wikidata-20210101", 0)
+    assert "Freedonia (Q1001)" in result.stdout and "Groucho Marx (Q1003)" in result.stdout
+
+
+def test_dates_beyond_the_data_and_unknown_ids_are_refused(store: Path) -> None:
+    """Issue 22: a current date past the snapshots was answered (and, through the SQL
+    macro's own check, ended in a crash); an unknown property gave an empty table."""
+    late = run_kgdiff(
+        "revisions", "--cutoff", "2020-01-01", "--current", "2022-06-01", "--store", str(store)
+    )
+    assert late.returncode == 2 and len(late.stderr.splitlines()) == 1
+    assert "after the latest snapshot, wikidata-20210101 (2021-01-01)" in late.stderr
+    allowed = run_kgdiff(
+        "revisions", "--cutoff", "2020-01-01", "--current", "2022-06-01", "--allow-gap",
+        "--pid", "p35", "--store", str(store),
+    )  # fmt: skip
+    assert allowed.returncode == 0, allowed.stderr
+    assert "current 2022-06-01: valid time reads wikidata-20210101" in allowed.stdout
+    unknown = run_kgdiff(
+        "revisions", "--cutoff", "2020-01-01", "--current", "2021-01-01", "--pid", "P6",
+        "--store", str(store),
+    )  # fmt: skip
+    assert unknown.returncode == 2 and "P6 is in no snapshot of the store" in unknown.stderr
 
 
 def test_without_a_history_snapshot_the_error_says_what_to_do(tmp_path: Path) -> None:

@@ -10,13 +10,24 @@ import typer
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.options import (
+    AllowGapOption,
+    LangOption,
+    MaxGapOption,
+    OutOption,
+    checked_out,
+    describe_reads,
+    gap_policy,
+    pid_list,
+)
 from kgdiff.errors import StoreError
 from kgdiff.evidence.histories import ApiHistory, DumpHistory, History
 from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
+from kgdiff.query.ids import check_known
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_wikipedia_snapshots
 from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.writers import check_out, write_reader
+from kgdiff.temporal.writers import write_reader
 from kgdiff.wikiapi.client import WikiClient
 
 SHOWN = 20
@@ -46,31 +57,40 @@ def revisions_command(
     exact: Annotated[
         bool, typer.Option("--exact", help="With --api: read every candidate's lead.")
     ] = False,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write the rows to FILE.jsonl or .parquet.")
-    ] = None,
+    out: OutOption = None,
+    lang: LangOption = "en",
+    max_gap: MaxGapOption = 31,
+    allow_gap: AllowGapOption = False,
     store: StoreOption = None,
 ) -> None:
     """First revision after each knowledge update whose lead names subject and new object."""
+    out = checked_out(out)
     layout = StoreLayout.resolve(store)
-    query = UpdateQuery(
-        parse_day(cutoff, "--cutoff"), parse_day(current, "--current"), wiki, tuple(pid or [])
-    )
-    if out is not None:
-        check_out(out)
+    days = parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
+    gap = gap_policy(max_gap, allow_gap)
+    query = UpdateQuery(*days, wiki, tuple(pid_list(pid)), lang, gap)
     with open_catalog(layout) as connection:
+        check_known(connection, query.pids)
+        reads = query.check(connection)
         if api is not None:
             client = WikiClient.from_api_url(api, cache_dir=cache, max_requests=budget)
             history: History = ApiHistory(client, exact=exact)
         else:
             history = DumpHistory(connection, wikipedia or _latest_history(layout, wiki))
         rows = list(supporting_revisions(connection, query, history))
+    for line in describe_reads(reads):
+        console.print(line, highlight=False, markup=False)
     console.print(_summary(rows))
     if api is not None:
         console.print(f"{client.requests_made:,} API requests")
     if out is not None:
         written = write_reader(pa.Table.from_pylist(rows).to_reader(), out)
         console.print(f"wrote {written:,} rows to {out}")
+
+
+def _named(label: object, value: object) -> str:
+    """``label (id)``, or the id alone when the store has no label for it."""
+    return str(value) if label in (None, value) else f"{label} ({value})"
 
 
 def _latest_history(layout: StoreLayout, wiki: str) -> str:
@@ -96,7 +116,8 @@ def _summary(rows: list[dict[str, Any]]) -> Table:
     )  # fmt: skip
     for row in rows[:SHOWN]:
         table.add_row(
-            row["subject"], row["pid"], row["new_object"], str(row["new_start_lo"]),
+            _named(row["subject_label"], row["subject"]), _named(row["pid_label"], row["pid"]),
+            _named(row["new_object_label"], row["new_object"]), str(row["new_start_lo"]),
             row["title"] or row["reason"], str(row["revision_id"] or ""), row["sentence"] or "",
         )  # fmt: skip
     if len(rows) > SHOWN:

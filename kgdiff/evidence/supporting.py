@@ -8,7 +8,7 @@ for each new object, the subject's article is searched from the new statement's 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
 
@@ -16,19 +16,29 @@ import duckdb
 
 from kgdiff.evidence.histories import History
 from kgdiff.evidence.mentions import Name, NameMatcher, names_by_entity
+from kgdiff.query.labels import DEFAULT_LANG
 from kgdiff.sqlfiles import load_sql
-from kgdiff.temporal.updates import check_window
+from kgdiff.temporal.dates import DateRead, GapPolicy
+from kgdiff.temporal.updates import UpdatesQuery
 from kgdiff.wikipedia.sites import wiki_language
 
 
 @dataclass(frozen=True)
 class UpdateQuery:
-    """Which knowledge updates to find revisions for."""
+    """Which knowledge updates to find revisions for, with labels in ``lang``; dates beyond
+    the data are refused unless ``gap`` allows them (:mod:`kgdiff.temporal.dates`)."""
 
     cutoff: date
     current: date
     wiki: str = "enwiki"
     pids: tuple[str, ...] = ()
+    lang: str = DEFAULT_LANG
+    gap: GapPolicy = field(default_factory=GapPolicy)
+
+    def check(self, connection: duckdb.DuckDBPyConnection) -> list[DateRead]:
+        """Which snapshot answers the two dates (a usage error when the gap forbids them)."""
+        updates = UpdatesQuery(self.cutoff, self.current, self.pids, self.lang, self.gap)
+        return updates.check(connection)
 
 
 def entity_names(
@@ -49,14 +59,19 @@ def supporting_revisions(
 ) -> Iterator[dict[str, Any]]:
     """One row per knowledge update: its page and supporting revision, or why there is none
     (``reason``)."""
-    check_window(query.cutoff, query.current)
+    query.check(connection)
     params = {
         "cutoff": query.cutoff,
         "current": query.current,
         "wiki": query.wiki,
         "pids": list(query.pids),
+        "max_gap": query.gap.max_gap,
+        "lang": query.lang,
     }
-    columns = ["subject", "pid", "new_object", "old_objects", "new_start_lo", "title"]
+    columns = [
+        "subject", "pid", "new_object", "old_objects", "new_start_lo", "title",
+        "subject_label", "pid_label", "new_object_label", "snapshot", "gap_days",
+    ]  # fmt: skip
     updates = [
         dict(zip(columns, row, strict=True))
         for row in connection.execute(load_sql("evidence/update_pages"), params).fetchall()
