@@ -160,6 +160,8 @@ def audit_command(
     layout = StoreLayout.resolve(store)
     gap = gap_policy(max_gap, allow_gap)
     build = classification(layout, *_days(init, cutoff, current), mode, gap=gap)
+    for line in describe_reads(build.reads):
+        console.print(line, highlight=False, markup=False)
     failed = 0
     for result in run_audits(build.path):
         status = "[green]ok[/]" if result.violations == 0 else f"[red]{result.violations} rows[/]"
