@@ -78,6 +78,7 @@ def describe_reads(reads: list[DateRead]) -> list[str]:
 def _distance(days: int | None) -> str:
     if not days:
         return "its own day"
+    span = f"{abs(days):,} day{'s' if abs(days) > 1 else ''}"
     if days > 0:
-        return f"{days:,} days after it"
-    return f"{-days:,} days before it (qualifiers answer)"
+        return f"{span} after it"
+    return f"{span} before it (qualifiers answer)"
