@@ -35,6 +35,7 @@ from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
+from kgdiff.temporal.export import GroupChoice
 from kgdiff.temporal.parts import PLANNER_SETTING, classify_in_parts, plan_parts
 
 TOP_OPERATORS = 14
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         if args.profile:
             con.execute("PRAGMA disable_profiling")
-        rows = con.execute(render("classify/level_counts", build=built), {"pids": [], "levels": []})
+        rows = con.execute(render("classify/level_counts", build=built), GroupChoice().values())
         levels = {str(level): int(n) for level, n in rows.fetchall()}
     finally:
         con.close()

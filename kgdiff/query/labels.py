@@ -15,18 +15,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kgdiff.query.ids import ENTITY_ID
-from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog import store_macros
 
 DEFAULT_LANG = "en"
 
 
-LABEL_DEFAULTS = {"label_snapshot": "NULL", "label_lang": f"'{DEFAULT_LANG}'"}
-
-
 def catalog_macro() -> str:
-    """``entity_labels(label_ids, label_snapshot := NULL, label_lang := 'en')``."""
-    params = ["label_ids", *LABEL_DEFAULTS]
-    return as_table_macro("labels/entity_labels", "entity_labels", params, LABEL_DEFAULTS)
+    """``entity_labels(label_ids, label_snapshot := NULL, label_lang := 'en')`` (the store
+    defines it in every catalog; connections that are no catalog define it with this)."""
+    return store_macros()[0]
 
 
 def is_entity_id(value: object) -> bool:

@@ -7,41 +7,33 @@ old storage version so that the ``duckdb`` CLI installed with kgdiff (which may
 be older than the Python package) can open it. Its views name their files
 relative to the store root (:mod:`kgdiff.store.store_root`), so a copied or
 moved store keeps working without a rebuild.
+
+The store layer makes the views of what it holds (snapshots, their tables, Wikipedia
+pages, page views) and the macros over them; the layers above contribute theirs as
+*catalog parts* (the classification's macros and build views, the evidence views),
+which the package assembles: ``kgdiff.CATALOG_PARTS`` names the modules, each with a
+``CATALOG_PART``, in the order their statements must run. The store imports none of them.
 """
 
 from __future__ import annotations
 
 import fcntl
+import importlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import duckdb
-import msgspec
 
-from kgdiff.evidence.supported import (
-    evidence_files,
-    evidence_snapshots,
-    evidence_wiki,
-    supported_select,
-    supported_view,
-)
-from kgdiff.sqlfiles import quote, render
+import kgdiff
+from kgdiff.sqlfiles import as_table_macro, quote, render
 from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
 from kgdiff.store.coverage import COVERAGE_TABLE
-from kgdiff.store.layout import (
-    CLASSIFY_RULES,
-    TABLES,
-    WIKIPEDIA_TABLES,
-    StoreLayout,
-    build_files,
-    classification_view,
-    table_sources,
-)
+from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_sources
 from kgdiff.store.store_root import root_macros, set_store_root, store_relative
-from kgdiff.temporal.macros import catalog_macros
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
 
@@ -56,6 +48,31 @@ def store_lock(layout: StoreLayout) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class CatalogPart(Protocol):
+    """What a layer above the store adds to the catalog."""
+
+    def views(self, layout: StoreLayout) -> list[str]:
+        """``CREATE VIEW`` statements, made after the store's views (and earlier parts')."""
+
+    def macros(self) -> list[str]:
+        """``CREATE MACRO`` statements, made after the views and the store's macros."""
+
+
+def catalog_parts() -> list[CatalogPart]:
+    """The parts the package assembles (``kgdiff.CATALOG_PARTS``), in order."""
+    return [importlib.import_module(name).CATALOG_PART for name in kgdiff.CATALOG_PARTS]
+
+
+LABEL_DEFAULTS = {"label_snapshot": "NULL", "label_lang": "'en'"}
+
+
+def store_macros() -> list[str]:
+    """The macros over the store's own views: ``entity_labels(label_ids, label_snapshot :=
+    NULL, label_lang := 'en')``, labels as of a snapshot (sql/labels/entity_labels.sql)."""
+    params = ["label_ids", *LABEL_DEFAULTS]
+    return [as_table_macro("labels/entity_labels", "entity_labels", params, LABEL_DEFAULTS)]
 
 
 @dataclass(frozen=True)
@@ -89,10 +106,13 @@ def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
     views.extend(_table_views(layout, TABLES, dirs))
     coverage = _table_views(layout, (COVERAGE_TABLE,), dirs)  # subset snapshots only
     views.extend(coverage or [render("catalog/coverage_empty")])
-    views.extend(_wikipedia_views(layout))  # before the builds: their views read evidence
-    views.extend(_build_views(layout, dirs))
+    views.extend(_wikipedia_views(layout))
     views.append(_pageviews_view(layout))
-    return CatalogPlan(root_macros(), views, catalog_macros())
+    macros = store_macros()
+    for part in catalog_parts():
+        views.extend(part.views(layout))
+        macros.extend(part.macros())
+    return CatalogPlan(root_macros(), views, macros)
 
 
 def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
@@ -117,7 +137,7 @@ def _pageviews_view(layout: StoreLayout) -> str:
 
 
 def _wikipedia_views(layout: StoreLayout) -> list[str]:
-    """``wikipedia_snapshots``, ``pages``, ``revisions``, ``page_entities`` and ``evidence``."""
+    """``wikipedia_snapshots``, ``pages``, ``revisions`` and ``page_entities``."""
     dirs = [layout.wikipedia_snapshot_dir(name) for name in layout.wikipedia_names()]
     if not dirs:
         return []
@@ -126,35 +146,6 @@ def _wikipedia_views(layout: StoreLayout) -> list[str]:
     views.extend(_table_views(layout, WIKIPEDIA_TABLES, dirs))
     if layout.published_names():
         views.append(render("catalog/page_entities_view"))
-    evidence = [store_relative(layout, path) for path in evidence_files(layout)]
-    if evidence:
-        views.append(render("catalog/evidence_view", files=evidence))
-    return views
-
-
-def _build_views(layout: StoreLayout, dirs: list[Path]) -> list[str]:
-    """Views over the classification builds made from exactly the snapshots published now."""
-    current = sorted(
-        [m["name"], m["source"].get("sha256"), m.get("coverage", "full")]
-        for m in (msgspec.json.decode((d / "manifest.json").read_bytes()) for d in dirs)
-    )
-    views = []
-    wiki = evidence_wiki(layout)  # with evidence, builds get the `supported` columns
-    built = evidence_snapshots(layout)
-    for params_file in sorted((layout.root / "builds" / "classify").glob("*/params.json")):
-        params = msgspec.json.decode(params_file.read_bytes())
-        if sorted(params["snapshots"]) != current or params.get("rules") != CLASSIFY_RULES:
-            continue  # a build of an earlier set of snapshots or rules: kept, not shown
-        files = build_files(params_file.parent)
-        if not files.parent.is_dir():
-            continue  # a build of an earlier kgdiff (one result.parquet): not shown
-        dates = params["init"], params["cutoff"], params["current"]
-        view = classification_view(*dates, params["mode"])
-        relative = store_relative(layout, files)
-        if wiki is None:
-            views.append(render("catalog/build_view", view=view, file=relative))
-        else:
-            views.append(supported_view(view, supported_select(relative, *dates, wiki, built)))
     return views
 
 

@@ -143,8 +143,9 @@ def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> in
     query.check_date(connection)
     statement = f"CREATE OR REPLACE TEMP TABLE {RESULTS} AS\n{load_sql('chains/chains')}"
     connection.execute(statement, query.params())
-    counted = connection.execute(load_sql("chains/staged_count")).fetchone()
-    return int(counted[0]) if counted else 0
+    # fetchall, not fetchone: a result left unfinished blocks the connection's next relation
+    counted = connection.execute(load_sql("chains/staged_count")).fetchall()
+    return int(counted[0][0]) if counted else 0
 
 
 def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:
@@ -160,11 +161,17 @@ def staged_unlabelled(connection: duckdb.DuckDBPyConnection, limit: int | None) 
     return {str(row[0]) for row in rows}
 
 
+def staged_relation(
+    connection: duckdb.DuckDBPyConnection, limit: int | None
+) -> duckdb.DuckDBPyRelation:
+    """The first ``limit`` staged chains (all when None), in the SQL's order."""
+    return connection.sql(load_sql("chains/staged_rows"), params={"n": limit})
+
+
 def export_chains(connection: duckdb.DuckDBPyConnection, out: Path, limit: int | None) -> int:
     """Write the first ``limit`` staged chains to ``out`` (.csv, .jsonl or .parquet,
     atomically); return how many."""
-    relation = connection.sql(load_sql("chains/staged_rows"), params={"n": limit})
-    return write_relation(connection, relation, out)
+    return write_relation(connection, staged_relation(connection, limit), out)
 
 
 def relations_literal(relations: Relations) -> str:

@@ -34,10 +34,11 @@ class GroupChoice:
 
     pids: list[str] = field(default_factory=list)
     levels: list[str] = field(default_factory=list)
+    subjects: list[str] = field(default_factory=list)
 
     def values(self) -> dict[str, list[str]]:
-        """The bind values ``$pids`` and ``$levels``."""
-        return {"pids": self.pids, "levels": self.levels}
+        """The bind values ``$pids``, ``$levels`` and ``$subjects``."""
+        return {"pids": self.pids, "levels": self.levels, "subjects": self.subjects}
 
 
 def level_counts(build: Path, choice: GroupChoice) -> list[tuple[str, int]]:
@@ -89,17 +90,27 @@ class Exported:
     unlabelled_examples: list[str]
 
 
+@contextmanager
+def classified_rows(
+    layout: StoreLayout, build: Build, choice: GroupChoice, lang: str = "en"
+) -> Iterator[tuple[duckdb.DuckDBPyConnection, duckdb.DuckDBPyRelation]]:
+    """The chosen groups of a build, sorted by subject and property, with their evidence
+    columns (when the store has evidence) and labels in ``lang``: a relation on the
+    connection it comes with (both valid inside the block)."""
+    with export_source(layout, build) as connection:
+        chosen = connection.sql(load_sql("classify/export_chosen"), params=choice.values())
+        connection.register("export_chosen", chosen)
+        connection.execute(load_sql("classify/answer_names"), {"lang": lang})
+        yield connection, connection.sql(load_sql("classify/export_rows"))
+
+
 def export_classification(
     layout: StoreLayout, build: Build, out: Path, choice: GroupChoice, lang: str = "en"
 ) -> Exported:
     """Write the chosen groups of a build to ``out`` (.csv, .jsonl or .parquet, atomically),
     sorted, with the labels in ``lang`` of their subjects, properties and answers."""
     check_out(out)
-    with export_source(layout, build) as connection:
-        chosen = connection.sql(load_sql("classify/export_chosen"), params=choice.values())
-        connection.register("export_chosen", chosen)
-        connection.execute(load_sql("classify/answer_names"), {"lang": lang})
-        rows = connection.sql(load_sql("classify/export_rows"))
+    with classified_rows(layout, build, choice, lang) as (connection, rows):
         written = write_relation(connection, rows, out)
         missing = connection.execute(load_sql("classify/unlabelled_ids")).fetchone()
     count, examples = missing if missing else (0, [])

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro
 from kgdiff.temporal.dates import date_reads_macro
 
 
 def catalog_macros() -> list[str]:
-    """``CREATE MACRO`` statements: date_reads, classify (which uses it), entity_labels,
-    timeline, then pools and chains (which use date_reads and entity_labels), and updates and
+    """``CREATE MACRO`` statements: date_reads, classify (which uses it), timeline, then
+    pools and chains (which use date_reads and the store's entity_labels), and updates and
     facts_at (which use classify)."""
     return [
         date_reads_macro(),
         classify_macro(),
-        entity_labels_macro(),
         timeline.catalog_macro(),
         pools.catalog_macro(),
         chains.catalog_macro(),

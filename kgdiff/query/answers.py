@@ -1,0 +1,279 @@
+"""Answers with what they rest on: the rows (a polars DataFrame), the snapshot each date
+read, and why a question found nothing. The command line and the REST service print or
+send these; :class:`~kgdiff.query.graph.KnowledgeGraph` hands Python users the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING
+
+import polars as pl
+import pyarrow as pa
+
+from kgdiff.errors import UsageError
+from kgdiff.evidence.histories import DumpHistory
+from kgdiff.evidence.show import ShowQuery, show_evidence
+from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
+from kgdiff.query.entity import entity_as_of, latest_history
+from kgdiff.query.frames import frame_of, relation_frame
+from kgdiff.query.ids import check_known, normalise_id, normalise_ids, why_empty
+from kgdiff.query.labels import labels_for
+from kgdiff.query.timeline_labels import with_labels
+from kgdiff.query.window_answers import chains_of, pool_years, pools_of, updates_of
+from kgdiff.sqlfiles import load_sql
+from kgdiff.temporal.builds import Build, classification
+from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
+from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.export import GroupChoice, classified_rows
+from kgdiff.temporal.facts import check_day, facts_at
+from kgdiff.temporal.levels import LEVELS
+from kgdiff.temporal.pools import PoolRequest
+from kgdiff.temporal.timeline import timeline
+from kgdiff.temporal.updates import UpdatesQuery, check_window
+
+if TYPE_CHECKING:
+    from kgdiff.query.graph import KnowledgeGraph
+
+Day = date | str
+Ids = str | Sequence[str] | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Rows, the reads of the question's dates, and notes (why nothing, where it stops)."""
+
+    frame: pl.DataFrame
+    reads: list[DateRead] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def arrow(self) -> pa.Table:
+        """The rows as an Arrow table (no copy)."""
+        return self.frame.to_arrow()
+
+
+def as_day(value: Day, what: str) -> date:
+    """A date given as a date or ``YYYY-MM-DD``; a usage error naming ``what`` otherwise."""
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise UsageError(f"{what} {value!r} is not a date; write it as YYYY-MM-DD") from exc
+
+
+def id_list(values: Ids, what: str) -> list[str]:
+    """One id or several, normalised (``p6`` → ``P6``)."""
+    if values is None:
+        return []
+    return normalise_ids([values] if isinstance(values, str) else values, what)
+
+
+def level_list(levels: Ids) -> list[str]:
+    """Levels, each one of :data:`LEVELS` (a usage error naming a wrong one)."""
+    chosen = [levels] if isinstance(levels, str) else list(levels or [])
+    wrong = [value for value in chosen if value not in LEVELS]
+    if wrong:
+        raise UsageError(f"level {wrong[0]!r} is not one of {', '.join(LEVELS)}")
+    return list(dict.fromkeys(chosen))
+
+
+class Answers:
+    """The questions, each answered with an :class:`Answer` (see the graph's methods)."""
+
+    def __init__(self, graph: KnowledgeGraph) -> None:
+        self.graph = graph
+
+    def snapshots(self) -> Answer:
+        """The Wikidata snapshots, oldest first."""
+        with self.graph.connection() as connection:
+            return Answer(relation_frame(connection.sql(load_sql("query/snapshots"))))
+
+    def span(self) -> tuple[date, date]:
+        """The first and the latest snapshot's dates (the default init and current)."""
+        with self.graph.connection() as connection:
+            row = connection.execute(load_sql("query/snapshot_span")).fetchone()
+        if row is None or row[0] is None:
+            raise UsageError(f"no Wikidata snapshot in {self.graph.layout.root}; ingest one")
+        return row[0], row[1]
+
+    def check_ids(self, ids: Sequence[str]) -> None:
+        """A usage error for an id no snapshot knows."""
+        with self.graph.connection() as connection:
+            check_known(connection, ids)
+
+    def classification(
+        self,
+        cutoff: Day,
+        init: Day | None = None,
+        current: Day | None = None,
+        mode: str = "record",
+        gap: GapPolicy | None = None,
+    ) -> Build:
+        """The classification build for these dates (built once, then reused)."""
+        first, latest = self.span() if init is None or current is None else (None, None)
+        days = (
+            as_day(init, "init") if init is not None else first,
+            as_day(cutoff, "cutoff"),
+            as_day(current, "current") if current is not None else latest,
+        )
+        assert days[0] is not None and days[2] is not None
+        return classification(self.graph.layout, days[0], days[1], days[2], mode, gap=gap)
+
+    def classify(
+        self,
+        cutoff: Day,
+        init: Day | None = None,
+        current: Day | None = None,
+        mode: str = "record",
+        level: Ids = None,
+        pid: Ids = None,
+        subject: Ids = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> Answer:
+        """The chosen groups of a classification, sorted, with labels."""
+        choice = GroupChoice(id_list(pid, "pid"), level_list(level), id_list(subject, "subject"))
+        self.check_ids([*choice.pids, *choice.subjects])
+        build = self.classification(cutoff, init, current, mode, gap)
+        with classified_rows(self.graph.layout, build, choice, lang) as (_, rows):
+            frame = relation_frame(rows)
+        return Answer(frame, build.reads)
+
+    def facts_at(
+        self, day: Day, mode: str = "record", subject: Ids = None, gap: GapPolicy | None = None
+    ) -> Answer:
+        """Every group's object set at one date (only the subjects asked for, if any)."""
+        subjects = id_list(subject, "subject")
+        self.check_ids(subjects)
+        when, gap = as_day(day, "day"), gap or GapPolicy()
+        with self.graph.connection() as connection:
+            reads = check_day(connection, when, mode, gap)
+            frame = relation_frame(facts_at(connection, when, mode, gap))
+        if subjects:
+            frame = frame.filter(pl.col("subject").is_in(subjects))
+        return Answer(frame, reads)
+
+    def timeline(self, qid: str, pid: Ids = None, lang: str = "en") -> Answer:
+        """An entity's statements in time order, with labels; a note when it has none."""
+        subject, pids = normalise_id(qid, "entity"), id_list(pid, "pid")
+        with self.graph.connection() as connection:
+            check_known(connection, [subject, *pids])
+            rows = timeline(connection, subject, pids).to_arrow_table()
+            ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
+            labels = labels_for(connection, ids, None, lang)
+            single = pids[0] if len(pids) == 1 else None
+            notes = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
+        frame = frame_of(with_labels(rows, labels))
+        note = labels.missing_note()
+        return Answer(frame, [], [*notes, *([note] if note else [])])
+
+    def pools(
+        self,
+        qid: Ids = None,
+        pid: str | None = None,
+        from_year: int | None = None,
+        to_year: int | None = None,
+        granularity: str = "year",
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> Answer:
+        """Chronological object pools (to the latest snapshot's year unless ``to_year``);
+        the notes say where they stop and why some subjects have none."""
+        subjects, pids = id_list(qid, "subject"), id_list(pid, "pid")
+        with self.graph.connection() as connection:
+            check_known(connection, [*subjects, *pids])
+            first, last = pool_years(connection, from_year, to_year)
+            prop = pids[0] if pids else None
+            request = PoolRequest(
+                tuple(subjects), prop, first, last, granularity, lang, gap or GapPolicy()
+            )
+            request.check()
+            frame, notes = pools_of(connection, request, defaulted=to_year is None)
+        return Answer(frame, [], notes)
+
+    def chains(
+        self,
+        day: Day,
+        subject: Ids = None,
+        relations: Relations | None = None,
+        max_hops: int = DEFAULT_HOPS,
+        pid: Ids = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> Answer:
+        """Multi-hop chains valid at ``day`` (record time); notes say why none were found."""
+        query = ChainQuery(
+            as_day(day, "date"),
+            max_hops,
+            relations if relations is not None else load_relations(),
+            id_list(subject, "subject"),
+            id_list(pid, "pid"),
+            lang,
+            gap or GapPolicy(),
+        )
+        with self.graph.connection() as connection:
+            check_known(connection, [*query.subjects, *query.pids])
+            frame, read, notes = chains_of(connection, query)
+        return Answer(frame, [read], notes)
+
+    def updates(
+        self,
+        cutoff: Day,
+        current: Day | None = None,
+        pid: Ids = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> Answer:
+        """AntiLeakBench's knowledge updates (``current`` by default the latest snapshot)."""
+        latest = as_day(current, "current") if current is not None else self.span()[1]
+        pids = id_list(pid, "pid")
+        query = UpdatesQuery(as_day(cutoff, "cutoff"), latest, pids, lang, gap or GapPolicy())
+        check_window(query.cutoff, query.current)
+        with self.graph.connection() as connection:
+            check_known(connection, pids)
+            frame, reads, notes = updates_of(connection, query)
+        return Answer(frame, reads, notes)
+
+    def evidence(self, subject: str, pid: str | None = None, snapshot: str | None = None) -> Answer:
+        """The Wikipedia evidence of a subject's facts (``kgdiff evidence show``)."""
+        with self.graph.connection() as connection:
+            report = show_evidence(self.graph.layout, connection, ShowQuery(subject, pid, snapshot))
+        notes = [report.note] if report.note else []
+        notes += [note for section in report.sections for note in section.notes]
+        return Answer(frame_of(report.table()), [], notes)
+
+    def revisions(
+        self,
+        cutoff: Day,
+        current: Day | None = None,
+        pid: Ids = None,
+        wiki: str = "enwiki",
+        wikipedia: str | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> Answer:
+        """The first revision stating each knowledge update, from the store's histories."""
+        latest = as_day(current, "current") if current is not None else self.span()[1]
+        pids = tuple(id_list(pid, "pid"))
+        query = UpdateQuery(as_day(cutoff, "cutoff"), latest, wiki, pids, lang, gap or GapPolicy())
+        history_name = wikipedia or latest_history(self.graph.layout, wiki)
+        with self.graph.connection() as connection:
+            check_known(connection, pids)
+            reads = query.check(connection)
+            history = DumpHistory(connection, history_name)
+            rows = list(supporting_revisions(connection, query, history))
+        return Answer(pl.DataFrame(rows, infer_schema_length=None), reads)
+
+    def entity(self, qid: str, day: Day | None = None, lang: str = "en") -> Answer:
+        """An entity as of ``day`` (record time; default: the latest snapshot)."""
+        subject = normalise_id(qid, "entity")
+        when = as_day(day, "date") if day is not None else self.span()[1]
+        with self.graph.connection() as connection:
+            check_known(connection, [subject])
+            (read,) = check_answerable(connection, {"date": when}, "record", GapPolicy())
+            frame = entity_as_of(connection, subject, read, lang)
+            notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
+        return Answer(frame, [read], notes)

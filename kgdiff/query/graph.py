@@ -1,0 +1,195 @@
+"""``kgdiff.open(store)``: the one place every face of kgdiff asks its questions.
+
+The command line, the REST service and Python users all call these methods, so a question
+has one answer whoever asks. Each method checks what it is given the same way (ids
+normalised and known to the store, dates the snapshots can answer unless the gap is
+allowed) and answers with a polars DataFrame, built from DuckDB's Arrow result without a
+copy (``frame.to_arrow()`` gives the Arrow table back, again without a copy). Methods that
+the command line and the service need more from (which snapshot answered, why nothing did)
+return an :class:`~kgdiff.query.answers.Answer` from ``kg.answers``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date
+
+import duckdb
+import polars as pl
+
+from kgdiff.errors import StoreError
+from kgdiff.query.answers import Answers
+from kgdiff.query.frames import relation_frame
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import set_store_root
+from kgdiff.temporal.dates import GapPolicy
+
+
+class KnowledgeGraph:
+    """A store's knowledge graph: snapshots, classifications, timelines, pools, chains,
+    updates, evidence and supporting revisions, and SQL over its catalog."""
+
+    def __init__(self, layout: StoreLayout) -> None:
+        self.layout = layout
+        self._lock = threading.Lock()
+        self._base: duckdb.DuckDBPyConnection | None = None
+        self._stamp: tuple[int, int] | None = None
+        self.answers = Answers(self)
+
+    @classmethod
+    def open(cls, store: object = None) -> KnowledgeGraph:
+        """The graph of ``store`` (default: ``$KGDIFF_STORE``, then ``./kgdiff-data``)."""
+        layout = StoreLayout.resolve(store)  # type: ignore[arg-type]
+        if not layout.catalog.is_file():
+            raise StoreError(
+                f"no catalog at {layout.catalog}; ingest a snapshot first (or run 'kgdiff demo')"
+            )
+        return cls(layout)
+
+    def __repr__(self) -> str:
+        return f"KnowledgeGraph({str(self.layout.root)!r})"
+
+    @contextmanager
+    def connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only connection to the catalog for one question (one per thread at a time):
+        a cursor of one database opened once, and again when an ingest replaced the catalog."""
+        cursor = self._database().cursor()
+        try:
+            set_store_root(cursor, self.layout)
+            yield cursor
+        finally:
+            cursor.close()
+
+    def _database(self) -> duckdb.DuckDBPyConnection:
+        stat = self.layout.catalog.stat()
+        stamp = (stat.st_ino, stat.st_mtime_ns)
+        with self._lock:
+            if self._base is None or stamp != self._stamp:
+                if self._base is not None:
+                    self._base.close()
+                self._base = duckdb.connect(str(self.layout.catalog), read_only=True)
+                self._stamp = stamp
+            return self._base
+
+    def close(self) -> None:
+        """Close the catalog (a later question opens it again)."""
+        with self._lock:
+            if self._base is not None:
+                self._base.close()
+                self._base = None
+
+    # --- questions answered with DataFrames ------------------------------------------
+
+    def snapshots(self) -> pl.DataFrame:
+        """One row per Wikidata snapshot, oldest first (name, date, coverage, counts…)."""
+        return self.answers.snapshots().frame
+
+    def classify(
+        self,
+        cutoff: date | str,
+        init: date | str | None = None,
+        current: date | str | None = None,
+        mode: str = "record",
+        level: str | Sequence[str] | None = None,
+        pid: str | Sequence[str] | None = None,
+        subject: str | Sequence[str] | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """Every (subject, property) group's level for a cutoff, sorted, with labels.
+
+        ``init`` defaults to the first snapshot's date, ``current`` to the latest one's; the
+        classification is built once and reused (``STORE/builds/classify``)."""
+        answer = self.answers.classify(
+            cutoff, init, current, mode, level, pid, subject, lang=lang, gap=gap
+        )
+        return answer.frame
+
+    def facts_at(
+        self,
+        day: date | str,
+        mode: str = "record",
+        subject: str | Sequence[str] | None = None,
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """Every group's object set and best-ranked values at one date."""
+        return self.answers.facts_at(day, mode, subject, gap).frame
+
+    def timeline(
+        self, qid: str, pid: str | Sequence[str] | None = None, lang: str = "en"
+    ) -> pl.DataFrame:
+        """Every statement of an entity across the snapshots, in time order, with labels."""
+        return self.answers.timeline(qid, pid, lang).frame
+
+    def pools(
+        self,
+        qid: str | Sequence[str] | None = None,
+        pid: str | None = None,
+        from_year: int | None = None,
+        to_year: int | None = None,
+        granularity: str = "year",
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """Chronological object pools per (subject, property) and year (or month)."""
+        answer = self.answers.pools(qid, pid, from_year, to_year, granularity, lang, gap)
+        return answer.frame
+
+    def chains(
+        self,
+        date: date | str,
+        subject: str | Sequence[str] | None = None,
+        relations: dict[str, list[str]] | None = None,
+        max_hops: int = 3,
+        pid: str | Sequence[str] | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """Multi-hop chains valid at a date (record time), with labels."""
+        answer = self.answers.chains(date, subject, relations, max_hops, pid, lang, gap)
+        return answer.frame
+
+    def updates(
+        self,
+        cutoff: date | str,
+        current: date | str | None = None,
+        pid: str | Sequence[str] | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """AntiLeakBench's knowledge updates after a cutoff (valid time), with labels."""
+        return self.answers.updates(cutoff, current, pid, lang, gap).frame
+
+    def evidence(
+        self, subject: str, pid: str | None = None, snapshot: str | None = None
+    ) -> pl.DataFrame:
+        """The Wikipedia evidence of a subject's facts: sentences, pages, revisions."""
+        return self.answers.evidence(subject, pid, snapshot).frame
+
+    def supporting_revisions(
+        self,
+        cutoff: date | str,
+        current: date | str | None = None,
+        pid: str | Sequence[str] | None = None,
+        wiki: str = "enwiki",
+        wikipedia: str | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
+        """The first revision that states each knowledge update, from the store's
+        histories (``wikipedia``: which history snapshot; default the latest)."""
+        answer = self.answers.revisions(cutoff, current, pid, wiki, wikipedia, lang, gap)
+        return answer.frame
+
+    def entity(self, qid: str, day: date | str | None = None, lang: str = "en") -> pl.DataFrame:
+        """An entity as of a date (default: the latest snapshot): label, description,
+        aliases, types, sitelinks count, the snapshot read."""
+        return self.answers.entity(qid, day, lang).frame
+
+    def sql(self, query: str, params: dict[str, object] | None = None) -> pl.DataFrame:
+        """Any read-only query over the catalog's views and macros (a trusted caller's: the
+        REST service runs users' SQL through :mod:`kgdiff.query.safe_sql` instead)."""
+        with self.connection() as connection:
+            return relation_frame(connection.sql(query, params=params))

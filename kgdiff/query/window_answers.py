@@ -1,0 +1,143 @@
+"""Pools, chains and updates as answers: rows, the snapshot each date read, and why a
+question found nothing (or where the pools stop)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from kgdiff.errors import UsageError
+from kgdiff.query.frames import frame_of, relation_frame
+from kgdiff.query.ids import why_empty
+from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation
+from kgdiff.temporal.dates import DateRead
+from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
+from kgdiff.temporal.updates import UpdatesQuery, find_updates
+
+DEFAULT_POOL_YEARS = 10
+"""Years the pools span by default: the latest snapshot's year and the nine before it."""
+
+
+def pool_years(
+    connection: duckdb.DuckDBPyConnection, from_year: int | None, to_year: int | None
+) -> tuple[int, int]:
+    """The pools' years: ``to_year`` by default the latest snapshot's (a usage error when
+    that is before ``from_year``), ``from_year`` by default nine years earlier."""
+    last = to_year if to_year is not None else latest_year(connection)
+    first = from_year if from_year is not None else last - DEFAULT_POOL_YEARS + 1
+    if first > last and to_year is None:
+        raise UsageError(
+            f"--from-year {first} is after {last}, the year of the latest snapshot, where the"
+            " pools stop; choose an earlier --from-year, or --to-year with --allow-gap"
+        )
+    return first, last
+
+
+def pools_table(connection: duckdb.DuckDBPyConnection, request: PoolRequest) -> pa.Table:
+    """Every group of the request (one table; empty with the query's columns)."""
+    tables = [reader.read_all() for reader in pool_readers(connection, request)]
+    return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+
+
+def reach_lines(reach: Reach, defaulted: bool) -> list[str]:
+    """Where the pools stop and why, and which periods lie after the data."""
+    snapshot = f"{reach.snapshot} ({reach.snapshot_date})"
+    if defaulted:
+        lines = [
+            f"pools stop at {reach.to_year}, the year of the latest snapshot, {snapshot}: later"
+            " years are beyond the data (--to-year YEAR --allow-gap answers them anyway)"
+        ]
+    else:
+        lines = [
+            f"pools stop at {reach.to_year} (--to-year); they read the latest snapshot, {snapshot}"
+        ]
+    after = (date(reach.to_year, 12, 31) - reach.snapshot_date).days
+    if after > 0:
+        lines.append(
+            f"the days after {reach.snapshot_date} (up to {after:,} days after it) are beyond"
+            f" the data: the pools of those periods hold what {reach.snapshot} knows, not what"
+            " happened then"
+        )
+    return lines
+
+
+def why_no_pools(
+    connection: duckdb.DuckDBPyConnection, request: PoolRequest, reach: Reach, found: set[str]
+) -> list[str]:
+    """Why some subjects asked for (or, without subjects, all of them) have no pools."""
+    span = f"{request.from_year}–{request.to_year}"
+    otherwise = f"none of them may be valid in {span}"
+    if request.subjects:
+        missing = [s for s in request.subjects if s not in found]
+        return [
+            "no pools: " + why_empty(connection, s, request.pid, reach.snapshot, otherwise)
+            for s in missing
+        ]
+    if found:
+        return []
+    return [f"no pools: no statement of {request.pid} in {reach.snapshot} may be valid in {span}"]
+
+
+def pools_of(
+    connection: duckdb.DuckDBPyConnection, request: PoolRequest, defaulted: bool
+) -> tuple[pl.DataFrame, list[str]]:
+    """The pools of ``request`` and the notes: where they stop, why some are missing."""
+    reach = pools_reach(connection, request.to_year, request.gap)
+    frame = frame_of(pools_table(connection, request))
+    found = set(frame.get_column("subject").to_list()) if frame.height else set()
+    notes = reach_lines(reach, defaulted) + why_no_pools(connection, request, reach, found)
+    return frame, notes
+
+
+def chains_of(
+    connection: duckdb.DuckDBPyConnection, query: ChainQuery
+) -> tuple[pl.DataFrame, DateRead, list[str]]:
+    """The chains of ``query`` (all of them), the read of its date, why none were found."""
+    read = query.check_date(connection)
+    found = stage_chains(connection, query)
+    frame = relation_frame(staged_relation(connection, None))
+    return frame, read, [] if found else why_no_chain(connection, query, read)
+
+
+def why_no_chain(
+    connection: duckdb.DuckDBPyConnection, query: ChainQuery, read: DateRead
+) -> list[str]:
+    """Why a search found no chain: one reason per subject asked for, else one in all."""
+    if read.snapshot is None:
+        return [f"no chain: no snapshot answers {read.day} in record time"]
+    day = query.ref_date
+    otherwise = f"none starts a chain valid at {day} in {read.snapshot}"
+    pid = query.pids[0] if len(query.pids) == 1 else None
+    if query.subjects:
+        return [
+            "no chain: " + why_empty(connection, s, pid, read.snapshot, otherwise)
+            for s in query.subjects
+        ]
+    firsts = ", ".join(query.pids) or "the relation map's first properties"
+    return [f"no chain: no statement of {firsts} in {read.snapshot} starts a chain valid at {day}"]
+
+
+def updates_of(
+    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery
+) -> tuple[pl.DataFrame, list[DateRead], list[str]]:
+    """The knowledge updates of ``query``, the reads of its dates, why none were found."""
+    reads = query.check(connection)
+    frame = relation_frame(find_updates(connection, query))
+    return frame, reads, [] if frame.height else [why_no_update(query, reads)]
+
+
+def why_no_update(query: UpdatesQuery, reads: list[DateRead]) -> str:
+    """Why no update was found: what an update needs, in the snapshot read."""
+    read = next((r for r in reads if r.role == "current"), None)
+    snapshot = read.snapshot if read is not None else None
+    if snapshot is None:
+        return f"no knowledge update: no snapshot at or before {query.current} to read"
+    which = f" of {', '.join(query.pids)}" if query.pids else ""
+    return (
+        f"no knowledge update: no group{which} in {snapshot} was replaced after the cutoff"
+        f" with an old statement ended by {query.current} and a new one started after"
+        f" {query.cutoff} (valid time)"
+    )
