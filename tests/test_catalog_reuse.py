@@ -12,13 +12,12 @@ import duckdb
 import pytest
 
 from kgdiff.sqlfiles import render
-from kgdiff.store.catalog import CATALOG_STORAGE_VERSION, rebuild_catalog
+from kgdiff.store.catalog import CATALOG_STORAGE_VERSION, rebuild_catalog, table_macros
 from kgdiff.store.catalog_reuse import macro_mark, macro_names
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import root_macros
-from kgdiff.temporal.macros import catalog_macros
 
-MACROS = [*root_macros(), *catalog_macros()]  # the store root's (scalar) and the table macros
+MACROS = [*root_macros(), *table_macros()]  # the store root's (scalar) and the table macros
 MARK = macro_mark(MACROS, CATALOG_STORAGE_VERSION)
 DUCKDB_CLI = str(Path(sys.executable).parent / "duckdb")  # what the dependencies install
 TIMELINE_COUNT = "SELECT count(*) > 0 AS seen FROM timeline('Q42')"

@@ -108,11 +108,14 @@ def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
     views.extend(coverage or [render("catalog/coverage_empty")])
     views.extend(_wikipedia_views(layout))
     views.append(_pageviews_view(layout))
-    macros = store_macros()
     for part in catalog_parts():
         views.extend(part.views(layout))
-        macros.extend(part.macros())
-    return CatalogPlan(root_macros(), views, macros)
+    return CatalogPlan(root_macros(), views, table_macros())
+
+
+def table_macros() -> list[str]:
+    """The catalog's table macros, in order: the store's, then each part's."""
+    return [*store_macros(), *(macro for part in catalog_parts() for macro in part.macros())]
 
 
 def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path]) -> list[str]:
