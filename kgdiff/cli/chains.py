@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import duckdb
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, parse_day, print_notes
 from kgdiff.cli.options import (
     AllowGapOption,
     LangOption,
@@ -18,23 +17,11 @@ from kgdiff.cli.options import (
     checked_out,
     describe_reads,
     gap_policy,
-    pid_list,
 )
 from kgdiff.errors import UsageError
-from kgdiff.query.ids import check_known, normalise_ids, why_empty
-from kgdiff.query.labels import Labels
-from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.chains import (
-    DEFAULT_HOPS,
-    ChainQuery,
-    export_chains,
-    load_relations,
-    stage_chains,
-    staged_rows,
-    staged_unlabelled,
-)
+from kgdiff.temporal.chains import DEFAULT_HOPS, load_relations
 from kgdiff.temporal.dates import DateRead
+from kgdiff.temporal.writers import write_reader
 
 SHOWN = 25
 """Chains printed when no --limit is given (--out still writes them all)."""
@@ -67,50 +54,18 @@ def chains_command(
     if limit is not None and limit < 1:
         raise UsageError(f"--limit {limit}: give a positive number of chains")
     out = checked_out(out)
-    subjects = normalise_ids(subject or [], "--subject")
-    query = ChainQuery(
-        parse_day(day, "--date"),
-        hops,
-        load_relations(relations),
-        subjects,
-        pid_list(pid),
-        lang,
-        gap_policy(max_gap, allow_gap),
+    gap = gap_policy(max_gap, allow_gap)
+    answer = graph(store).answers.chains(
+        parse_day(day, "--date"), subject, load_relations(relations), hops, pid, lang, gap
     )
-    layout = StoreLayout.resolve(store)
-    with open_catalog(layout) as connection:
-        check_known(connection, [*query.subjects, *query.pids])
-        read = query.check_date(connection)
-        found = stage_chains(connection, query)
-        rows = staged_rows(connection, min(limit or SHOWN, SHOWN))
-        written = export_chains(connection, out, limit) if out is not None else None
-        missing = staged_unlabelled(connection, limit if out is not None else len(rows))
-        reasons = [] if found else why_no_chain(connection, query, read)
-    for line in describe_reads([read]):
+    found = answer.frame if limit is None else answer.frame.head(limit)
+    for line in describe_reads(answer.reads):
         console.print(line, highlight=False, markup=False)
-    console.print(_table(rows, found if limit is None else min(found, limit), read))
-    for reason in reasons:
-        console.print(f"no chain: {reason}", highlight=False, markup=False)
-    if written is not None:
+    console.print(_table(found.head(SHOWN).to_dicts(), found.height, answer.reads[0]))
+    if out is not None:
+        written = write_reader(found.to_arrow().to_reader(), out)
         console.print(f"wrote {written:,} chains to {out}, with {lang} labels", highlight=False)
-    note = Labels({}, lang, missing).missing_note()
-    if note:
-        console.print(note, highlight=False, markup=False)
-
-
-def why_no_chain(
-    connection: duckdb.DuckDBPyConnection, query: ChainQuery, read: DateRead
-) -> list[str]:
-    """Why a search found no chain: one reason per subject asked for, else one in all."""
-    if read.snapshot is None:
-        return [f"no snapshot answers {read.day} in record time"]
-    day = query.ref_date
-    otherwise = f"none starts a chain valid at {day} in {read.snapshot}"
-    pid = query.pids[0] if len(query.pids) == 1 else None
-    if query.subjects:
-        return [why_empty(connection, s, pid, read.snapshot, otherwise) for s in query.subjects]
-    firsts = ", ".join(query.pids) or "the relation map's first properties"
-    return [f"no statement of {firsts} in {read.snapshot} starts a chain valid at {day}"]
+    print_notes(answer.notes)
 
 
 def _named(label: object, value: object) -> str:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, err_console, parse_day
+from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
 from kgdiff.cli.options import (
     AllowGapOption,
     LangOption,
@@ -22,11 +22,9 @@ from kgdiff.cli.options import (
 )
 from kgdiff.errors import AuditFailedError, UsageError
 from kgdiff.evidence.supported import SupportedSummary
-from kgdiff.query.ids import check_known
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.audit import run_audits
-from kgdiff.temporal.builds import Build, classification
+from kgdiff.temporal.builds import Build
 from kgdiff.temporal.export import (
     GroupChoice,
     export_classification,
@@ -70,12 +68,12 @@ def classify_command(
     """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
     out = checked_out(out)
     choice = GroupChoice(pid_list(pid), level_list(level, drop_not_covered))
-    layout = StoreLayout.resolve(store)
-    days = _days(init, cutoff, current)
-    with open_catalog(layout) as connection:
-        check_known(connection, choice.pids)
+    kg = graph(store)
+    kg.answers.check_ids(choice.pids)
+    init_day, cutoff_day, current_day = _days(init, cutoff, current)
     gap = gap_policy(max_gap, allow_gap)
-    build = classification(layout, *days, mode, on_part=_report_part, gap=gap)
+    build = kg.answers.classification(cutoff_day, init_day, current_day, mode, gap, _report_part)
+    layout = kg.layout
     _print_build(layout, build, choice)
     if out is not None:
         exported = export_classification(layout, build, out, choice, lang)
@@ -157,9 +155,9 @@ def audit_command(
     store: StoreOption = None,
 ) -> None:
     """Run the SQL audits (sql/audits/) on a classification; exit 1 if any finds a row."""
-    layout = StoreLayout.resolve(store)
+    init_day, cutoff_day, current_day = _days(init, cutoff, current)
     gap = gap_policy(max_gap, allow_gap)
-    build = classification(layout, *_days(init, cutoff, current), mode, gap=gap)
+    build = graph(store).answers.classification(cutoff_day, init_day, current_day, mode, gap)
     for line in describe_reads(build.reads):
         console.print(line, highlight=False, markup=False)
     failed = 0

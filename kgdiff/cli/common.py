@@ -7,10 +7,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from kgdiff.query.graph import KnowledgeGraph
 from rich.markup import escape
 
 from kgdiff.errors import InterruptedRunError, KgdiffError, UsageError
@@ -93,3 +96,16 @@ def parse_day(value: str, option: str) -> date:
         return date.fromisoformat(value)
     except ValueError as exc:
         raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
+
+
+def graph(store: Path | None) -> KnowledgeGraph:
+    """The knowledge graph of ``--store`` (imported here: ingest workers load this module)."""
+    from kgdiff.query.graph import KnowledgeGraph
+
+    return KnowledgeGraph.open(store)
+
+
+def print_notes(notes: list[str]) -> None:
+    """An answer's notes, one plain line each (why nothing was found, where it stops)."""
+    for note in notes:
+        console.print(note, highlight=False, markup=False, soft_wrap=True)

@@ -9,10 +9,8 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from kgdiff.cli.common import StoreOption, console
-from kgdiff.evidence.show import EvidenceReport, ShowQuery, SnapshotEvidence, show_evidence
-from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import open_catalog
+from kgdiff.cli.common import StoreOption, console, graph
+from kgdiff.evidence.show import EvidenceReport, SnapshotEvidence
 from kgdiff.temporal.writers import check_out, write_reader
 
 
@@ -35,9 +33,7 @@ def show_command(
     golden context), the page and its revision (the golden document)."""
     if out is not None:
         check_out(out)
-    layout = StoreLayout.resolve(store)
-    with open_catalog(layout) as connection:
-        report = show_evidence(layout, connection, ShowQuery(qid, pid, snapshot))
+    report = graph(store).answers.evidence_report(qid, pid, snapshot)
     _print_report(report)
     if out is not None:
         written = write_reader(report.table().to_reader(), out)

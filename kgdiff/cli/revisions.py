@@ -9,7 +9,7 @@ import pyarrow as pa
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, parse_day
 from kgdiff.cli.options import (
     AllowGapOption,
     LangOption,
@@ -18,15 +18,8 @@ from kgdiff.cli.options import (
     checked_out,
     describe_reads,
     gap_policy,
-    pid_list,
 )
-from kgdiff.errors import StoreError
-from kgdiff.evidence.histories import ApiHistory, DumpHistory, History
-from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
-from kgdiff.query.ids import check_known
-from kgdiff.store.layout import StoreLayout
-from kgdiff.store.snapshots import list_wikipedia_snapshots
-from kgdiff.store.store_root import open_catalog
+from kgdiff.evidence.histories import ApiHistory, History
 from kgdiff.temporal.writers import write_reader
 from kgdiff.wikiapi.client import WikiClient
 
@@ -65,23 +58,19 @@ def revisions_command(
 ) -> None:
     """First revision after each knowledge update whose lead names subject and new object."""
     out = checked_out(out)
-    layout = StoreLayout.resolve(store)
     days = parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
     gap = gap_policy(max_gap, allow_gap)
-    query = UpdateQuery(*days, wiki, tuple(pid_list(pid)), lang, gap)
-    with open_catalog(layout) as connection:
-        check_known(connection, query.pids)
-        reads = query.check(connection)
-        if api is not None:
-            client = WikiClient.from_api_url(api, cache_dir=cache, max_requests=budget)
-            history: History = ApiHistory(client, exact=exact)
-        else:
-            history = DumpHistory(connection, wikipedia or _latest_history(layout, wiki))
-        rows = list(supporting_revisions(connection, query, history))
-    for line in describe_reads(reads):
-        console.print(line, highlight=False, markup=False)
-    console.print(_summary(rows))
+    client = None
+    history: History | None = None
     if api is not None:
+        client = WikiClient.from_api_url(api, cache_dir=cache, max_requests=budget)
+        history = ApiHistory(client, exact=exact)
+    answer = graph(store).answers.revisions(*days, pid, wiki, wikipedia, lang, gap, history)
+    for line in describe_reads(answer.reads):
+        console.print(line, highlight=False, markup=False)
+    rows = answer.frame.to_dicts()
+    console.print(_summary(rows))
+    if client is not None:
         console.print(f"{client.requests_made:,} API requests")
     if out is not None:
         written = write_reader(pa.Table.from_pylist(rows).to_reader(), out)
@@ -91,21 +80,6 @@ def revisions_command(
 def _named(label: object, value: object) -> str:
     """``label (id)``, or the id alone when the store has no label for it."""
     return str(value) if label in (None, value) else f"{label} ({value})"
-
-
-def _latest_history(layout: StoreLayout, wiki: str) -> str:
-    """The newest Wikipedia snapshot of ``wiki`` holding more than one revision of a page."""
-    snapshots = [
-        m
-        for m in list_wikipedia_snapshots(layout)
-        if m.wiki == wiki and m.input_stats.get("max_revisions_per_page", 0) > 1
-    ]
-    if not snapshots:
-        raise StoreError(
-            f"no history snapshot of {wiki} in {layout.root}: ingest a pages-meta-history dump "
-            "with 'kgdiff ingest wikipedia', or search the live wiki with --api URL"
-        )
-    return snapshots[-1].name
 
 
 def _summary(rows: list[dict[str, Any]]) -> Table:

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-import pyarrow as pa
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
-from kgdiff.cli.options import LangOption, OutOption, PidsOption, checked_out, pid_list
-from kgdiff.query.ids import check_known, normalise_id, why_empty
-from kgdiff.query.labels import Labels, labels_for
-from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.timeline import timeline
+from kgdiff.cli.common import StoreOption, console, graph, print_notes
+from kgdiff.cli.options import LangOption, OutOption, PidsOption, checked_out
 from kgdiff.temporal.writers import write_reader
 
 
@@ -28,42 +22,19 @@ def timeline_command(
     """Every statement of an entity across the snapshots, in time order, with its record
     interval (first and last snapshot seen) and its valid interval (qualifiers)."""
     out = checked_out(out)
-    subject = normalise_id(qid, "the entity")
-    pids = pid_list(pid)
-    layout = StoreLayout.resolve(store)
-    with open_catalog(layout) as connection:
-        check_known(connection, [subject, *pids])
-        rows = timeline(connection, subject, pids).to_arrow_table()
-        ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
-        labels = labels_for(connection, ids, None, lang)
-        reason = None if rows.num_rows else why_empty(connection, subject, _one(pids), None)
-    if reason is not None:
-        console.print(f"no statements: {reason}", highlight=False)
-        return
-    labelled = with_labels(rows, labels)
-    _print(subject, labelled, labels)
-    if out is not None:
-        written = write_reader(labelled.to_reader(), out)
+    answer = graph(store).answers.timeline(qid, pid, lang)
+    rows = answer.frame.to_dicts()
+    if rows:
+        _print(rows)
+    if rows and out is not None:
+        written = write_reader(answer.arrow().to_reader(), out)
         console.print(f"wrote {written:,} statements to {out}")
-    note = labels.missing_note()
-    if note:
-        console.print(note, highlight=False)
+    print_notes(answer.notes)
 
 
-def with_labels(rows: pa.Table, labels: Labels) -> pa.Table:
-    """The timeline with ``pid_label`` and ``value_label`` columns (ids without a label,
-    and values that are no entity, stand for themselves)."""
-    pid_labels = [labels.of(p) for p in rows.column("pid").to_pylist()]
-    value_labels = [labels.of(v) for v in rows.column("value").to_pylist()]
-    rows = rows.add_column(1, "pid_label", pa.array(pid_labels, pa.string()))
-    return rows.add_column(3, "value_label", pa.array(value_labels, pa.string()))
-
-
-def _one(pids: list[str]) -> str | None:
-    return pids[0] if len(pids) == 1 else None
-
-
-def _print(subject: str, rows: pa.Table, labels: Labels) -> None:
+def _print(rows: list[dict[str, Any]]) -> None:
+    first = rows[0]
+    subject = _value(first["subject"], first["subject_label"])
     table = Table(
         "property",
         "value",
@@ -72,9 +43,9 @@ def _print(subject: str, rows: pa.Table, labels: Labels) -> None:
         "now",
         "valid from",
         "valid until",
-        title=f"{labels.named(subject)}: {rows.num_rows} statements across snapshots",
+        title=f"{subject}: {len(rows)} statements across snapshots",
     )
-    for row in rows.to_pylist():
+    for row in rows:
         table.add_row(
             f"{row['pid_label']} ({row['pid']})",
             _value(row["value"], row["value_label"]),

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import pyarrow as pa
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, parse_day, print_notes
 from kgdiff.cli.options import (
     AllowGapOption,
     LangOption,
@@ -18,29 +17,18 @@ from kgdiff.cli.options import (
     checked_out,
     describe_reads,
     gap_policy,
-    pid_list,
 )
-from kgdiff.query.ids import check_known
-from kgdiff.query.labels import Labels, repeated_ids
-from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.dates import DateRead
-from kgdiff.temporal.updates import UpdatesQuery, check_window, find_updates
 from kgdiff.temporal.writers import write_reader
 
 SHOWN = 20
-LABELLED = [
-    ("subject", "subject_label"),
-    ("pid", "pid_label"),
-    ("new_object", "new_object_label"),
-    ("old_objects", "old_objects_labels"),
-]
-"""The id columns of an update and their label columns."""
 
 
 def updates_command(
     cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
-    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    current: Annotated[
+        str | None,
+        typer.Option("--current", help="The present (default: the latest snapshot's date)."),
+    ] = None,
     pid: PidsOption = None,
     out: OutOption = None,
     lang: LangOption = "en",
@@ -51,47 +39,18 @@ def updates_command(
     """Knowledge updates after a cutoff, as AntiLeakBench defines them (valid time: the
     latest snapshot at or before --current is read)."""
     out = checked_out(out)
-    days = parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
-    check_window(*days)
-    query = UpdatesQuery(*days, pid_list(pid), lang, gap_policy(max_gap, allow_gap))
-    layout = StoreLayout.resolve(store)
-    with open_catalog(layout) as connection:
-        check_known(connection, query.pids)
-        reads = query.check(connection)
-        table = find_updates(connection, query).to_arrow_table()
-    for line in describe_reads(reads):
+    cutoff_day = parse_day(cutoff, "--cutoff")
+    current_day = parse_day(current, "--current") if current is not None else None
+    gap = gap_policy(max_gap, allow_gap)
+    answer = graph(store).answers.updates(cutoff_day, current_day, pid, lang, gap)
+    for line in describe_reads(answer.reads):
         console.print(line, highlight=False, markup=False)
-    console.print(_summary(table.slice(0, SHOWN).to_pylist(), table.num_rows))
-    if table.num_rows == 0:
-        console.print(why_no_update(query, reads), highlight=False, markup=False)
+    rows = answer.frame.head(SHOWN).to_dicts()
+    console.print(_summary(rows, answer.frame.height))
     if out is not None:
-        written = write_reader(table.to_reader(), out)
+        written = write_reader(answer.arrow().to_reader(), out)
         console.print(f"wrote {written:,} updates to {out}, with {lang} labels", highlight=False)
-    note = Labels({}, lang, unlabelled_ids(table)).missing_note()
-    if note:
-        console.print(note, highlight=False, markup=False)
-
-
-def unlabelled_ids(table: pa.Table) -> set[str]:
-    """The ids the updates show without a label."""
-    found: set[str] = set()
-    for ids, labels in LABELLED:
-        found |= repeated_ids(table.column(ids), table.column(labels))
-    return found
-
-
-def why_no_update(query: UpdatesQuery, reads: list[DateRead]) -> str:
-    """Why no update was found: what an update needs, in the snapshot read."""
-    read = next((r for r in reads if r.role == "current"), None)
-    snapshot = read.snapshot if read is not None else None
-    if snapshot is None:
-        return f"no knowledge update: no snapshot at or before {query.current} to read"
-    which = f" of {', '.join(query.pids)}" if query.pids else ""
-    return (
-        f"no knowledge update: no group{which} in {snapshot} was replaced after the cutoff"
-        f" with an old statement ended by {query.current} and a new one started after"
-        f" {query.cutoff} (valid time)"
-    )
+    print_notes(answer.notes)
 
 
 def _named(label: object, value: object) -> str:

@@ -14,8 +14,8 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.errors import UsageError
-from kgdiff.evidence.histories import DumpHistory
-from kgdiff.evidence.show import ShowQuery, show_evidence
+from kgdiff.evidence.histories import DumpHistory, History
+from kgdiff.evidence.show import EvidenceReport, ShowQuery, show_evidence
 from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
 from kgdiff.query.entity import entity_as_of, latest_history
 from kgdiff.query.frames import frame_of, relation_frame
@@ -30,6 +30,7 @@ from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.export import GroupChoice, classified_rows
 from kgdiff.temporal.facts import check_day, facts_at
 from kgdiff.temporal.levels import LEVELS
+from kgdiff.temporal.parts import PartDone
 from kgdiff.temporal.pools import PoolRequest
 from kgdiff.temporal.timeline import timeline
 from kgdiff.temporal.updates import UpdatesQuery, check_window
@@ -111,8 +112,10 @@ class Answers:
         current: Day | None = None,
         mode: str = "record",
         gap: GapPolicy | None = None,
+        on_part: PartDone | None = None,
     ) -> Build:
-        """The classification build for these dates (built once, then reused)."""
+        """The classification build for these dates (built once, then reused); ``on_part``
+        hears of each part done while it is built."""
         first, latest = self.span() if init is None or current is None else (None, None)
         days = (
             as_day(init, "init") if init is not None else first,
@@ -120,7 +123,9 @@ class Answers:
             as_day(current, "current") if current is not None else latest,
         )
         assert days[0] is not None and days[2] is not None
-        return classification(self.graph.layout, days[0], days[1], days[2], mode, gap=gap)
+        return classification(
+            self.graph.layout, days[0], days[1], days[2], mode, on_part=on_part, gap=gap
+        )
 
     def classify(
         self,
@@ -165,8 +170,9 @@ class Answers:
             ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
             labels = labels_for(connection, ids, None, lang)
             single = pids[0] if len(pids) == 1 else None
-            notes = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
-        frame = frame_of(with_labels(rows, labels))
+            empty = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
+        notes = [f"no statements: {reason}" for reason in empty]
+        frame = frame_of(with_labels(subject, rows, labels))
         note = labels.missing_note()
         return Answer(frame, [], [*notes, *([note] if note else [])])
 
@@ -237,10 +243,16 @@ class Answers:
             frame, reads, notes = updates_of(connection, query)
         return Answer(frame, reads, notes)
 
+    def evidence_report(
+        self, subject: str, pid: str | None = None, snapshot: str | None = None
+    ) -> EvidenceReport:
+        """The Wikipedia evidence of a subject's facts, per Wikipedia snapshot."""
+        with self.graph.connection() as connection:
+            return show_evidence(self.graph.layout, connection, ShowQuery(subject, pid, snapshot))
+
     def evidence(self, subject: str, pid: str | None = None, snapshot: str | None = None) -> Answer:
         """The Wikipedia evidence of a subject's facts (``kgdiff evidence show``)."""
-        with self.graph.connection() as connection:
-            report = show_evidence(self.graph.layout, connection, ShowQuery(subject, pid, snapshot))
+        report = self.evidence_report(subject, pid, snapshot)
         notes = [report.note] if report.note else []
         notes += [note for section in report.sections for note in section.notes]
         return Answer(frame_of(report.table()), [], notes)
@@ -254,16 +266,20 @@ class Answers:
         wikipedia: str | None = None,
         lang: str = "en",
         gap: GapPolicy | None = None,
+        history: History | None = None,
     ) -> Answer:
-        """The first revision stating each knowledge update, from the store's histories."""
+        """The first revision stating each knowledge update: searched in ``history`` (e.g.
+        a live wiki's API), else in the store's history snapshot ``wikipedia`` (default:
+        the latest of ``wiki``)."""
         latest = as_day(current, "current") if current is not None else self.span()[1]
         pids = tuple(id_list(pid, "pid"))
         query = UpdateQuery(as_day(cutoff, "cutoff"), latest, wiki, pids, lang, gap or GapPolicy())
-        history_name = wikipedia or latest_history(self.graph.layout, wiki)
         with self.graph.connection() as connection:
             check_known(connection, pids)
             reads = query.check(connection)
-            history = DumpHistory(connection, history_name)
+            if history is None:
+                name = wikipedia or latest_history(self.graph.layout, wiki)
+                history = DumpHistory(connection, name)
             rows = list(supporting_revisions(connection, query, history))
         return Answer(pl.DataFrame(rows, infer_schema_length=None), reads)
 

@@ -84,7 +84,23 @@ def labels_for(
 def repeated_ids(ids: pa.Array | pa.ChunkedArray, labels: pa.Array | pa.ChunkedArray) -> set[str]:
     """The entity ids among ``ids`` that their labels (an answer's label column, same shape,
     lists or not) repeat: the ids an answer shows without a label."""
-    if pa.types.is_list(ids.type):
+    if pa.types.is_list(ids.type) or pa.types.is_large_list(ids.type):
         ids, labels = pc.list_flatten(ids), pc.list_flatten(labels)
     same = pc.fill_null(pc.equal(ids, labels), False)
     return {value for value in pc.filter(ids, same).to_pylist() if is_entity_id(value)}
+
+
+def unlabelled_in(table: pa.Table, pairs: list[tuple[str, str]]) -> set[str]:
+    """The entity ids an answer shows without a label: in each (id column, label column)
+    pair of ``table``, the ids their labels repeat."""
+    found: set[str] = set()
+    for ids, labels in pairs:
+        if ids in table.column_names and labels in table.column_names:
+            found |= repeated_ids(table.column(ids), table.column(labels))
+    return found
+
+
+def label_notes(ids: set[str], lang: str) -> list[str]:
+    """The note counting ids shown without a label, as a list (empty when there are none)."""
+    note = Labels({}, lang, ids).missing_note()
+    return [note] if note else []

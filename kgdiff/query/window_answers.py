@@ -12,22 +12,36 @@ import pyarrow as pa
 from kgdiff.errors import UsageError
 from kgdiff.query.frames import frame_of, relation_frame
 from kgdiff.query.ids import why_empty
-from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation
+from kgdiff.query.labels import label_notes, unlabelled_in
+from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, staged_unlabelled
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
 from kgdiff.temporal.updates import UpdatesQuery, find_updates
 
-DEFAULT_POOL_YEARS = 10
-"""Years the pools span by default: the latest snapshot's year and the nine before it."""
+UPDATE_LABELS = [
+    ("subject", "subject_label"),
+    ("pid", "pid_label"),
+    ("new_object", "new_object_label"),
+    ("old_objects", "old_objects_labels"),
+]
+"""The id columns of an update and their label columns."""
+POOL_LABELS = [
+    ("subject", "subject_label"),
+    ("pid", "pid_label"),
+    ("all_objects", "all_objects_labels"),
+]
+"""The id columns of a group's pools and their label columns."""
+FIRST_POOL_YEAR = 2010
+"""The pools' first year by default (ChroKnowBench's), or the latest snapshot's if earlier."""
 
 
 def pool_years(
     connection: duckdb.DuckDBPyConnection, from_year: int | None, to_year: int | None
 ) -> tuple[int, int]:
     """The pools' years: ``to_year`` by default the latest snapshot's (a usage error when
-    that is before ``from_year``), ``from_year`` by default nine years earlier."""
+    that is before ``from_year``), ``from_year`` by default 2010 (or ``to_year`` if earlier)."""
     last = to_year if to_year is not None else latest_year(connection)
-    first = from_year if from_year is not None else last - DEFAULT_POOL_YEARS + 1
+    first = from_year if from_year is not None else min(FIRST_POOL_YEAR, last)
     if first > last and to_year is None:
         raise UsageError(
             f"--from-year {first} is after {last}, the year of the latest snapshot, where the"
@@ -86,20 +100,23 @@ def pools_of(
 ) -> tuple[pl.DataFrame, list[str]]:
     """The pools of ``request`` and the notes: where they stop, why some are missing."""
     reach = pools_reach(connection, request.to_year, request.gap)
-    frame = frame_of(pools_table(connection, request))
-    found = set(frame.get_column("subject").to_list()) if frame.height else set()
+    table = pools_table(connection, request)
+    found = set(table.column("subject").to_pylist())
     notes = reach_lines(reach, defaulted) + why_no_pools(connection, request, reach, found)
-    return frame, notes
+    unlabelled = unlabelled_in(table, POOL_LABELS)
+    return frame_of(table), notes + label_notes(unlabelled, request.lang)
 
 
 def chains_of(
     connection: duckdb.DuckDBPyConnection, query: ChainQuery
 ) -> tuple[pl.DataFrame, DateRead, list[str]]:
-    """The chains of ``query`` (all of them), the read of its date, why none were found."""
+    """The chains of ``query`` (all of them), the read of its date, and the notes: why none
+    were found, the ids shown without a label."""
     read = query.check_date(connection)
     found = stage_chains(connection, query)
     frame = relation_frame(staged_relation(connection, None))
-    return frame, read, [] if found else why_no_chain(connection, query, read)
+    notes = [] if found else why_no_chain(connection, query, read)
+    return frame, read, notes + label_notes(staged_unlabelled(connection, None), query.lang)
 
 
 def why_no_chain(
@@ -126,7 +143,9 @@ def updates_of(
     """The knowledge updates of ``query``, the reads of its dates, why none were found."""
     reads = query.check(connection)
     frame = relation_frame(find_updates(connection, query))
-    return frame, reads, [] if frame.height else [why_no_update(query, reads)]
+    notes = [] if frame.height else [why_no_update(query, reads)]
+    unlabelled = unlabelled_in(frame.to_arrow(), UPDATE_LABELS)
+    return frame, reads, notes + label_notes(unlabelled, query.lang)
 
 
 def why_no_update(query: UpdatesQuery, reads: list[DateRead]) -> str:

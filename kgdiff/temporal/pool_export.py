@@ -39,6 +39,13 @@ def with_chroknow_columns(batch: pa.RecordBatch) -> pa.Table:
     return table
 
 
+def with_chroknow_table(table: pa.Table) -> pa.Table:
+    """A whole pools answer with its ``objects_<period>`` columns (an empty one as it is)."""
+    if table.num_rows == 0:
+        return table
+    return pa.concat_tables(with_chroknow_columns(b) for b in table.to_batches() if b.num_rows)
+
+
 def unlabelled_ids(batch: pa.RecordBatch | pa.Table) -> set[str]:
     """The ids a batch of pools shows without a label (its label repeats the id)."""
     pairs = [("subject", "subject_label"), ("pid", "pid_label")]
