@@ -66,7 +66,7 @@ def test_classify_equals_the_command_line_export(kg: KnowledgeGraph, tmp_path: P
     result = run_kgdiff("classify", *dates, "--store", str(kg.layout.root), "--out", str(out))
     assert result.returncode == 0, result.stderr
     exported = [json.loads(line) for line in out.read_text().splitlines()]
-    frame = kg.classify(**DATES)
+    frame = kg.classify(DATES["cutoff"], DATES["init"], DATES["current"])
     assert frame.select("subject", "pid", "level", "latest").to_dicts() == [
         {k: r[k] for k in ("subject", "pid", "level", "latest")} for r in exported
     ]
