@@ -33,9 +33,9 @@ from kgdiff.temporal.writers import write_relation
 DEFAULT_HOPS = 3
 PARAMS = [
     "ref_date",
+    "subjects",
     "max_hops",
     "relations",
-    "subjects",
     "first_pids",
     "max_gap",
     "allow_gap",

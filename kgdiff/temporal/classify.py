@@ -17,6 +17,7 @@ from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, check_answerable, 
 
 MODES = ("record", "valid", "both")
 OPTIONAL_PARAMS = {
+    "mode": "'record'",
     "part": "'all'",
     "lo": "''",
     "hi": "''",
@@ -46,8 +47,9 @@ def check_mode(mode: str) -> None:
 
 
 def classify_macro() -> str:
-    """``CREATE MACRO classify(init, cutoff, current, mode, part := 'all', lo, hi, as_of)``."""
-    params = ["init", "cutoff", "current", "mode", *OPTIONAL_PARAMS]
+    """``CREATE MACRO classify(init, cutoff, current, mode := 'record', part := 'all', lo, hi,
+    as_of, max_gap := 31, allow_gap := false)``."""
+    params = ["init", "cutoff", "current", *OPTIONAL_PARAMS]
     return as_table_macro("classify/classify", "classify", params, OPTIONAL_PARAMS)
 
 

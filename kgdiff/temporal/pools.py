@@ -59,8 +59,10 @@ from kgdiff.temporal.dates import (
 )
 
 GRANULARITIES = ("year", "month")
-PARAMS = ["qid", "pid", "from_year", "to_year"]
+PARAMS = ["qid", "pid"]
 OPTIONAL_PARAMS = {
+    "from_year": "NULL",
+    "to_year": "NULL",
     "granularity": "'year'",
     "max_gap": str(DEFAULT_MAX_GAP),
     "allow_gap": "false",

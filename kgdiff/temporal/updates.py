@@ -20,8 +20,9 @@ from kgdiff.query.labels import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
 
-UPDATES_PARAMS = ["cutoff", "current"]
+UPDATES_PARAMS = ["cutoff"]
 OPTIONAL_PARAMS = {
+    "current": "NULL",
     "pids": "CAST([] AS VARCHAR[])",
     "max_gap": str(DEFAULT_MAX_GAP),
     "allow_gap": "false",
@@ -32,8 +33,9 @@ and the labels' language."""
 
 
 def catalog_macro() -> str:
-    """``updates(cutoff, current, pids := [], max_gap := 31, allow_gap := false,
-    lang := 'en')`` for the catalog (after ``classify`` and ``entity_labels``)."""
+    """``updates(cutoff, current := <latest snapshot's date>, pids := [], max_gap := 31,
+    allow_gap := false, lang := 'en')`` for the catalog (after ``classify`` and
+    ``entity_labels``)."""
     params = [*UPDATES_PARAMS, *OPTIONAL_PARAMS]
     return as_table_macro("updates/updates", "updates", params, OPTIONAL_PARAMS)
 

@@ -20,8 +20,9 @@
 --          `statements` and `labels`, and the macros `date_reads` and `entity_labels`.
 -- params: $ref_date (DATE); $max_hops (INTEGER >= 2); $relations (MAP(VARCHAR, VARCHAR[]):
 --         a pid -> the pids allowed as its next hop; its keys are the allowed first pids);
---         $subjects (VARCHAR[] start subjects, empty = all); $first_pids (VARCHAR[], empty =
---         every key of $relations); $max_gap (INTEGER days), $allow_gap (BOOLEAN);
+--         $subjects (start subjects: a list, or one id as a string; empty = all);
+--         $first_pids (VARCHAR[], empty = every key of $relations); $max_gap (INTEGER days),
+--         $allow_gap (BOOLEAN);
 --         $lang (VARCHAR) (macro defaults 3, the shipped map, [], [], 31, false, 'en').
 WITH RECURSIVE
 reading AS (
@@ -38,6 +39,14 @@ reading AS (
 links AS (
     SELECT entry.key AS pid, unnest(entry.value) AS next_pid
     FROM (SELECT unnest(map_entries(CAST($relations AS MAP(VARCHAR, VARCHAR[])))) AS entry)
+),
+start_subjects AS (
+    -- the start subjects, given as a list or as one id in a string (the macro takes both):
+    -- the text of either, brackets, quotes and spaces taken out, split at commas
+    SELECT list_filter(
+        string_split(regexp_replace(CAST($subjects AS VARCHAR), '[\[\]\s'']', '', 'g'), ','),
+        lambda x: x <> ''
+    ) AS ids
 ),
 judged AS (
     SELECT
@@ -98,13 +107,13 @@ walk AS (
     SELECT e.subject AS origin, [e.subject, e.hop.object] AS visited, [e.hop] AS hops,
            e.single, e.answers
     FROM edges AS e
+    CROSS JOIN start_subjects
     WHERE e.single
       AND e.hop.object <> e.subject
       AND e.pid IN (SELECT pid FROM links)
       AND (len(CAST($first_pids AS VARCHAR[])) = 0
            OR list_contains(CAST($first_pids AS VARCHAR[]), e.pid))
-      AND (len(CAST($subjects AS VARCHAR[])) = 0
-           OR list_contains(CAST($subjects AS VARCHAR[]), e.subject))
+      AND (len(start_subjects.ids) = 0 OR list_contains(start_subjects.ids, e.subject))
     UNION ALL
     SELECT w.origin, list_append(w.visited, e.hop.object), list_append(w.hops, e.hop),
            e.single, e.answers

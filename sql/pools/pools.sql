@@ -23,12 +23,22 @@
 --          `date_reads` and `entity_labels`. (Column `pid` is never named unqualified here:
 --          in the catalog macro that name is the parameter; nor is `lang`.)
 -- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
---         $from_year, $to_year (INTEGER, from_year <= to_year); $granularity ('year' | 'month');
+--         $from_year, $to_year (INTEGER, from_year <= to_year; NULL: to_year the latest
+--         snapshot's year, from_year 2010 or to_year if earlier); $granularity ('year' | 'month');
 --         $max_gap (INTEGER days), $allow_gap (BOOLEAN); $lang (VARCHAR) (macro defaults
 --         'year', 31, false, 'en').
 WITH
 store AS (
     SELECT max(s.date) AS last_date FROM snapshots AS s
+),
+bounds AS (
+    -- the years asked for, else the latest snapshot's year and 2010 (ChroKnowBench's first)
+    SELECT coalesce(CAST($from_year AS BIGINT), least(2010, y.last_year)) AS first_year,
+           y.last_year
+    FROM (
+        SELECT coalesce(CAST($to_year AS BIGINT), year(st.last_date)) AS last_year
+        FROM store AS st
+    ) AS y
 ),
 reach AS (
     -- the snapshot read (the latest) and the last day the pools claim to know; a day beyond
@@ -37,10 +47,9 @@ reach AS (
     SELECT any_value(r.snapshot) AS name, any_value(r.snapshot_date) AS snapshot_date
     FROM date_reads(
         [(SELECT CASE
-            WHEN CAST($to_year AS BIGINT) > year(st.last_date)
-                THEN make_date(CAST($to_year AS BIGINT), 12, 31)
-            ELSE least(make_date(CAST($to_year AS BIGINT), 12, 31), st.last_date)
-         END FROM store AS st)],
+            WHEN b.last_year > year(st.last_date) THEN make_date(b.last_year, 12, 31)
+            ELSE least(make_date(b.last_year, 12, 31), st.last_date)
+         END FROM store AS st CROSS JOIN bounds AS b)],
         ['the pools'' last day'],
         'valid',
         as_of := (SELECT st.last_date FROM store AS st),
@@ -52,14 +61,14 @@ periods AS (
     SELECT row_number() OVER (ORDER BY x.lo) AS idx, x.label, x.lo, x.hi
     FROM (
         SELECT CAST(y AS VARCHAR) AS label, make_date(y, 1, 1) AS lo, make_date(y, 12, 31) AS hi
-        FROM range(CAST($from_year AS BIGINT), CAST($to_year AS BIGINT) + 1) AS t(y)
+        FROM bounds AS b, range(b.first_year, b.last_year + 1) AS t(y)
         WHERE $granularity = 'year'
         UNION ALL
         SELECT
             printf('%d-%02d', y, mo) AS label,
             make_date(y, mo, 1) AS lo,
             last_day(make_date(y, mo, 1)) AS hi
-        FROM range(CAST($from_year AS BIGINT), CAST($to_year AS BIGINT) + 1) AS t(y)
+        FROM bounds AS b, range(b.first_year, b.last_year + 1) AS t(y)
         CROSS JOIN range(1, 13) AS u(mo)
         WHERE $granularity = 'month'
     ) AS x

@@ -13,23 +13,30 @@
 --          A `current` more than $max_gap days after the latest snapshot, or before the first,
 --          is an error naming the snapshots unless $allow_gap (sql/dates/date_reads.sql).
 --          Needs the `classify` and `entity_labels` macros.
--- params: $cutoff, $current (DATE, cutoff < current); $pids (VARCHAR[]: only these
---         properties; empty = all); $max_gap (INTEGER days), $allow_gap (BOOLEAN);
+-- params: $cutoff, $current (DATE, cutoff < current; NULL = the latest snapshot's date);
+--         $pids (VARCHAR[]: only these properties; empty = all); $max_gap (INTEGER days),
+--         $allow_gap (BOOLEAN);
 --         $lang (VARCHAR) (macro defaults [], 31, false, 'en').
 WITH
+present AS (
+    -- the present: $current, else the latest snapshot's date
+    SELECT coalesce(CAST($current AS DATE), (SELECT max(s.date) FROM snapshots AS s)) AS day
+),
 replaced AS (
     SELECT subject, pid, outdated,
            list_filter(all_answers, lambda v: NOT list_contains(outdated, v)) AS now
     FROM classify(
-        CAST($cutoff AS DATE) - 1, CAST($cutoff AS DATE), CAST($current AS DATE), 'valid',
+        CAST($cutoff AS DATE) - 1, CAST($cutoff AS DATE),
+        (SELECT p.day FROM present AS p), 'valid',
         max_gap := $max_gap, allow_gap := $allow_gap
     )
     WHERE level = 'evolved' AND change_kind = 'replaced' AND changed_after_cutoff
       AND (len(CAST($pids AS VARCHAR[])) = 0 OR list_contains(CAST($pids AS VARCHAR[]), pid))
 ),
 latest_snapshot AS (
-    SELECT name, CAST($current AS DATE) - date AS gap_days FROM snapshots
-    WHERE date <= CAST($current AS DATE)
+    SELECT name, (SELECT p.day FROM present AS p) - date AS gap_days
+    FROM snapshots
+    WHERE date <= (SELECT p.day FROM present AS p)
     ORDER BY date DESC, name DESC
     LIMIT 1
 ),
@@ -51,7 +58,7 @@ ended AS (
     WHERE list_contains(r.outdated, f.value)
       AND f.end_snaktype = 'value'
       AND f.end_lo > CAST($cutoff AS DATE)
-      AND f.end_hi <= CAST($current AS DATE)
+      AND f.end_hi <= (SELECT p.day FROM present AS p)
     GROUP BY f.subject, f.pid
 ),
 started AS (
@@ -66,9 +73,9 @@ started AS (
     WHERE list_contains(r.now, f.value)
       AND f.start_snaktype = 'value'
       AND f.start_lo > CAST($cutoff AS DATE)
-      AND f.start_hi <= CAST($current AS DATE)
+      AND f.start_hi <= (SELECT p.day FROM present AS p)
       AND (f.end_snaktype IS NULL OR f.end_snaktype = 'novalue'
-           OR (f.end_snaktype = 'value' AND f.end_lo > CAST($current AS DATE)))
+           OR (f.end_snaktype = 'value' AND f.end_lo > (SELECT p.day FROM present AS p)))
     GROUP BY f.subject, f.pid, f.value
 ),
 found AS (
