@@ -1,4 +1,5 @@
-"""Wikidata time values: parsing, value keys, day intervals and three-valued validity (DESIGN §3).
+"""Wikidata time values: parsing, value keys, day intervals and three-valued validity
+(docs/data-model.md).
 
 A time value ``("+2014-03-05T00:00:00Z", precision, calendarmodel)`` becomes a closed interval of
 day numbers (proleptic Gregorian days since 1970-01-01, see :mod:`kgdiff.calendars`) covering every
@@ -187,7 +188,8 @@ def parse_time(time: str, precision: int, calendar: str) -> ParsedTime:
 
 
 def time_key(time: str, precision: int, calendar: str) -> str:
-    """Return the canonical value key ``±YYYY-MM-DDT00:00:00Z|precision|calendarQID`` (DESIGN §3).
+    """Return the canonical value key ``±YYYY-MM-DDT00:00:00Z|precision|calendarQID``
+    (docs/data-model.md).
 
     The year loses zero padding beyond four digits but is never rounded; a year 0 is written
     ``+0000`` whatever its sign. Month and day are zeroed below month / day precision; the time of

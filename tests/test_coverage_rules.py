@@ -3,7 +3,7 @@
 A subject missing from a *subset* snapshot read is never retracted (nor uncharted, nor
 recent): its groups are not_covered; the same subject missing from a *full* snapshot still
 is retracted. Which snapshot answers a date, and whether it is beyond the data, follows
-DESIGN.md §4 for any snapshot dates (sql/dates/date_reads.sql).
+docs/classification.md for any snapshot dates (sql/dates/date_reads.sql).
 """
 
 from __future__ import annotations

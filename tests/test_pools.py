@@ -1,4 +1,4 @@
-"""Chronological object pools (ChroKnowBench, DESIGN.md §5) on the real snapshots and the CLI."""
+"""Chronological object pools (ChroKnowBench, docs/questions.md): real snapshots and CLI."""
 
 from __future__ import annotations
 

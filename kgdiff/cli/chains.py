@@ -1,4 +1,4 @@
-"""``kgdiff chains``: multi-hop chains valid at a reference date (DESIGN.md §5)."""
+"""``kgdiff chains``: multi-hop chains valid at a reference date (docs/questions.md)."""
 
 from __future__ import annotations
 

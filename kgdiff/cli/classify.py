@@ -65,7 +65,7 @@ def classify_command(
     allow_gap: AllowGapOption = False,
     store: StoreOption = None,
 ) -> None:
-    """Classify every (subject, property) group for a knowledge cutoff (DESIGN.md §4)."""
+    """Classify every (subject, property) group for a knowledge cutoff (docs/classification.md)."""
     out = checked_out(out)
     choice = GroupChoice(pid_list(pid), level_list(level, drop_not_covered))
     kg = graph(store)

@@ -58,7 +58,7 @@ def pools_command(
 
     A period with no object takes the previous period's pool (marked filled); objects that
     only the qualifiers' precision puts in a period are marked; a group is dynamic if its
-    pool changes over the range, else static (DESIGN.md §5). The pools stop at the latest
+    pool changes over the range, else static (docs/questions.md). The pools stop at the latest
     snapshot's year unless --to-year asks otherwise, and say where they stop and why.
     """
     out = checked_out(out)

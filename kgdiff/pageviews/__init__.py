@@ -1,4 +1,4 @@
-"""Page views (DESIGN.md §3 ``pageviews``, §5 popularity): dump ingest, the REST API,
+"""Page views (docs/data-model.md, docs/questions.md): dump ingest, the REST API,
 and the popularity score ``ln(median monthly views + 1)``."""
 
 from kgdiff.pageviews.ingest import IngestOutcome, PageviewIngest, ingest_file, ingest_rows

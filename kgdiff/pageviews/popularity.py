@@ -1,4 +1,4 @@
-"""Popularity of pages from the stored page views (DESIGN.md §5, EvoWiki).
+"""Popularity of pages from the stored page views (docs/questions.md, EvoWiki).
 
 Per (wiki, title): the views of each calendar month (summed over every source, access
 method and hourly/daily/monthly row; spiders and automated agents left out), their

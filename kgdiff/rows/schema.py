@@ -1,5 +1,5 @@
 """Arrow schemas of the rows the parse workers produce (the *part* files), and of the
-published tables (DESIGN.md §3): the same rows sorted by the finalize step, which also
+published tables (docs/data-model.md): the same rows sorted by the finalize step, which also
 adds the P31 types to the entities (see :mod:`kgdiff.store.bucket_sort`).
 """
 

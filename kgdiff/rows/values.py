@@ -1,4 +1,4 @@
-"""Value keys: the canonical string form of a snak's value (DESIGN.md §3).
+"""Value keys: the canonical string form of a snak's value (docs/data-model.md).
 
 Object sets and the classification compare value keys, never statement ids, so
 the same value written two ways (``+00000001732-02-22`` in 2014 dumps, ``+1732-02-22``

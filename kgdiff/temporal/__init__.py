@@ -1,1 +1,1 @@
-"""The temporal core: per-cutoff classification of facts (DESIGN.md §4)."""
+"""The temporal core: per-cutoff classification of facts (docs/classification.md)."""

@@ -1,4 +1,4 @@
-"""Multi-hop chains valid at a reference date (sql/chains/chains.sql, DESIGN.md §5).
+"""Multi-hop chains valid at a reference date (sql/chains/chains.sql, docs/questions.md).
 
 A chain (s1, p1, o1), (o1, p2, o2), ... is read in record time from the latest
 snapshot at or before the date; a date the snapshots cannot answer (more than

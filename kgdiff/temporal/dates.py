@@ -2,7 +2,7 @@
 
 A date more than ``max_gap`` days after the latest snapshot, or a date no snapshot answers
 (record time: before the first one), is refused unless the user allows the gap; the answer
-then carries it (sql/dates/date_reads.sql, DESIGN.md §4). The SQL refuses such dates by
+then carries it (sql/dates/date_reads.sql, docs/classification.md). The SQL refuses such dates by
 itself in the catalog macros; the library asks first, so that the command line can say which
 options change the verdict.
 """

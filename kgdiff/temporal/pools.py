@@ -1,4 +1,4 @@
-"""Chronological object pools, ChroKnowBench style (DESIGN.md §5; sql/pools/pools.sql).
+"""Chronological object pools, ChroKnowBench style (docs/questions.md; sql/pools/pools.sql).
 
 For a (subject, pid) group and each period (year or month) of ``[from_year, to_year]``,
 the pool is the set of value keys of the group's non-deprecated statements in the

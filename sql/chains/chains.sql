@@ -1,5 +1,5 @@
 -- name: chains
--- purpose: Multi-hop chains (s1,p1,o1),(o1,p2,o2),... at a reference date (DESIGN.md §5),
+-- purpose: Multi-hop chains (s1,p1,o1),(o1,p2,o2),... at a reference date (docs/questions.md),
 --          in record time: read the latest snapshot at or before the date and judge every
 --          hop's start/end/point qualifiers at the date (docs/classification.md, three-valued).
 --          A hop is a non-deprecated, item-valued statement valid at the date, chosen from

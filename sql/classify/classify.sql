@@ -4,7 +4,7 @@
 --          kind, latest / outdated / all answers, the snapshots read and each date's distance
 --          from its snapshot, the subset snapshots that do not cover a not_covered group's
 --          subject, and in mode 'both' the level of each view and the `backfilled` flag.
---          Exact semantics: docs/classification.md (DESIGN.md §3-4).
+--          Exact semantics: docs/classification.md.
 --          Reads the views `snapshots(name, date, coverage)`, `statements(snapshot, subject,
 --          pid, rank, value, value_type, time_*, start_*, end_*, point_*)`,
 --          `entities(snapshot, qid, redirect_to)` and `coverage(snapshot, qid)`, and the macro
@@ -290,7 +290,7 @@ grouped AS (
 ),
 uncovered AS (
     -- groups whose subject a subset snapshot read for one of the dates does not list: that
-    -- snapshot knows nothing of them (level not_covered, DESIGN.md §4 "Coverage")
+    -- snapshot knows nothing of them (level not_covered, docs/classification.md, "Coverage")
     SELECT g.view, g.subject, list(sr.snapshot ORDER BY sr.snapshot_date, sr.snapshot)
         AS not_covered_in
     FROM (SELECT DISTINCT view, subject FROM grouped) AS g

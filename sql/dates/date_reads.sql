@@ -1,6 +1,6 @@
 -- name: date_reads
 -- purpose: Which snapshot answers each date of a question, and how far it is from it
---          (DESIGN.md §4, "dates beyond the data"). Record time reads the snapshot at or
+--          (docs/classification.md, "Dates beyond the data"). Record time reads the snapshot at or
 --          before the date; valid time reads the latest snapshot at or before $as_of and
 --          evaluates the qualifiers at the date. A date more than $max_gap days after the
 --          latest snapshot, or a date no snapshot answers (record time: before the first

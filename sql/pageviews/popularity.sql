@@ -1,5 +1,5 @@
 -- name: popularity
--- purpose: Popularity per (wiki, title) (DESIGN.md §5, EvoWiki): views summed per calendar
+-- purpose: Popularity per (wiki, title) (docs/questions.md, EvoWiki): views summed per calendar
 --          month over every source and access method (hourly, daily and monthly rows
 --          alike), spiders and automated agents left out; the median over the months that
 --          have views, and popularity = ln(median + 1).

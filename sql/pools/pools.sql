@@ -1,5 +1,5 @@
 -- name: pools
--- purpose: Chronological object pools (ChroKnowBench, DESIGN.md §5): for each (subject, pid)
+-- purpose: Chronological object pools (ChroKnowBench, docs/questions.md): for each (subject, pid)
 --          group and each year (or month) of a range, the value keys of the group's
 --          non-deprecated statements in the latest snapshot (valid time) that may be valid on
 --          some day of that period. One row per group with its periods in order, each with
