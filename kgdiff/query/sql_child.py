@@ -1,0 +1,52 @@
+"""The process one user query runs in (started by kgdiff/query/safe_sql.py).
+
+Its own process, so that what DuckDB's limits do not catch cannot reach the service: the
+address space is capped (``RLIMIT_AS``), so a string DuckDB does not count against its
+memory limit ends in an out-of-memory error here rather than in the service's memory; a
+query that ignores the interrupt is killed; a crash ends only this process. It answers
+once, through ``writer``, with the answer's JSON or an error's class name and message.
+"""
+
+from __future__ import annotations
+
+import resource
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import orjson
+
+from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlTooLargeError
+from kgdiff.query.sql_limits import SqlLimits
+from kgdiff.query.sql_session import answer_json
+from kgdiff.store.layout import StoreLayout
+
+
+def serve(root: str, query: str, limits: SqlLimits, writer: Connection) -> None:
+    """Answer ``query`` over the store at ``root`` and send the result through ``writer``."""
+    try:
+        cap_address_space(limits.address_space_bytes)
+        payload = answer_json(StoreLayout(Path(root)), query, limits)
+    except SqlError as exc:
+        payload = _error(type(exc).__name__, str(exc))
+    except MemoryError:
+        message = f"out of memory: the query's process reached its cap ({limits.memory_limit})"
+        payload = _error(SqlTooLargeError.__name__, message)
+    except Exception as exc:  # a bug: report it rather than end without a word
+        message = f"the query's process failed: {type(exc).__name__}: {exc}"
+        payload = _error(SqlCrashError.__name__, message)
+    try:
+        writer.send_bytes(payload)
+    finally:
+        writer.close()
+
+
+def cap_address_space(limit: int) -> None:
+    """Cap this process's address space at ``limit`` bytes (never above a lower hard cap)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _error(name: str, message: str) -> bytes:
+    return orjson.dumps({"error": name, "message": message})
