@@ -51,7 +51,6 @@ def _config(limits: SqlLimits) -> dict[str, Any]:
         "allow_unsigned_extensions": False,
         "allow_persistent_secrets": False,
         "python_enable_replacements": False,
-        "enable_progress_bar": False,
     }
 
 
@@ -65,6 +64,7 @@ def locked_connection(layout: StoreLayout, limits: SqlLimits) -> duckdb.DuckDBPy
         root = str(layout.root).rstrip("/") + "/"
         connection.execute(load_sql("safe_sql/allowed_directories"), {"folders": [root]})
         connection.execute(load_sql("safe_sql/disable_external_access"))
+        connection.execute(load_sql("safe_sql/no_progress_bar"))
         set_store_root(connection, layout)
         connection.execute(load_sql("safe_sql/lock_configuration"))
     except BaseException:
