@@ -22,7 +22,7 @@ from kgdiff.query.safe_sql import SqlAnswer, SqlLimits, run_safe_sql
 from kgdiff.query.sql_errors import SqlInvalidError, SqlTooLargeError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import open_catalog
-from tests.safe_sql_store import CLASSIFIED, sql_store  # noqa: F401
+from tests.safe_sql_store import CLASSIFIED
 from tests.test_readme_examples import queries as readme_queries
 
 ANY_ROWS = re.compile(r"\blimit\b(?!.*\border by\b)", re.IGNORECASE | re.DOTALL)

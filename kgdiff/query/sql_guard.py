@@ -98,11 +98,11 @@ def _check_type(statement: duckdb.Statement) -> None:
     try:
         kind = statement.type
     except ValueError:  # a type the Python client has no name for (UPDATE EXTENSIONS)
-        message = f"refused: {keyword} (a statement of an unknown type); {ONLY}"
+        message = f"refused: {keyword} (a statement of a type unknown here); {ONLY}"
         raise SqlRefusedError(message) from None
     if kind != duckdb.StatementType.SELECT:
         name = kind.name.replace("_", " ").lower()
-        raise SqlRefusedError(f"refused: {keyword} (a {name} statement); {ONLY}")
+        raise SqlRefusedError(f"refused: {keyword} ({name} statement); {ONLY}")
 
 
 def _leading_keyword(text: str) -> str:
