@@ -9,7 +9,10 @@ line. Three walls, each enough on its own for most attacks and together for all 
 2. kgdiff/query/sql_session.py: the connection is read-only, reads files only under the
    store's folder, loads no extension, spills nothing, and has its settings locked;
 3. kgdiff/query/sql_child.py: the query runs in a child process of its own with a capped
-   address space, interrupted at its time limit and killed if that does not stop it.
+   address space, interrupted at its time limit and killed if that does not stop it, which
+   the kernel forbids to change any file or open a TCP connection (Landlock,
+   kgdiff/query/write_barrier.py): DuckDB's guards let a COPY write into the store's folder,
+   since the views must read it, so this is what holds if the first wall ever fails.
 
 ``SELECT 42`` takes ~70 ms this way against ~45 ms on a locked-down connection opened in the
 caller's process (DuckDB 2.0.1, 2 cores, 2026-11-26; medians of 30, the process forked from

@@ -3,8 +3,10 @@
 Its own process, so that what DuckDB's limits do not catch cannot reach the service: the
 address space is capped (``RLIMIT_AS``), so a string DuckDB does not count against its
 memory limit ends in an out-of-memory error here rather than in the service's memory; a
-query that ignores the interrupt is killed; a crash ends only this process. It answers
-once, through ``writer``, with the answer's JSON or an error's class name and message.
+query that ignores the interrupt is killed; a crash ends only this process; and the kernel
+refuses it every file-system change and TCP connection (kgdiff/query/write_barrier.py),
+whatever statement reached DuckDB. It answers once, through ``writer``, with the answer's
+JSON or an error's class name and message.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import orjson
 from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlTooLargeError
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import answer_json
+from kgdiff.query.write_barrier import forbid_writes
 from kgdiff.store.layout import StoreLayout
 
 
@@ -25,6 +28,7 @@ def serve(root: str, query: str, limits: SqlLimits, writer: Connection) -> None:
     """Answer ``query`` over the store at ``root`` and send the result through ``writer``."""
     try:
         cap_address_space(limits.address_space_bytes)
+        forbid_writes()  # before DuckDB starts: no thread of it ever runs unrestricted
         payload = answer_json(StoreLayout(Path(root)), query, limits)
     except SqlError as exc:
         payload = _error(type(exc).__name__, str(exc))
