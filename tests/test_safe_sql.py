@@ -19,7 +19,7 @@ import pytest
 from kgdiff.errors import StoreError, UsageError
 from kgdiff.query.json_values import to_json
 from kgdiff.query.safe_sql import SqlAnswer, SqlLimits, run_safe_sql
-from kgdiff.query.sql_errors import SqlInvalidError, SqlTooLargeError
+from kgdiff.query.sql_errors import SqlCrashError, SqlInvalidError, SqlTooLargeError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import open_catalog
 from tests.safe_sql_store import CLASSIFIED
@@ -155,6 +155,13 @@ def test_reading_the_stores_own_files_is_allowed(sql_store: StoreLayout) -> None
 def test_a_store_without_catalog(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no catalog"):
         run_safe_sql(StoreLayout(tmp_path), "SELECT 1")
+
+
+def test_a_damaged_catalog(tmp_path: Path) -> None:
+    (tmp_path / "kg.duckdb").write_bytes(b"not a database\n" * 1000)
+    with pytest.raises(SqlCrashError, match="cannot open the store's catalog") as caught:
+        run_safe_sql(StoreLayout(tmp_path), "SELECT 1")
+    assert caught.value.exit_code == 70
 
 
 @pytest.mark.parametrize(

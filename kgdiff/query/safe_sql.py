@@ -30,6 +30,7 @@ import multiprocessing
 import time
 from dataclasses import dataclass
 from functools import cache
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
@@ -91,8 +92,6 @@ def _context() -> ForkServerContext:
 def prepare_sql_processes() -> None:
     """Start the server the query processes are forked from now (a service's start-up),
     rather than on the first query."""
-    from multiprocessing import forkserver
-
     _context()
     forkserver.ensure_running()
 
@@ -100,7 +99,8 @@ def prepare_sql_processes() -> None:
 def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LIMITS) -> SqlAnswer:
     """Answer ``query``, one read-only SELECT (or WITH) over the store's catalog, within
     ``limits``; a :class:`~kgdiff.query.sql_errors.SqlError` when it is refused, invalid,
-    too slow or too large. Nothing the query does can change a file of the store."""
+    too slow or too large. Whatever the query says, no file of the store changes (the
+    three walls of this module's description)."""
     if not layout.catalog.is_file():
         raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
     started = time.monotonic()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import suppress
 from typing import Any
 
 import duckdb
@@ -21,6 +22,7 @@ import orjson
 
 from kgdiff.query.json_values import to_json
 from kgdiff.query.sql_errors import (
+    SqlCrashError,
     SqlError,
     SqlInvalidError,
     SqlRefusedError,
@@ -77,10 +79,13 @@ def answer_json(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
     """The answer to ``query`` as JSON (``columns``, ``types``, ``rows``, ``truncated``),
     or a :class:`SqlError` saying why there is none."""
     deadline = time.monotonic() + limits.timeout_seconds
-    connection = locked_connection(layout, limits)
+    try:
+        connection = locked_connection(layout, limits)
+    except duckdb.Error as exc:  # a damaged or unreadable catalog: not the query's doing
+        raise SqlCrashError(f"cannot open the store's catalog: {one_line(str(exc))}") from None
     # DuckDB's max_execution_time is checked only in some operators; interrupt() stops the
     # query at the next vector wherever it is, and the parent kills what neither stops.
-    timer = threading.Timer(limits.timeout_seconds, connection.interrupt)
+    timer = threading.Timer(limits.timeout_seconds, _interrupt, (connection,))
     timer.daemon = True
     timer.start()
     try:
@@ -94,6 +99,12 @@ def answer_json(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
     finally:
         timer.cancel()
         connection.close()
+
+
+def _interrupt(connection: duckdb.DuckDBPyConnection) -> None:
+    """Interrupt the connection's query; nothing if the connection has just been closed."""
+    with suppress(duckdb.Error):
+        connection.interrupt()
 
 
 def _fetch(connection: duckdb.DuckDBPyConnection, limits: SqlLimits, deadline: float) -> bytes:
