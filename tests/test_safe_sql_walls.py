@@ -5,6 +5,7 @@ the parser checks would have refused."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -102,6 +103,27 @@ def test_the_connection_is_locked_down(sql_store: StoreLayout) -> None:
     query = "SELECT " + ", ".join(f"current_setting('{name}')::VARCHAR" for name in expected)
     values = run_safe_sql(sql_store, query).rows[0]
     assert dict(zip(expected, values, strict=True)) == expected
+
+
+def test_the_environment_does_not_show(sql_store: StoreLayout) -> None:
+    # DuckDB reads its http_proxy setting from $HTTP_PROXY, password and all
+    script = (
+        "import sys; from pathlib import Path; from kgdiff.store.layout import StoreLayout; "
+        "from kgdiff.query.safe_sql import run_safe_sql; print(run_safe_sql(StoreLayout("
+        "Path(sys.argv[1])), sys.argv[2]).rows)"
+    )
+    query = "SELECT name, value FROM duckdb_settings() WHERE value LIKE '%hunter2%'"
+    proxy = "http://user:hunter2@proxy.invalid:3128"
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(sql_store.root), query],
+        env={**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy},
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    )
+    assert result.stdout.strip() == "[]"
 
 
 def test_duckdb_refuses_without_the_parser_checks(throwaway: Path) -> None:

@@ -3,14 +3,16 @@
 Its own process, so that what DuckDB's limits do not catch cannot reach the service: the
 address space is capped (``RLIMIT_AS``), so a string DuckDB does not count against its
 memory limit ends in an out-of-memory error here rather than in the service's memory; a
-query that ignores the interrupt is killed; a crash ends only this process; and the kernel
-refuses it every file-system change and TCP connection (kgdiff/query/write_barrier.py),
-whatever statement reached DuckDB. It answers once, through ``writer``, with the answer's
+query that ignores the interrupt is killed; a crash ends only this process; its environment
+is emptied, so DuckDB shows none of it; and the kernel refuses it every file-system change
+and TCP connection (kgdiff/query/write_barrier.py), whatever statement reached DuckDB.
+It answers once, through ``writer``, with the answer's
 JSON or an error's class name and message.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -23,11 +25,14 @@ from kgdiff.query.sql_session import answer_json
 from kgdiff.query.write_barrier import forbid_writes
 from kgdiff.store.layout import StoreLayout
 
+KEPT_ENVIRONMENT = frozenset({"TZ"})
+
 
 def serve(root: str, query: str, limits: SqlLimits, writer: Connection) -> None:
     """Answer ``query`` over the store at ``root`` and send the result through ``writer``."""
     try:
         cap_address_space(limits.address_space_bytes)
+        scrub_environment()
         forbid_writes()  # before DuckDB starts: no thread of it ever runs unrestricted
         payload = answer_json(StoreLayout(Path(root)), query, limits)
     except SqlError as exc:
@@ -50,6 +55,16 @@ def cap_address_space(limit: int) -> None:
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def scrub_environment() -> None:
+    """Forget the environment but ``TZ`` before DuckDB starts: DuckDB takes some settings
+    from it and shows them to any query (``current_setting('http_proxy')`` is
+    ``$HTTP_PROXY``, a proxy password included), and nothing the query process does needs
+    the rest. ``TZ`` stays so that time zones answer as in the service."""
+    for name in list(os.environ):
+        if name not in KEPT_ENVIRONMENT:
+            del os.environ[name]
 
 
 def _error(name: str, message: str) -> bytes:
