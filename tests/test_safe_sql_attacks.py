@@ -90,6 +90,7 @@ ATTACKS = [
     Attack("line comment", "-- SELECT 1\nATTACH ':memory:' AS m", SqlRefusedError, "ATTACH"),
     Attack("greek ;", "SELECT 1\u037e ATTACH ':memory:' AS m", SqlInvalidError, "cannot parse"),
     Attack("only a comment", "-- SELECT 1", SqlRefusedError, "no statement"),
+    Attack("deep", "SELECT " + "abs(" * 900 + "1" + ")" * 900, SqlRefusedError, "too deeply"),
     # -- functions that run SQL from text, write, or leave the store: refused by name
     Attack("query()", "SELECT * FROM query('SELECT 1')", SqlRefusedError, "query() runs SQL"),
     Attack("quoted", "SELECT * FROM \"QUERY\"('SELECT 1')", SqlRefusedError, "query() runs"),

@@ -107,14 +107,19 @@ def _check_type(statement: duckdb.Statement) -> None:
 
 def _leading_keyword(text: str) -> str:
     """The statement's first word, for messages (comments before it skipped)."""
-    rest = text[LEADING_NOISE.match(text).end() :]  # type: ignore[union-attr]
-    match = KEYWORD.match(rest)
+    noise = LEADING_NOISE.match(text)
+    match = KEYWORD.match(text, noise.end() if noise else 0)
     return match.group(0).upper() if match else "the statement"
 
 
 def _check_functions(connection: duckdb.DuckDBPyConnection, text: str) -> None:
     row = connection.execute(load_sql("safe_sql/serialize"), {"query": text}).fetchone()
-    tree = orjson.loads(row[0]) if row else {"error": True, "error_message": "no tree"}
+    try:
+        tree = orjson.loads(row[0]) if row else {"error": True, "error_message": "no tree"}
+    except orjson.JSONDecodeError as exc:  # deeper than orjson's 1024 levels
+        raise SqlRefusedError(
+            f"refused: the query nests too deeply to be checked ({exc})"
+        ) from None
     if tree.get("error"):
         reason = tree.get("error_message", "no reason given")
         raise SqlRefusedError(f"refused: the query cannot be checked ({reason}); write a SELECT")
@@ -130,18 +135,20 @@ def _check_functions(connection: duckdb.DuckDBPyConnection, text: str) -> None:
             )
 
 
-def _functions(node: object) -> Iterator[tuple[str, bool]]:
+def _functions(tree: object) -> Iterator[tuple[str, bool]]:
     """Every function the parse tree names (lower-case), and whether it is a table function.
 
     Walks every node rather than the known places, so that a function in a position this
-    code never heard of (a lambda, a window, a CTE's default) is still found."""
-    if isinstance(node, dict):
-        if node.get("type") == "TABLE_FUNCTION" and isinstance(node.get("function"), dict):
-            yield str(node["function"].get("function_name", "")).lower(), True
-        if "function_name" in node:
-            yield str(node["function_name"]).lower(), False
-        for value in node.values():
-            yield from _functions(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _functions(item)
+    code never heard of (a lambda, a window, a CTE's default) is still found; with a stack
+    rather than recursion, so that no nesting is too deep for Python."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "TABLE_FUNCTION" and isinstance(node.get("function"), dict):
+                yield str(node["function"].get("function_name", "")).lower(), True
+            if "function_name" in node:
+                yield str(node["function_name"]).lower(), False
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
