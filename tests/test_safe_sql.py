@@ -42,6 +42,8 @@ MORE_QUERIES = [
     "SELECT name, pages FROM wikipedia_snapshots",
     "SELECT count(*) FROM read_parquet(kgdiff_store_files(['snapshots/*/statements/*.parquet']))",
     "FROM snapshots SELECT name, date, coverage",
+    "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal",
+    "SELECT function_name, parameters FROM duckdb_functions() WHERE function_type = 'table_macro'",
     "SELECT s.name, count(c.qid) FROM snapshots s LEFT JOIN coverage c ON c.snapshot = s.name "
     "GROUP BY ALL",
 ]

@@ -36,8 +36,9 @@ if mode == "barrier":
 connection = locked_connection(StoreLayout(Path(store)), SqlLimits())
 for statement in sys.stdin.read().split(";\\n"):
     try:
-        connection.execute(statement.replace("{store}", store)).fetchall()
+        rows = connection.execute(statement.replace("{store}", store)).fetchall()
         print(json.dumps([statement, "done"]))
+        print(json.dumps([statement + " -> rows", repr(rows)]))
     except Exception as error:
         print(json.dumps([statement, str(error).splitlines()[0]]))
 try:
@@ -127,9 +128,11 @@ def test_the_environment_does_not_show(sql_store: StoreLayout) -> None:
 
 
 def test_duckdb_refuses_without_the_parser_checks(throwaway: Path) -> None:
-    outcomes = probe(throwaway, "none", DUCKDB_REFUSES)
+    httpfs = "SELECT count(*) FROM duckdb_settings() WHERE name LIKE 's3_%'"
+    outcomes = probe(throwaway, "none", [*DUCKDB_REFUSES, httpfs])
     assert all(outcomes[statement] != "done" for statement in DUCKDB_REFUSES), outcomes
     assert not Path("/tmp/kgdiff-evil.csv").exists()
+    assert outcomes[httpfs + " -> rows"] == "[(0,)]"  # the https read loaded no httpfs
 
 
 def test_duckdb_alone_would_write_into_the_store(throwaway: Path) -> None:
