@@ -14,10 +14,6 @@ under 100 ms. Figures are the run's own: compare the two targets within one run.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
-import random
 import socket
 import subprocess
 import sys
@@ -27,8 +23,6 @@ from pathlib import Path
 
 import httpx
 import psutil
-
-import kgdiff
 
 DEFAULT_STORE = Path("/work/bench-data/classify/3x5M")
 FLOOR_ROUTE = "/ping"
