@@ -81,6 +81,6 @@ def server_rss_mb(server: subprocess.Popen[bytes]) -> float:
     try:
         root = psutil.Process(server.pid)
         processes = [root, *root.children(recursive=True)]
-        return sum(p.memory_info().rss for p in processes) / 1e6
+        return float(sum(p.memory_info().rss for p in processes)) / 1e6
     except psutil.Error:
         return float("nan")
