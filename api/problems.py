@@ -107,11 +107,16 @@ async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
     """A parameter or body FastAPI could not parse, as a 422 problem naming it."""
     assert isinstance(exc, RequestValidationError)
     params = [
-        InvalidParam(name=str(error["loc"][-1] if error["loc"] else "request"), reason=error["msg"])
-        for error in exc.errors()
+        InvalidParam(name=_param_name(error["loc"]), reason=error["msg"]) for error in exc.errors()
     ]
     detail = "; ".join(f"{p.name}: {p.reason}" for p in params) or "invalid request"
     return problem(422, "invalid-parameter", "Invalid parameter", detail, params)
+
+
+def _param_name(loc: tuple[int | str, ...]) -> str:
+    """The parameter of a validation error's location (``("query", "level", 0)``: level)."""
+    names = [str(part) for part in loc[1:] if isinstance(part, str)]
+    return names[0] if names else str(loc[0]) if loc else "request"
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
