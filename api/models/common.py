@@ -3,11 +3,20 @@ health."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from kgdiff.temporal.dates import DateRead
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+Utc = Annotated[datetime, AfterValidator(_utc)]
+"""A moment in UTC: the store keeps them without a zone, and RFC 3339 wants one."""
 
 
 class Read(BaseModel):
@@ -59,7 +68,7 @@ class Snapshot(BaseModel):
     source_sha256: str | None
     source_format: str | None
     tool_version: str | None
-    created_at: datetime | None
+    created_at: Utc | None
 
 
 class Snapshots(BaseModel):

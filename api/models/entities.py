@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 from pydantic import BaseModel, Field
 
-from api.models.common import Read
+from api.models.common import Read, Utc
 
 
 class Entity(BaseModel):
@@ -25,7 +25,7 @@ class Entity(BaseModel):
     n_sitelinks: int | None
     n_statements: int | None
     lastrevid: int | None
-    modified: datetime | None
+    modified: Utc | None
     date: date
     gap_days: int | None
 

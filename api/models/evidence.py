@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from api.models.common import Read
+from api.models.common import Read, Utc
 
 
 class EvidenceRow(BaseModel):
@@ -33,7 +33,7 @@ class EvidenceRow(BaseModel):
     title: str | None
     page_id: int | None
     revision_id: int | None
-    timestamp: datetime | None
+    timestamp: Utc | None
 
 
 class Evidence(BaseModel):
@@ -58,7 +58,7 @@ class Revision(BaseModel):
     title: str | None
     wiki: str
     revision_id: int | None
-    timestamp: datetime | None
+    timestamp: Utc | None
     sentence: str | None
     reason: str | None = Field(description="why no revision was found (null when one was)")
     snapshot: str | None
