@@ -63,7 +63,11 @@ def problem(
 ) -> JSONResponse:
     """A problem response."""
     body = Problem(
-        type=TYPE_BASE + slug, title=title, status=status, detail=detail, invalid_params=params or []
+        type=TYPE_BASE + slug,
+        title=title,
+        status=status,
+        detail=detail,
+        invalid_params=params or [],
     )
     return JSONResponse(body.model_dump(), status_code=status, media_type=MEDIA_TYPE)
 
@@ -139,7 +143,10 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` of problems with these statuses."""
     schema = {"$ref": "#/components/schemas/Problem"}
     return {
-        status: {"description": DESCRIPTIONS.get(status, "A problem"), "content": {MEDIA_TYPE: {"schema": schema}}}
+        status: {
+            "description": DESCRIPTIONS.get(status, "A problem"),
+            "content": {MEDIA_TYPE: {"schema": schema}},
+        }
         for status in statuses
     }
 

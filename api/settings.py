@@ -4,7 +4,7 @@ process manager or a test may set them itself)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgdiff.errors import UsageError
@@ -23,7 +23,7 @@ class Settings:
 
     store: Path | None = None
     enable_sql: bool = False
-    limits: BuildLimits = BuildLimits()
+    limits: BuildLimits = field(default_factory=BuildLimits)
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -53,7 +53,9 @@ def serving(
             [*command, *options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=environment
         )
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False) as client:
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
+        ) as client:
             _wait_until_up(client, process, log)
             yield client
     finally:
@@ -76,7 +78,9 @@ def _wait_until_up(client: httpx.Client, process: subprocess.Popen[bytes], log: 
         except httpx.TransportError:
             pass
         time.sleep(0.1)
-    raise AssertionError(f"kgdiff serve did not answer within {START_SECONDS} s:\n{log.read_text()}")
+    raise AssertionError(
+        f"kgdiff serve did not answer within {START_SECONDS} s:\n{log.read_text()}"
+    )
 
 
 def server_env(**values: str) -> dict[str, str]:

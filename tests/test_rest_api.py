@@ -94,7 +94,10 @@ def test_health_and_snapshots_are_the_librarys(api: httpx.Client, kg: KnowledgeG
 
 @pytest.mark.parametrize("mode", ["record", "valid"])
 def test_facts_pages_add_up_to_the_library_and_the_reference(
-    api: httpx.Client, kg: KnowledgeGraph, real_snapshots: list[Snapshot], mode: str  # noqa: F811
+    api: httpx.Client,
+    kg: KnowledgeGraph,
+    real_snapshots: list[Snapshot],  # noqa: F811 (the fixture imported above)
+    mode: str,
 ) -> None:
     items, pages = all_pages(api, f"cutoff={CUTOFF}&mode={mode}", 1000)
     whole = kg.classify(CUTOFF, INIT, CURRENT, mode)
@@ -139,9 +142,10 @@ def test_etags_come_from_the_store_and_answer_304(api: httpx.Client) -> None:
     json_tag = api.get(f"/v1/facts?cutoff={CUTOFF}").headers["etag"]
     ndjson = api.get(f"/v1/facts?cutoff={CUTOFF}", headers={"Accept": "application/x-ndjson"})
     assert ndjson.headers["etag"] != json_tag
-    assert api.get(f"/v1/facts?limit=3&cutoff={CUTOFF}").headers["etag"] == api.get(
-        f"/v1/facts?cutoff={CUTOFF}&limit=3"
-    ).headers["etag"]  # the same question in another order of parameters
+    assert (
+        api.get(f"/v1/facts?limit=3&cutoff={CUTOFF}").headers["etag"]
+        == api.get(f"/v1/facts?cutoff={CUTOFF}&limit=3").headers["etag"]
+    )  # the same question in another order of parameters
     assert "etag" not in api.get("/v1/entities/Q999999999").headers  # no tag on a problem
 
 
@@ -149,7 +153,7 @@ def problem_of(response: httpx.Response, status: int) -> dict[str, Any]:
     """The problem details of an error response, checked for their RFC 9457 members."""
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == PROBLEM
-    body = response.json()
+    body: dict[str, Any] = response.json()
     assert body["status"] == status and body["title"] and body["detail"] and body["type"]
     return body
 

@@ -32,7 +32,8 @@ def store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def api(store: Path) -> Iterator[httpx.Client]:
     """The service told that any classification reading more than 25,000 statements is too
-    large to make within a request (the demo's snapshots hold 11,000 to 15,000 each: two fit, three do not)."""
+    large to make within a request (the demo's snapshots hold 11,000 to 15,000 each: two
+    fit, three do not)."""
     with serving(store, "--enable-sql", env={"KGDIFF_API_SYNC_STATEMENTS": "25000"}) as client:
         yield client
 

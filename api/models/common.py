@@ -10,6 +10,8 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from kgdiff.temporal.dates import DateRead
 
+Day = date
+
 
 def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
@@ -55,10 +57,10 @@ class Snapshot(BaseModel):
     """A Wikidata snapshot of the store."""
 
     name: str
-    date: date
+    date: Day
     coverage: str = Field(description="full (a whole dump) or subset")
     kind: str | None
-    dump_date: date | None
+    dump_date: Day | None
     entities: int | None
     statements: int | None
     qualifiers: int | None

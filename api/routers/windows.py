@@ -11,9 +11,9 @@ from fastapi import APIRouter, Query
 from api.deps import Gap, Graph, Lang, Pid, Subject
 from api.models.common import reads
 from api.models.windows import Chains, Pools, Updates
+from api.problems import responses
 from kgdiff.query.narrowed import relations_through
 from kgdiff.temporal.pools import FIRST_YEAR, LAST_YEAR
-from api.problems import responses
 
 router = APIRouter(tags=["windows"], responses=responses(404, 422))
 Year = Annotated[int | None, Query(ge=FIRST_YEAR, le=LAST_YEAR)]
@@ -27,7 +27,9 @@ def pools(
     subject: Subject,
     pid: Pid = None,
     from_year: Annotated[Year, Query(alias="from", description="First year")] = None,
-    to_year: Annotated[Year, Query(alias="to", description="Default: the latest snapshot's")] = None,
+    to_year: Annotated[
+        Year, Query(alias="to", description="Default: the latest snapshot's")
+    ] = None,
     granularity: Literal["year", "month"] = "year",
     lang: Lang = "en",
 ) -> Any:

@@ -200,8 +200,8 @@ def _page_rows(
     wanted: int,
 ) -> pl.DataFrame:
     subject, pid = after or ("", "")
-    values = {"files": pages.paths(files), "after_subject": subject, "after_pid": pid}
-    values |= choice.values() | {"n": wanted}
+    values: dict[str, object] = {"files": pages.paths(files), "after_subject": subject}
+    values |= {"after_pid": pid, "n": wanted, **choice.values()}
     return relation_frame(connection.sql(load_sql("pages/page"), params=values))
 
 
