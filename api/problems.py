@@ -59,14 +59,20 @@ class Problem(BaseModel):
 
 
 def problem(
-    status: int, slug: str, title: str, detail: str, params: list[InvalidParam] | None = None
+    status: int,
+    slug: str,
+    title: str,
+    detail: str,
+    params: list[InvalidParam] | None = None,
+    instance: str | None = None,
 ) -> JSONResponse:
-    """A problem response."""
+    """A problem response (``instance``: the path asked)."""
     body = Problem(
         type=TYPE_BASE + slug,
         title=title,
         status=status,
         detail=detail,
+        instance=instance,
         invalid_params=params or [],
     )
     return JSONResponse(body.model_dump(), status_code=status, media_type=MEDIA_TYPE)
@@ -83,16 +89,19 @@ def as_query_params(message: str) -> str:
 
 
 def offending(message: str, request: Request) -> list[InvalidParam]:
-    """The request's parameters that ``message`` is about: named in it, or whose id or date
-    value it quotes."""
+    """The request's parameters that ``message`` is about (named in it, or whose id or date
+    value it quotes), each with the clause of the message about it."""
     asked = [*request.path_params.items(), *request.query_params.multi_items()]
-    words = set(re.findall(r"[a-z_]+", message))
+    clauses = [c for c in re.split(r"(?<=[.;])\s+", message) if c]
     found: dict[str, str] = {}
     for key, value in asked:
         token = str(value).strip().upper()
-        quoted = (ENTITY_ID.fullmatch(token) or DATE.fullmatch(token)) and token in message
-        if key in words or quoted:
-            found.setdefault(key, message)
+        quotable = ENTITY_ID.fullmatch(token) or DATE.fullmatch(token)
+        about = [
+            c for c in clauses if key in re.findall(r"[a-z_]+", c) or (quotable and token in c)
+        ]
+        if about:
+            found.setdefault(key, about[0].rstrip(";"))
     return [InvalidParam(name=key, reason=reason) for key, reason in found.items()]
 
 
@@ -102,7 +111,8 @@ async def kgdiff_error(request: Request, exc: Exception) -> JSONResponse:
     detail = as_query_params(str(exc))
     for kind, status, slug, title in KINDS:
         if isinstance(exc, kind):
-            return problem(status, slug, title, detail, offending(detail, request))
+            params = offending(detail, request)
+            return problem(status, slug, title, detail, params, request.url.path)
     LOG.error("unexpected kgdiff error: %s", exc)
     return problem(500, "internal", "Internal error", detail)
 
@@ -114,7 +124,7 @@ async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
         InvalidParam(name=_param_name(error["loc"]), reason=error["msg"]) for error in exc.errors()
     ]
     detail = "; ".join(f"{p.name}: {p.reason}" for p in params) or "invalid request"
-    return problem(422, "invalid-parameter", "Invalid parameter", detail, params)
+    return problem(422, "invalid-parameter", "Invalid parameter", detail, params, request.url.path)
 
 
 def _param_name(loc: tuple[int | str, ...]) -> str:

@@ -50,8 +50,11 @@ def kg(store: Path) -> Iterator[KnowledgeGraph]:
 
 
 def rows(frame: pl.DataFrame, fields: list[str] | None = None) -> list[dict[str, Any]]:
-    """A frame's rows as JSON gives them back (dates as ISO text), with ``fields`` only."""
-    found = orjson.loads(orjson.dumps(frame.to_dicts()))
+    """A frame's rows as JSON gives them back (dates as ISO text, moments in UTC as the
+    service sends them), with ``fields`` only."""
+    found = orjson.loads(
+        orjson.dumps(frame.to_dicts(), option=orjson.OPT_NAIVE_UTC | orjson.OPT_UTC_Z)
+    )
     return [{k: row[k] for k in fields} for row in found] if fields else found
 
 

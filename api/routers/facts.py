@@ -10,7 +10,7 @@ import polars as pl
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import Facts, Gap, Graph, IdItem, Lang, Level, Mode, PidItem
+from api.deps import Facts, Gap, IdItem, Lang, Level, Mode, PidItem
 from api.models.common import reads
 from api.models.facts import FactsPage, Job
 from api.problems import responses
@@ -39,7 +39,6 @@ FACTS_RESPONSES: dict[int | str, dict[str, Any]] = {
 def facts(
     request: Request,
     service: Facts,
-    graph: Graph,
     gap: Gap,
     cutoff: Annotated[date, Query(description="The knowledge cutoff.")],
     init: Annotated[date | None, Query(description="Default: the first snapshot's date.")] = None,
@@ -56,7 +55,7 @@ def facts(
     ``cursor``, or all of them as NDJSON. A classification not made yet is made first; one
     too large to make within the request answers 202 with the job to poll."""
     pids, subjects = normalise_ids(pid or [], "pid"), normalise_ids(subject or [], "subject")
-    graph.answers.check_ids([*pids, *subjects])
+    service.check_ids([*pids, *subjects])
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
     ready = service.prepare(question, str(request.url.path) + "?" + request.url.query)
     if isinstance(ready, JobState):

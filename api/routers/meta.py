@@ -7,7 +7,7 @@ from typing import Any
 import duckdb
 from fastapi import APIRouter
 
-from api.deps import Facts, Graph
+from api.deps import Facts
 from api.models.common import Health, Snapshots
 from api.problems import as_query_params, problem, responses
 from kgdiff import __version__
@@ -28,6 +28,6 @@ def health(facts: Facts) -> Any:
 
 
 @router.get("/v1/snapshots", response_model=Snapshots)
-def snapshots(graph: Graph) -> Any:
+def snapshots(facts: Facts) -> Any:
     """The store's Wikidata snapshots, oldest first."""
-    return {"snapshots": graph.answers.snapshots().frame.to_dicts()}
+    return {"snapshots": facts.watch.state().listing.to_dicts()}

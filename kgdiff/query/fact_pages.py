@@ -38,6 +38,8 @@ from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.parts import snapshots_read
 
 Days = tuple[date, date, date]
+KNOWN_KEPT = 10_000
+"""Sets of filter ids remembered as known (forgotten all at once past this many)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class FactPages:
         self.graph, self.jobs, self.limits = graph, jobs, limits
         self.watch = StoreWatch(graph)
         self._ready: dict[str, ReadyFacts] = {}
+        self._known: set[tuple[str, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
 
     def prepare(self, question: FactsQuestion, link: str) -> ReadyFacts | JobState:
@@ -116,6 +119,17 @@ class FactPages:
             with self._lock:
                 return self._ready.get(key, job.state)
         return job.state
+
+    def check_ids(self, ids: list[str]) -> None:
+        """A usage error for an id no snapshot knows (ids found known are remembered for
+        the store as it is: filters repeat on every page)."""
+        key = (self.watch.state().tag, tuple(ids))
+        if ids and key not in self._known:
+            self.graph.answers.check_ids(ids)
+            with self._lock:
+                if len(self._known) >= KNOWN_KEPT:
+                    self._known.clear()
+                self._known.add(key)
 
     def page(
         self, ready: ReadyFacts, choice: PageChoice, cursor: str | None, limit: int

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+import polars as pl
+
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
@@ -29,6 +31,8 @@ class StoreState:
     snapshots: int
     first: date | None
     latest: date | None
+    listing: pl.DataFrame
+    """The snapshots as ``kg.snapshots()`` lists them (the view reads every manifest)."""
 
 
 class StoreWatch:
@@ -58,4 +62,5 @@ class StoreWatch:
             span = connection.execute(load_sql("query/snapshot_span")).fetchone()
         tag, count = tag_row if tag_row else ("", 0)
         first, latest = span if span else (None, None)
-        return StoreState(f"{tag}-{__version__}", int(count), first, latest)
+        listing = self.graph.answers.snapshots().frame
+        return StoreState(f"{tag}-{__version__}", int(count), first, latest, listing)
