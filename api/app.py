@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="kgdiff", version=kgdiff.__version__, description=DESCRIPTION, lifespan=lifespan
     )
     app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
+    app.state.sql_limits = settings.sql_limits
     for module in (meta, facts, jobs, entities, windows, evidence):
         app.include_router(module.router)
     if settings.enable_sql:

@@ -9,21 +9,25 @@ from pathlib import Path
 
 from kgdiff.errors import UsageError
 from kgdiff.query.fact_pages import BuildLimits
+from kgdiff.query.safe_sql import SqlLimits
 
 STORE = "KGDIFF_STORE"
 ENABLE_SQL = "KGDIFF_API_ENABLE_SQL"
 SYNC_STATEMENTS = "KGDIFF_API_SYNC_STATEMENTS"
 BUILD_WAIT = "KGDIFF_API_BUILD_WAIT"
+SQL_TIMEOUT = "KGDIFF_API_SQL_TIMEOUT"
+SQL_MAX_ROWS = "KGDIFF_API_SQL_MAX_ROWS"
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The store served, whether ``POST /v1/sql`` is on, and when a classification is
-    made within a request (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
+    """The store served, whether ``POST /v1/sql`` is on and its limits, and when a
+    classification is made within a request (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
 
     store: Path | None = None
     enable_sql: bool = False
     limits: BuildLimits = field(default_factory=BuildLimits)
+    sql_limits: SqlLimits = field(default_factory=SqlLimits)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,7 +39,12 @@ class Settings:
             _number(BUILD_WAIT, defaults.wait_seconds),
         )
         enabled = os.environ.get(ENABLE_SQL, "").lower() in ("1", "true", "yes")
-        return cls(Path(store) if store else None, enabled, limits)
+        sql = SqlLimits()
+        sql_limits = SqlLimits(
+            timeout_seconds=_number(SQL_TIMEOUT, sql.timeout_seconds),
+            max_rows=int(_number(SQL_MAX_ROWS, sql.max_rows)),
+        )
+        return cls(Path(store) if store else None, enabled, limits, sql_limits)
 
 
 def _number(name: str, default: float) -> float:

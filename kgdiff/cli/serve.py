@@ -27,6 +27,12 @@ def serve_command(
     enable_sql: Annotated[
         bool, typer.Option("--enable-sql", help="Answer POST /v1/sql (read-only SELECTs).")
     ] = False,
+    sql_timeout: Annotated[
+        float, typer.Option("--sql-timeout", min=0.1, help="Seconds a POST /v1/sql query may run.")
+    ] = 10.0,
+    sql_max_rows: Annotated[
+        int, typer.Option("--sql-max-rows", min=0, help="Rows a POST /v1/sql answer holds at most.")
+    ] = 10_000,
 ) -> None:
     """Serve the store's knowledge graph over HTTP (REST, OpenAPI at /docs)."""
     if workers < 1 or not 0 < port < 65536:
@@ -38,6 +44,8 @@ def serve_command(
         )
     os.environ["KGDIFF_STORE"] = str(layout.root.resolve())
     os.environ["KGDIFF_API_ENABLE_SQL"] = "1" if enable_sql else "0"
+    os.environ["KGDIFF_API_SQL_TIMEOUT"] = str(sql_timeout)
+    os.environ["KGDIFF_API_SQL_MAX_ROWS"] = str(sql_max_rows)
     import uvicorn  # only this command needs it
 
     uvicorn.run(APP, factory=True, host=host, port=port, workers=workers, log_level="info")
