@@ -14,7 +14,8 @@ import pytest
 
 from kgdiff.query.safe_sql import KILL_GRACE_SECONDS
 from tests.rest_server import serving
-from tests.test_safe_sql_attacks import ANSWERED, ATTACKS, MARGIN_SECONDS, NORMAL, file_digests
+from tests.safe_sql_store import file_digests
+from tests.test_safe_sql_attacks import ANSWERED, ATTACKS, MARGIN_SECONDS, NORMAL
 
 TIMEOUT, MAX_ROWS = 2.0, 100
 STATUS = {"SqlRefusedError": 400, "SqlInvalidError": 400}
@@ -40,7 +41,7 @@ def expected_status(outcome: object) -> set[int]:
     if outcome == ANSWERED:
         return {200}
     kinds = outcome if isinstance(outcome, tuple) else (outcome,)
-    return {STATUS.get(kind.__name__, 422) for kind in kinds}  # type: ignore[union-attr]
+    return {STATUS.get(kind.__name__, 422) for kind in kinds}
 
 
 def test_every_attack_is_refused_or_cut_off_and_the_store_stays_as_it_was(
