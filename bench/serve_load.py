@@ -14,6 +14,10 @@ under 100 ms. Figures are the run's own: compare the two targets within one run.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
+import random
 import socket
 import subprocess
 import sys
@@ -23,6 +27,8 @@ from pathlib import Path
 
 import httpx
 import psutil
+
+import kgdiff
 
 DEFAULT_STORE = Path("/work/bench-data/classify/3x5M")
 FLOOR_ROUTE = "/ping"
@@ -84,3 +90,165 @@ def server_rss_mb(server: subprocess.Popen[bytes]) -> float:
         return float(sum(p.memory_info().rss for p in processes)) / 1e6
     except psutil.Error:
         return float("nan")
+
+
+@dataclass(frozen=True)
+class Mix:
+    """The requests a point-lookup load draws from: timelines, entity facts, facts pages."""
+
+    timelines: list[str]
+    entity_facts: list[str]
+    pages: list[str]
+
+    def draw(self, rng: random.Random) -> str:
+        """One request path: 40 % timelines, 30 % entity facts, 30 % pages of facts."""
+        roll = rng.random()
+        pool = self.timelines if roll < 0.4 else self.entity_facts if roll < 0.7 else self.pages
+        return rng.choice(pool)
+
+
+def bench_dates(store: Path) -> tuple[str, str, str]:
+    """init, cutoff, current as the classification bench takes them (thirds between the
+    snapshots), so the facts pages read the build that bench made."""
+    days = kgdiff.open(store).snapshots().get_column("date").to_list()
+    first, middle, last = days[0], days[len(days) // 2], days[-1]
+    return (
+        (first + (middle - first) / 3).isoformat(),
+        (middle + (last - middle) / 3).isoformat(),
+        last.isoformat(),
+    )
+
+
+def warm(client: httpx.Client, facts: str) -> list[str]:
+    """Build (or reuse) the classification the pages read, waiting for its job; return the
+    cursors of the first pages (each a page request of the mix)."""
+    deadline = time.monotonic() + 1800
+    response = client.get(facts)
+    while response.status_code == 202 and time.monotonic() < deadline:
+        job = response.headers["location"]
+        while client.get(job).json().get("status") not in ("done", "failed"):
+            time.sleep(1)
+        response = client.get(facts)
+    response.raise_for_status()
+    cursors: list[str] = []
+    page = response.json()
+    while page.get("next_cursor") and len(cursors) < 50:
+        cursors.append(page["next_cursor"])
+        page = client.get(f"{facts}&cursor={page['next_cursor']}").json()
+    return cursors
+
+
+def build_mix(store: Path, client: httpx.Client, sample: int = 200) -> Mix:
+    """Entities drawn from the latest snapshot, and facts pages from the bench's dates."""
+    kg = kgdiff.open(store)
+    subjects = (
+        kg.sql(
+            f"SELECT DISTINCT subject FROM statements WHERE snapshot = (SELECT max(name) FROM "
+            f"snapshots) USING SAMPLE {sample} ROWS"
+        )
+        .get_column("subject")
+        .to_list()
+    )
+    init, cutoff, current = bench_dates(store)
+    facts = f"/v1/facts?init={init}&cutoff={cutoff}&current={current}&limit=50"
+    cursors = warm(client, facts)
+    return Mix(
+        [f"/v1/entities/{q}/timeline" for q in subjects],
+        [f"/v1/entities/{q}/facts?date={cutoff}" for q in subjects],
+        [facts] + [f"{facts}&cursor={c}" for c in cursors],
+    )
+
+
+async def open_loop(base: str, paths: list[str], rate: int, seconds: float) -> Run:
+    """Send ``paths`` at ``rate`` per second on a fixed schedule; collect the answers."""
+    run = Run(target="", rate=rate)
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
+    async with httpx.AsyncClient(
+        base_url=base, limits=limits, timeout=10, trust_env=False
+    ) as client:
+        start = time.perf_counter()
+        tasks = []
+        for index, path in enumerate(paths[: int(rate * seconds)]):
+            delay = start + index / rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(_timed(client, path, run)))
+        await asyncio.gather(*tasks)
+    return run
+
+
+async def _timed(client: httpx.AsyncClient, path: str, run: Run) -> None:
+    started = time.perf_counter()
+    try:
+        response = await client.get(path)
+        if response.status_code // 100 != 2:
+            run.errors += 1
+            return
+    except httpx.HTTPError:
+        run.errors += 1
+        return
+    run.latencies_ms.append((time.perf_counter() - started) * 1000)
+
+
+def measure(
+    server: subprocess.Popen[bytes],
+    base: str,
+    target: str,
+    paths: list[str],
+    rate: int,
+    seconds: float,
+) -> Run:
+    """One run at ``rate``, with the server's memory before and after."""
+    before = server_rss_mb(server)
+    run = asyncio.run(open_loop(base, paths, rate, seconds))
+    run.target, run.rss_mb = target, (before, server_rss_mb(server))
+    return run
+
+
+def report(runs: list[Run]) -> None:
+    """One line per run, then the highest passing rate per target."""
+    print(f"{'target':8} {'req/s':>6} {'sent':>6} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
+          f"{'RSS MB before→after':>20}")  # fmt: skip
+    for run in runs:
+        sent = len(run.latencies_ms) + run.errors
+        print(f"{run.target:8} {run.rate:>6} {sent:>6} {run.percentile(0.5):>8.1f} "
+              f"{run.percentile(0.99):>8.1f} {run.error_rate():>7.2%} "
+              f"{run.rss_mb[0]:>9.0f} → {run.rss_mb[1]:.0f}")  # fmt: skip
+    for target in dict.fromkeys(run.target for run in runs):
+        ok = [r.rate for r in runs if r.target == target and r.percentile(0.99) <= TARGET_P99_MS
+              and r.errors == 0]  # fmt: skip
+        print(f"{target}: highest rate with p99 <= {TARGET_P99_MS:.0f} ms and no error: "
+              f"{max(ok) if ok else 'none'} req/s")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, default=DEFAULT_STORE)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rates", default=",".join(map(str, SEARCH_RATES)))
+    parser.add_argument("--json", type=Path, help="also write the runs here")
+    args = parser.parse_args()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(args.store, port, args.workers)
+    try:
+        with httpx.Client(base_url=base, timeout=600, trust_env=False) as client:
+            mix = build_mix(args.store, client)
+        rng = random.Random(7)
+        runs = []
+        for rate in (int(r) for r in args.rates.split(",")):
+            paths = [mix.draw(rng) for _ in range(int(rate * args.seconds))]
+            runs.append(measure(server, base, "kgdiff", paths, rate, args.seconds))
+            floor = [FLOOR_ROUTE] * len(paths)
+            runs.append(measure(server, base, "floor", floor, rate, args.seconds))
+    finally:
+        server.terminate()
+        server.wait(30)
+    report(runs)
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in runs]))
+
+
+if __name__ == "__main__":
+    main()

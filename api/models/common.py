@@ -79,6 +79,12 @@ class Snapshots(BaseModel):
     snapshots: list[Snapshot]
 
 
+class Pong(BaseModel):
+    """The liveness answer."""
+
+    pong: bool
+
+
 class Health(BaseModel):
     """Whether the store can be read."""
 

@@ -8,12 +8,18 @@ import duckdb
 from fastapi import APIRouter
 
 from api.deps import Facts
-from api.models.common import Health, Snapshots
+from api.models.common import Health, Pong, Snapshots
 from api.problems import as_query_params, problem, responses
 from kgdiff import __version__
 from kgdiff.errors import KgdiffError
 
 router = APIRouter(tags=["meta"])
+
+
+@router.get("/ping", response_model=Pong)
+def ping() -> Any:
+    """Liveness: the service answers, without reading the store (``/health`` reads it)."""
+    return {"pong": True}
 
 
 @router.get("/health", response_model=Health, responses=responses(503))

@@ -25,6 +25,7 @@ from kgdiff.evidence.supported import SupportedSummary
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import Build
+from kgdiff.temporal.classify import check_dates
 from kgdiff.temporal.export import (
     GroupChoice,
     export_classification,
@@ -68,9 +69,10 @@ def classify_command(
     """Classify every (subject, property) group for a knowledge cutoff (docs/classification.md)."""
     out = checked_out(out)
     choice = GroupChoice(pid_list(pid), level_list(level, drop_not_covered))
+    init_day, cutoff_day, current_day = _days(init, cutoff, current)
+    check_dates(init_day, cutoff_day, current_day)  # before the store: wrong dates need none
     kg = graph(store)
     kg.answers.check_ids(choice.pids)
-    init_day, cutoff_day, current_day = _days(init, cutoff, current)
     gap = gap_policy(max_gap, allow_gap)
     build = kg.answers.classification(cutoff_day, init_day, current_day, mode, gap, _report_part)
     layout = kg.layout

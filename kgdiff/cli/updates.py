@@ -18,6 +18,7 @@ from kgdiff.cli.options import (
     describe_reads,
     gap_policy,
 )
+from kgdiff.temporal.updates import check_window
 from kgdiff.temporal.writers import write_reader
 
 SHOWN = 20
@@ -41,6 +42,8 @@ def updates_command(
     out = checked_out(out)
     cutoff_day = parse_day(cutoff, "--cutoff")
     current_day = parse_day(current, "--current") if current is not None else None
+    if current_day is not None:
+        check_window(cutoff_day, current_day)  # before the store: a wrong order needs none
     gap = gap_policy(max_gap, allow_gap)
     answer = graph(store).answers.updates(cutoff_day, current_day, pid, lang, gap)
     for line in describe_reads(answer.reads):
