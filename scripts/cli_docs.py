@@ -58,7 +58,8 @@ def cell(text: str) -> str:
 def section(path: list[str], command: Any, context: Any) -> str:
     """The reference of one command: heading, usage, description, options."""
     lines = [f"### `{' '.join(path)}`", ""]
-    lines += ["```text", command.get_usage(context).strip(), "```", ""]
+    usage = " ".join(["Usage:", *path, *command.collect_usage_pieces(context)])  # unwrapped
+    lines += ["```text", usage, "```", ""]
     lines += [paragraphs(command.help), ""]
     rows = []
     for param in command.get_params(context):
