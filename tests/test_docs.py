@@ -1,5 +1,6 @@
 """The user's documentation stays true: docs/cli.md says what the commands' --help says, and
-every link between the README, docs/ and bench/README.md leads to a file of the repository."""
+every link between the README, docs/ and bench/README.md leads to a file of the repository (and
+to a heading of it, when it names one)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ import pytest
 from tests.paths import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)\s]*)?\)")
+LINK = re.compile(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)")
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a Markdown file."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    headings = re.findall(r"^#+ (.+)$", text, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
 
 
 def test_the_command_reference_matches_the_commands_help() -> None:
@@ -31,11 +39,18 @@ def test_every_command_has_its_section() -> None:
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda path: str(path.relative_to(ROOT)))
-def test_every_relative_link_leads_to_a_file(doc: Path) -> None:
+def test_every_relative_link_leads_to_a_file_and_heading(doc: Path) -> None:
     text = doc.read_text(encoding="utf-8")
-    targets = [t for t in LINK.findall(text) if not re.match(r"[a-z]+:", t)]
-    missing = [t for t in targets if not (doc.parent / t).exists()]
-    assert not missing, f"{doc.name} links to missing files: {missing}"
+    wrong = []
+    for target, anchor in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path = (doc.parent / target) if target else doc
+        if not path.exists():
+            wrong.append(target)
+        elif anchor and path.suffix == ".md" and anchor not in anchors(path):
+            wrong.append(f"{target}#{anchor}")
+    assert not wrong, f"{doc.name} links to what does not exist: {wrong}"
 
 
 def test_the_docs_index_lists_every_doc() -> None:
