@@ -41,9 +41,13 @@ def _simdjson_found() -> bool:
 
 
 def _packages() -> list[str]:
-    """``kgdiff`` and its sub-packages (folders without ``__init__.py`` too), then the resources."""
-    found = find_namespace_packages("kgdiff", exclude=["*__pycache__*"])
-    return ["kgdiff", *(f"kgdiff.{name}" for name in found), *RESOURCE_PACKAGES]
+    """``kgdiff`` and ``api`` (the REST service) with their sub-packages (folders without
+    ``__init__.py`` too), then the resources."""
+    packages = []
+    for top in ("kgdiff", "api"):
+        found = find_namespace_packages(top, exclude=["*__pycache__*"])
+        packages += [top, *(f"{top}.{name}" for name in found)]
+    return [*packages, *RESOURCE_PACKAGES]
 
 
 def _extensions() -> list[Extension]:

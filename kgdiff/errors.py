@@ -33,6 +33,15 @@ class UsageError(KgdiffError):
     exit_code = 2
 
 
+class UnknownIdError(UsageError):
+    """An entity or property id that no snapshot of the store knows (the REST service: 404)."""
+
+
+class BeyondDataError(UsageError):
+    """A date the snapshots cannot answer (after the latest one by more than the gap allowed,
+    or before the first one in record time); the message names every snapshot."""
+
+
 class WorkerDiedError(KgdiffError):
     """A worker process ended abruptly (killed, out of memory); a rerun resumes."""
 

@@ -14,6 +14,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
+from tests.safe_sql_store import sql_store  # noqa: F401
 
 
 @pytest.fixture(scope="session")

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
         {"fetch": "kgdiff.cli.pageviews:pageviews_fetch_command"},
     ),
     "demo": "kgdiff.cli.demo:demo",
+    "serve": "kgdiff.cli.serve:serve_command",
 }
 
 

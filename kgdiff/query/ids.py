@@ -15,7 +15,7 @@ from datetime import date
 
 import duckdb
 
-from kgdiff.errors import UsageError
+from kgdiff.errors import UnknownIdError, UsageError
 from kgdiff.sqlfiles import load_sql
 
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
@@ -44,7 +44,7 @@ def check_known(connection: duckdb.DuckDBPyConnection, ids: Iterable[str]) -> No
     if unknown:
         names = ", ".join(unknown)
         verb = "is" if len(unknown) == 1 else "are"
-        raise UsageError(
+        raise UnknownIdError(
             f"{names} {verb} in no snapshot of the store (neither an entity nor a property "
             "any statement uses); check the id, or ingest a snapshot that has it"
         )

@@ -143,7 +143,7 @@ def _wikipedia_views(layout: StoreLayout) -> list[str]:
     """``wikipedia_snapshots``, ``pages``, ``revisions`` and ``page_entities``."""
     dirs = [layout.wikipedia_snapshot_dir(name) for name in layout.wikipedia_names()]
     if not dirs:
-        return []
+        return [render("catalog/wikipedia_snapshots_empty")]
     manifests = [store_relative(layout, d / "manifest.json") for d in dirs]
     views = [render("catalog/wikipedia_snapshots_view", manifests=manifests)]
     views.extend(_table_views(layout, WIKIPEDIA_TABLES, dirs))

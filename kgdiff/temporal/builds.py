@@ -86,6 +86,12 @@ def build_dir(layout: StoreLayout, params: BuildParams) -> Path:
     return layout.root / "builds" / "classify" / key
 
 
+def planned_build_dir(layout: StoreLayout, days: tuple[date, date, date], mode: str) -> Path:
+    """The folder the build for ``days`` (init, cutoff, current) and ``mode`` has or will
+    have (it may not exist yet); nothing is computed."""
+    return build_dir(layout, _params(layout, list_snapshots(layout), days, mode))
+
+
 def classification(
     layout: StoreLayout,
     init: date,

@@ -14,7 +14,7 @@ from datetime import date
 
 import duckdb
 
-from kgdiff.errors import UsageError
+from kgdiff.errors import BeyondDataError
 from kgdiff.sqlfiles import as_table_macro, load_sql
 
 DEFAULT_MAX_GAP = 31
@@ -83,7 +83,7 @@ def check_answerable(
     problems = list(dict.fromkeys(r.problem for r in reads if r.problem is not None))
     if problems and not gap.allow:
         listing = snapshot_listing(connection)
-        raise UsageError(
+        raise BeyondDataError(
             f"{'; '.join(problems)}. Snapshots: {listing}. Choose dates the snapshots answer, "
             "or pass --allow-gap to answer anyway (the output carries the gap) or --max-gap DAYS"
         )

@@ -1,0 +1,62 @@
+"""The FastAPI application: ``create_app()`` builds it for the store the environment names
+(``kgdiff serve`` sets ``KGDIFF_STORE``; uvicorn calls it as the factory
+``api.app:create_app``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+
+import kgdiff
+from api import problems
+from api.etag import ETagMiddleware
+from api.openapi import openapi_of
+from api.routers import entities, evidence, facts, jobs, meta, sql, windows
+from api.settings import Settings
+from kgdiff.errors import KgdiffError
+from kgdiff.query.fact_pages import FactPages
+from kgdiff.query.jobs import Jobs
+
+DESCRIPTION = (
+    "kgdiff's temporal knowledge graph over HTTP: snapshots, classified facts for a knowledge"
+    " cutoff, entities, timelines, pools, chains, knowledge updates, evidence and supporting"
+    " revisions. Errors are application/problem+json (RFC 9457)."
+)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The service for ``settings`` (default: from the environment); a
+    :class:`~kgdiff.errors.StoreError` when the store has no catalog."""
+    settings = settings or Settings.from_env()
+    graph = kgdiff.open(settings.store)
+    job_list = Jobs(graph.layout.root / "builds" / "jobs")
+    pages = FactPages(graph, job_list, settings.limits)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.enable_sql:
+            sql.prepare()
+        yield
+        job_list.close()
+        graph.close()
+
+    app = FastAPI(
+        title="kgdiff", version=kgdiff.__version__, description=DESCRIPTION, lifespan=lifespan
+    )
+    app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
+    app.state.sql_limits = settings.sql_limits
+    for module in (meta, facts, jobs, entities, windows, evidence):
+        app.include_router(module.router)
+    if settings.enable_sql:
+        app.include_router(sql.router)
+    app.add_exception_handler(KgdiffError, problems.kgdiff_error)
+    app.add_exception_handler(RequestValidationError, problems.invalid_request)
+    app.add_exception_handler(HTTPException, problems.http_error)
+    app.add_exception_handler(Exception, problems.unexpected)
+    app.add_middleware(ETagMiddleware, store_tag=lambda: pages.watch.state().tag)
+    app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
+    return app

@@ -1,0 +1,1 @@
+"""The service's response models (pydantic): the OpenAPI schema clients and tests rely on."""

@@ -1,0 +1,92 @@
+"""Response models of ``/v1/entities``."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from api.models.common import Read, Utc
+
+
+class Entity(BaseModel):
+    """An entity as one snapshot holds it, with labels in the language asked."""
+
+    qid: str
+    snapshot: str
+    type: str | None
+    label: str | None
+    description: str | None
+    aliases: list[str]
+    types: list[str] = Field(description="its instance-of (P31) classes")
+    type_labels: list[str]
+    redirect_to: str | None
+    n_labels: int | None
+    n_sitelinks: int | None
+    n_statements: int | None
+    lastrevid: int | None
+    modified: Utc | None
+    date: date
+    gap_days: int | None
+
+
+class EntityAnswer(BaseModel):
+    """An entity as of a date (null, with a note, when the snapshot read lacks it)."""
+
+    qid: str
+    entity: Entity | None
+    reads: list[Read]
+    notes: list[str]
+
+
+class TimelineRow(BaseModel):
+    """One statement across the snapshots that hold it."""
+
+    pid: str
+    pid_label: str
+    value: str | None
+    value_label: str
+    statement_id: str | None
+    rank: str | None
+    first_seen: date | None
+    last_seen: date | None
+    current: bool | None
+    snapshots: list[str]
+    valid_from_lo: date | None
+    valid_from_hi: date | None
+    valid_until_lo: date | None
+    valid_until_hi: date | None
+    point_lo: date | None
+    point_hi: date | None
+
+
+class Timeline(BaseModel):
+    """Every statement of an entity across the snapshots, in time order."""
+
+    qid: str
+    items: list[TimelineRow]
+    notes: list[str]
+
+
+class FactAt(BaseModel):
+    """A group's object set and best-ranked values at one date."""
+
+    subject: str
+    pid: str
+    objects: list[str]
+    best: list[str]
+    unknown: bool | None
+    unknown_reason: str | None
+    snapshot: str | None
+    gap_days: int | None
+
+
+class EntityFacts(BaseModel):
+    """An entity's facts at one date."""
+
+    qid: str
+    date: date
+    mode: str
+    reads: list[Read]
+    items: list[FactAt]
+    notes: list[str]

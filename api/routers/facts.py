@@ -1,0 +1,95 @@
+"""``GET /v1/facts``: a classification's groups, a page at a time or streamed whole."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from typing import Annotated, Any
+
+import polars as pl
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from api.deps import Facts, Gap, IdItem, Lang, Level, Mode, PidItem
+from api.models.common import reads
+from api.models.facts import FactsPage, Job
+from api.problems import responses
+from kgdiff.query.fact_pages import FactsQuestion, ReadyFacts
+from kgdiff.query.ids import normalise_ids
+from kgdiff.query.jobs import JobState
+from kgdiff.query.pages import PageChoice
+
+NDJSON = "application/x-ndjson"
+
+router = APIRouter(tags=["facts"])
+
+FACTS_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "A page of groups (JSON), or every chosen group as NDJSON when the"
+        " client accepts application/x-ndjson",
+        "content": {NDJSON: {"schema": {"$ref": "#/components/schemas/FactGroup"}}},
+    },
+    202: {"model": Job, "description": "The classification is being made: poll Location"},
+    304: {"description": "Not modified (If-None-Match)"},
+    **responses(400, 404, 409, 422),
+}
+
+
+@router.get("/v1/facts", response_model=FactsPage, responses=FACTS_RESPONSES)
+def facts(
+    request: Request,
+    service: Facts,
+    gap: Gap,
+    cutoff: Annotated[date, Query(description="The knowledge cutoff.")],
+    init: Annotated[date | None, Query(description="Default: the first snapshot's date.")] = None,
+    current: Annotated[date | None, Query(description="Default: the latest snapshot's.")] = None,
+    mode: Mode = "record",
+    level: Annotated[list[Level] | None, Query(description="Only these levels.")] = None,
+    pid: Annotated[list[PidItem] | None, Query(description="Only these properties.")] = None,
+    subject: Annotated[list[IdItem] | None, Query(description="Only these subjects.")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Groups per page.")] = 100,
+    cursor: Annotated[str | None, Query(max_length=512, description="next_cursor")] = None,
+    lang: Lang = "en",
+) -> Any:
+    """The groups of a classification with labels, in (subject, pid) order: a page after
+    ``cursor``, or all of them as NDJSON. A classification not made yet is made first; one
+    too large to make within the request answers 202 with the job to poll."""
+    pids, subjects = normalise_ids(pid or [], "pid"), normalise_ids(subject or [], "subject")
+    service.check_ids([*pids, *subjects])
+    question = FactsQuestion(cutoff, init, current, mode, lang, gap)
+    ready = service.prepare(question, str(request.url.path) + "?" + request.url.query)
+    if isinstance(ready, JobState):
+        return _accepted(ready)
+    choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
+    if NDJSON in request.headers.get("accept", ""):
+        return StreamingResponse(_lines(service.stream(ready, choice)), media_type=NDJSON)
+    page = service.page(ready, choice, cursor, limit)
+    return _page(ready, limit, page.frame, page.next_cursor)
+
+
+def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None) -> Any:
+    init, cutoff, current = ready.days
+    return {
+        "init": init,
+        "cutoff": cutoff,
+        "current": current,
+        "mode": ready.mode,
+        "lang": ready.lang,
+        "reads": reads(ready.reads),
+        "limit": limit,
+        "items": frame.to_dicts(),
+        "next_cursor": cursor,
+    }
+
+
+def _accepted(state: JobState) -> JSONResponse:
+    job = Job(id=state.id, status=state.status, result=state.result)
+    return JSONResponse(
+        job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}
+    )
+
+
+def _lines(frames: Iterator[pl.DataFrame]) -> Iterator[bytes]:
+    """NDJSON, one group a line, serialised a batch at a time by polars."""
+    for frame in frames:
+        yield frame.write_ndjson().encode()

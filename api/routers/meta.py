@@ -1,0 +1,33 @@
+"""``GET /health`` and ``GET /v1/snapshots``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+from fastapi import APIRouter
+
+from api.deps import Facts
+from api.models.common import Health, Snapshots
+from api.problems import as_query_params, problem, responses
+from kgdiff import __version__
+from kgdiff.errors import KgdiffError
+
+router = APIRouter(tags=["meta"])
+
+
+@router.get("/health", response_model=Health, responses=responses(503))
+def health(facts: Facts) -> Any:
+    """Whether the store can be read, its Wikidata snapshots and kgdiff's version."""
+    try:
+        state = facts.watch.state()
+    except (KgdiffError, duckdb.Error, OSError) as exc:
+        detail = as_query_params(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return problem(503, "store-unreadable", "The store cannot be read", detail)
+    return {"status": "ok", "snapshots": state.snapshots, "version": __version__}
+
+
+@router.get("/v1/snapshots", response_model=Snapshots)
+def snapshots(facts: Facts) -> Any:
+    """The store's Wikidata snapshots, oldest first."""
+    return {"snapshots": facts.watch.state().listing.to_dicts()}

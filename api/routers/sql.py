@@ -1,0 +1,65 @@
+"""``POST /v1/sql``: one read-only SELECT over the store's catalog (``--enable-sql`` only).
+
+The query runs through :mod:`kgdiff.query.safe_sql`: checked by DuckDB's parser, on a locked
+read-only connection, in a process of its own, within time, memory, row and size limits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from api.deps import Graph
+from api.models.evidence import SqlQuery, SqlResult
+from api.problems import as_query_params, problem, responses
+from kgdiff.query.safe_sql import prepare_sql_processes, run_safe_sql
+from kgdiff.query.sql_errors import (
+    SqlCrashError,
+    SqlError,
+    SqlInvalidError,
+    SqlRefusedError,
+    SqlTimeoutError,
+    SqlTooLargeError,
+)
+
+KINDS: dict[type[SqlError], tuple[int, str, str]] = {
+    SqlRefusedError: (400, "sql-refused", "SQL refused"),
+    SqlInvalidError: (400, "sql-invalid", "Invalid SQL"),
+    SqlTimeoutError: (422, "sql-timeout", "SQL ran too long"),
+    SqlTooLargeError: (422, "sql-too-large", "SQL answer too large"),
+    SqlCrashError: (500, "sql-crash", "SQL query's process failed"),
+}
+"""Status, problem type and title of each way a query can fail."""
+
+router = APIRouter(tags=["sql"])
+
+
+@router.post("/v1/sql", response_model=SqlResult, responses=responses(400, 422, 500))
+def sql(graph: Graph, body: SqlQuery, request: Request) -> Any:
+    """Answer one read-only SELECT (or WITH) over the catalog's views and macros, within the
+    service's time, memory and row limits."""
+    try:
+        answer = run_safe_sql(graph.layout, body.query, request.app.state.sql_limits)
+    except SqlError as exc:
+        return sql_problem(exc)
+    return {
+        "columns": answer.columns,
+        "types": answer.types,
+        "rows": answer.rows,
+        "truncated": answer.truncated,
+        "elapsed_seconds": answer.elapsed_seconds,
+    }
+
+
+def sql_problem(exc: SqlError) -> JSONResponse:
+    """A query's error as a problem of its kind."""
+    status, slug, title = KINDS.get(type(exc), (400, "sql-error", "SQL error"))
+    return problem(status, slug, title, as_query_params(str(exc)))
+
+
+def prepare() -> None:
+    """Start the process server the queries run in now, with DuckDB preloaded, rather than
+    on the first query (or after an ingest's server, which would not preload it)."""
+    prepare_sql_processes()

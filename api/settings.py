@@ -1,0 +1,60 @@
+"""The service's settings, read from the environment (``kgdiff serve`` sets them; a
+process manager or a test may set them itself)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgdiff.errors import UsageError
+from kgdiff.query.fact_pages import BuildLimits
+from kgdiff.query.safe_sql import SqlLimits
+
+STORE = "KGDIFF_STORE"
+ENABLE_SQL = "KGDIFF_API_ENABLE_SQL"
+SYNC_STATEMENTS = "KGDIFF_API_SYNC_STATEMENTS"
+BUILD_WAIT = "KGDIFF_API_BUILD_WAIT"
+SQL_TIMEOUT = "KGDIFF_API_SQL_TIMEOUT"
+SQL_MAX_ROWS = "KGDIFF_API_SQL_MAX_ROWS"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The store served, whether ``POST /v1/sql`` is on and its limits, and when a
+    classification is made within a request (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
+
+    store: Path | None = None
+    enable_sql: bool = False
+    limits: BuildLimits = field(default_factory=BuildLimits)
+    sql_limits: SqlLimits = field(default_factory=SqlLimits)
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        """The settings the environment gives (defaults for what it leaves out)."""
+        store = os.environ.get(STORE)
+        defaults = BuildLimits()
+        limits = BuildLimits(
+            int(_number(SYNC_STATEMENTS, defaults.sync_statements)),
+            _number(BUILD_WAIT, defaults.wait_seconds),
+        )
+        enabled = os.environ.get(ENABLE_SQL, "").lower() in ("1", "true", "yes")
+        sql = SqlLimits()
+        sql_limits = SqlLimits(
+            timeout_seconds=_number(SQL_TIMEOUT, sql.timeout_seconds),
+            max_rows=int(_number(SQL_MAX_ROWS, sql.max_rows)),
+        )
+        return cls(Path(store) if store else None, enabled, limits, sql_limits)
+
+
+def _number(name: str, default: float) -> float:
+    text = os.environ.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"${name}={text!r} is not a number") from None
+    if value < 0:
+        raise UsageError(f"${name}={text!r} must not be negative")
+    return value

@@ -1,0 +1,51 @@
+"""``kgdiff serve``: the REST service (the ``api`` package) under uvicorn.
+
+kgdiff itself never imports ``api``: uvicorn loads it by its import string, as the factory
+``api.app:create_app``, in each worker process; the store and the options travel in the
+environment (:mod:`api.settings` reads them).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from kgdiff.cli.common import StoreOption
+from kgdiff.errors import StoreError, UsageError
+from kgdiff.store.layout import StoreLayout
+
+APP = "api.app:create_app"
+
+
+def serve_command(
+    store: StoreOption = None,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes.")] = 1,
+    enable_sql: Annotated[
+        bool, typer.Option("--enable-sql", help="Answer POST /v1/sql (read-only SELECTs).")
+    ] = False,
+    sql_timeout: Annotated[
+        float, typer.Option("--sql-timeout", min=0.1, help="Seconds a POST /v1/sql query may run.")
+    ] = 10.0,
+    sql_max_rows: Annotated[
+        int, typer.Option("--sql-max-rows", min=0, help="Rows a POST /v1/sql answer holds at most.")
+    ] = 10_000,
+) -> None:
+    """Serve the store's knowledge graph over HTTP (REST, OpenAPI at /docs)."""
+    if workers < 1 or not 0 < port < 65536:
+        raise UsageError(f"--workers {workers} --port {port}: give a port and at least 1 worker")
+    layout = StoreLayout.resolve(store)
+    if not layout.catalog.is_file():
+        raise StoreError(
+            f"no catalog at {layout.catalog}; ingest a snapshot first (or run 'kgdiff demo')"
+        )
+    os.environ["KGDIFF_STORE"] = str(layout.root.resolve())
+    os.environ["KGDIFF_API_ENABLE_SQL"] = "1" if enable_sql else "0"
+    os.environ["KGDIFF_API_SQL_TIMEOUT"] = str(sql_timeout)
+    os.environ["KGDIFF_API_SQL_MAX_ROWS"] = str(sql_max_rows)
+    import uvicorn  # only this command needs it
+
+    uvicorn.run(APP, factory=True, host=host, port=port, workers=workers, log_level="info")

@@ -1,0 +1,217 @@
+"""A classification build read a page at a time, in (subject, pid) order.
+
+A build's Parquet parts are in no order (kgdiff/temporal/parts.py): paging it with
+``ORDER BY … LIMIT`` would sort the whole build for every page. So the first time a build
+is paged in a language its groups are written once more, sorted and labelled, as small files
+(``BUILD/pages-<lang>/part-N.parquet``: four row groups of 2,048 rows, with statistics) with
+an index of each file's first key, rows and groups per level (``index.json``); the folder
+appears by one rename. A page then reads the file or two that hold it: a small footer and
+the row groups after the key (a 5 M-group build pages in ~5 ms, bench on 2 cores), where one
+big file cost ~60 ms a page in footer reading alone.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import msgspec
+import polars as pl
+
+from kgdiff.errors import UsageError
+from kgdiff.query.frames import relation_frame
+from kgdiff.sqlfiles import load_sql, render
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.builds import Build
+from kgdiff.temporal.export import GroupChoice, classified_rows
+
+LANG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
+INDEX = "index.json"
+Key = tuple[str, str]
+
+
+class PageFile(msgspec.Struct, frozen=True):
+    """One file of a build's pages: its name, first and last key, rows, rows per level."""
+
+    name: str
+    first: Key
+    last: Key
+    rows: int
+    levels: dict[str, int]
+
+
+@dataclass(frozen=True)
+class PageChoice:
+    """Which groups to page through (empty: all)."""
+
+    levels: Sequence[str] = ()
+    pids: Sequence[str] = ()
+    subjects: Sequence[str] = ()
+
+    def values(self) -> dict[str, list[str]]:
+        """The bind values ``$levels``, ``$pids``, ``$subjects`` of ``sql/pages/page.sql``."""
+        return {
+            "levels": list(self.levels),
+            "pids": list(self.pids),
+            "subjects": list(self.subjects),
+        }
+
+    def estimate(self, file: PageFile) -> int:
+        """At most how many chosen groups ``file`` holds (exact for a choice of levels)."""
+        if self.levels:
+            return sum(file.levels.get(level, 0) for level in self.levels)
+        return file.rows
+
+
+@dataclass(frozen=True)
+class PagedBuild:
+    """A build's pages: the folder and its files in key order."""
+
+    folder: Path
+    files: list[PageFile]
+    firsts: list[Key] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "firsts", [file.first for file in self.files])
+
+    def candidates(self, choice: PageChoice, after: Key | None) -> list[PageFile]:
+        """The files that may hold chosen groups after ``after``, in key order."""
+        start = max(0, bisect.bisect_right(self.firsts, after) - 1) if after else 0
+        files = [f for f in self.files[start:] if choice.estimate(f) > 0]
+        if choice.subjects:
+            files = [f for f in files if any(f.first[0] <= s <= f.last[0] for s in choice.subjects)]
+        return files
+
+    def paths(self, files: Sequence[PageFile]) -> list[str]:
+        """The files' paths."""
+        return [str(self.folder / file.name) for file in files]
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` as a label language code (``en``, ``de``, ``zh-hant``); a usage error else."""
+    if not LANG.fullmatch(lang):
+        raise UsageError(f"lang {lang!r} is not a language code such as en, de or pt-br")
+    return lang
+
+
+def pages_dir(build_folder: Path, lang: str) -> Path:
+    """Where the pages in ``lang`` of the build in ``build_folder`` are (or will be)."""
+    return build_folder / f"pages-{check_lang(lang)}"
+
+
+def has_pages(build_folder: Path, lang: str) -> bool:
+    """Whether the build in ``build_folder`` was paged in ``lang`` already."""
+    return (pages_dir(build_folder, lang) / INDEX).is_file()
+
+
+_writing = threading.Lock()
+
+
+def paged_build(layout: StoreLayout, build: Build, lang: str) -> PagedBuild:
+    """The pages of ``build`` in ``lang``, written first if they are not there yet."""
+    folder = pages_dir(build.path.parent.parent, lang)
+    with _writing:  # one writer per process; another process's copy loses the rename
+        if not (folder / INDEX).is_file():
+            _write_pages(layout, build, lang, folder)
+    return load_pages(folder)
+
+
+def load_pages(folder: Path) -> PagedBuild:
+    """The pages written in ``folder``."""
+    files = msgspec.json.decode((folder / INDEX).read_bytes(), type=list[PageFile])
+    return PagedBuild(folder, files)
+
+
+def _write_pages(layout: StoreLayout, build: Build, lang: str, folder: Path) -> None:
+    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        with classified_rows(layout, build, GroupChoice(), lang) as (connection, rows):
+            connection.register("kgdiff_page_rows", rows)
+            connection.execute(render("pages/write_pages", out=str(tmp)))
+            index = _index(connection, sorted(tmp.glob("part-*.parquet")))
+        (tmp / INDEX).write_bytes(msgspec.json.encode(index))
+        tmp.rename(folder)
+    except OSError:
+        if not (folder / INDEX).is_file():  # else another process published them first
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _index(connection: duckdb.DuckDBPyConnection, files: list[Path]) -> list[PageFile]:
+    """Each page file's keys, rows and rows per level, in key order (none for no file)."""
+    if not files:
+        return []
+    found = connection.execute(load_sql("pages/page_index"), {"files": [str(f) for f in files]})
+    return [
+        PageFile(
+            name, (first[0], first[1]), (last[0], last[1]), rows, dict(zip(lv, n, strict=True))
+        )
+        for name, rows, first, last, lv, n in found.fetchall()
+    ]
+
+
+def read_page(
+    connection: duckdb.DuckDBPyConnection,
+    pages: PagedBuild,
+    choice: PageChoice,
+    after: Key | None,
+    limit: int,
+) -> pl.DataFrame:
+    """At most ``limit`` + 1 chosen groups after ``after``, in key order (the one more tells
+    whether another page follows). Reads the fewest files whose groups can fill the page,
+    and more when a choice of properties leaves it short."""
+    files = pages.candidates(choice, after)
+    if not files:
+        return pl.DataFrame()
+    wanted, take = limit + 1, 1
+    while True:
+        take = max(take, _enough(files, choice, wanted))
+        frame = _page_rows(connection, pages, files[:take], choice, after, wanted)
+        if frame.height >= wanted or take >= len(files):
+            return frame
+        take *= 2
+
+
+def _enough(files: list[PageFile], choice: PageChoice, wanted: int) -> int:
+    """How many of ``files`` (from the first) hold at least ``wanted`` chosen groups."""
+    total = 0
+    for count, file in enumerate(files, start=1):
+        total += choice.estimate(file)
+        if total >= wanted:
+            return count
+    return len(files)
+
+
+def _page_rows(
+    connection: duckdb.DuckDBPyConnection,
+    pages: PagedBuild,
+    files: Sequence[PageFile],
+    choice: PageChoice,
+    after: Key | None,
+    wanted: int,
+) -> pl.DataFrame:
+    subject, pid = after or ("", "")
+    values: dict[str, object] = {"files": pages.paths(files), "after_subject": subject}
+    values |= {"after_pid": pid, "n": wanted, **choice.values()}
+    return relation_frame(connection.sql(load_sql("pages/page"), params=values))
+
+
+def stream_pages(
+    connection: duckdb.DuckDBPyConnection, pages: PagedBuild, choice: PageChoice
+) -> Iterator[pl.DataFrame]:
+    """Every chosen group, in key order, a few files at a time (memory stays flat)."""
+    files = pages.candidates(choice, None)
+    for start in range(0, len(files), 8):
+        chunk = files[start : start + 8]
+        frame = _page_rows(connection, pages, chunk, choice, None, sum(f.rows for f in chunk))
+        if frame.height:
+            yield frame

@@ -1,0 +1,90 @@
+"""A real ``kgdiff serve`` process on a free loopback port, for the REST service's tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.paths import CRASH_LOGS, ROOT
+
+START_SECONDS = 60
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the kernel's choice)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def copy_store(store: Path, into: Path) -> Path:
+    """A copy of ``store`` the server may add builds to without disturbing other tests."""
+    target = into / "store"
+    shutil.copytree(store, target)
+    return target
+
+
+@contextmanager
+def serving(
+    store: Path, *options: str, env: Mapping[str, str] | None = None
+) -> Iterator[httpx.Client]:
+    """``kgdiff serve --store STORE`` running until the block ends; a client for it."""
+    port = free_port()
+    command = [sys.executable, "-m", "kgdiff", "serve", "--store", str(store), "--port", str(port)]
+    environment = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(ROOT),
+        "XDG_STATE_HOME": str(CRASH_LOGS),
+        "NO_PROXY": "127.0.0.1,localhost",
+        **(env or {}),
+    }
+    log = store.parent / f"server-{port}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [*command, *options], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=environment
+        )
+    try:
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
+        ) as client:
+            _wait_until_up(client, process, log)
+            yield client
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_until_up(client: httpx.Client, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"kgdiff serve ended ({process.returncode}):\n{log.read_text()}")
+        try:
+            if client.get("/health").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(
+        f"kgdiff serve did not answer within {START_SECONDS} s:\n{log.read_text()}"
+    )
+
+
+def server_env(**values: str) -> dict[str, str]:
+    """Environment variables for the server (``KGDIFF_API_…``), beside the plain ones."""
+    return {f"KGDIFF_API_{name.upper()}": value for name, value in values.items()} | {
+        key: os.environ[key] for key in ("OPENBLAS_CORETYPE",) if key in os.environ
+    }

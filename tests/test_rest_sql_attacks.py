@@ -1,0 +1,66 @@
+"""The SQL endpoint under attack: every case of the safe SQL's attack list, sent to a live
+``kgdiff serve --enable-sql`` (issue 23): refused or cut off within its limit, the server
+answers the next request, and every file of the store is byte-identical afterwards."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from kgdiff.query.safe_sql import KILL_GRACE_SECONDS
+from tests.rest_server import serving
+from tests.safe_sql_store import file_digests
+from tests.test_safe_sql_attacks import ANSWERED, ATTACKS, MARGIN_SECONDS, NORMAL
+
+TIMEOUT, MAX_ROWS = 2.0, 100
+STATUS = {"SqlRefusedError": 400, "SqlInvalidError": 400}
+"""What each refusal answers (time and size limits: 422)."""
+
+
+@pytest.fixture(scope="module")
+def store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("sql-attacks") / "store"
+    shutil.copytree(sample_store, target)
+    return target
+
+
+@pytest.fixture(scope="module")
+def api(store: Path) -> Iterator[httpx.Client]:
+    limits = ("--sql-timeout", str(TIMEOUT), "--sql-max-rows", str(MAX_ROWS))
+    with serving(store, "--enable-sql", *limits) as client:
+        yield client
+
+
+def expected_status(outcome: object) -> set[int]:
+    """The statuses an attack may answer: 200 (capped), 400 (refused), 422 (cut off)."""
+    if outcome == ANSWERED:
+        return {200}
+    kinds = outcome if isinstance(outcome, tuple) else (outcome,)
+    return {STATUS.get(kind.__name__, 422) for kind in kinds}
+
+
+def test_every_attack_is_refused_or_cut_off_and_the_store_stays_as_it_was(
+    api: httpx.Client, store: Path
+) -> None:
+    before = file_digests(store)
+    normal = api.post("/v1/sql", json={"query": NORMAL}).json()["rows"]
+    for attack in ATTACKS:
+        started = time.monotonic()
+        query = attack.query.replace("{store}", str(store))
+        response = api.post("/v1/sql", json={"query": query})
+        took = time.monotonic() - started
+        assert response.status_code in expected_status(attack.outcome), (attack.name, response.text)
+        if response.status_code == 200:
+            assert response.json()["truncated"] and len(response.json()["rows"]) == MAX_ROWS
+        else:
+            assert response.headers["content-type"].startswith("application/problem+json")
+        assert took < TIMEOUT + KILL_GRACE_SECONDS + MARGIN_SECONDS, (attack.name, took)
+        assert api.get("/health").status_code == 200, attack.name
+        assert api.post("/v1/sql", json={"query": NORMAL}).json()["rows"] == normal, attack.name
+    assert file_digests(store) == before
+    assert len(ATTACKS) >= 30
