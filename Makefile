@@ -1,12 +1,13 @@
 # Two commands set everything up on a fresh machine (see README):
 #   make demo   - install into .venv and run the demo on the bundled sample snapshots
-#   make test   - install into .venv (with dev tools) and run lint, types and the test suite
+#   make test   - install into .venv (with dev tools), the Debian packages the tests use
+#                 (scripts/system-packages test), then run lint, types and the test suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install lint bench clean
+.PHONY: demo test install lint test-packages docs bench clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard native/*)
 	scripts/system-packages build
@@ -25,8 +26,17 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+# What the tests run besides Python (lbzip2, pigz, docker-compose, MediaWiki on PHP): installed
+# as root with apt-get, else named, so that no test is skipped for want of a tool.
+test-packages:
+	scripts/system-packages test
+
+test: lint test-packages
 	$(BIN)/pytest
+
+# docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
+docs: $(STAMP)
+	$(BIN)/python scripts/cli_docs.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.ingest_bench

@@ -1,11 +1,14 @@
-"""Every example of the README answers with rows on the demo's store (issue 22: two of them
-answered nothing): the SQL queries of "A few queries", through the catalog as the `duckdb`
-shell opens it, and the command lines of "Classifying facts for a knowledge cutoff"."""
+"""Every example of the README and of docs/ answers on the demo's store (issue 22: two of them
+answered nothing): every SQL query of the README and of docs/sql.md, through the catalog as the
+`duckdb` shell opens it; the command lines of "Classifying facts for a knowledge cutoff"; and
+the Python examples of the README and of docs/python.md, run in order as one program."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -14,30 +17,42 @@ import pytest
 from tests.paths import ROOT, run_kgdiff
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+SQL_DOC = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+PYTHON_DOC = (ROOT / "docs" / "python.md").read_text(encoding="utf-8")
+NOT_RUN = "<!-- not run"
+"""An HTML comment that marks the next block as an example the tests leave alone (it needs a
+store elsewhere, or a build the demo makes)."""
 
 
-def section(title: str) -> str:
-    """The README's text from the heading ``title`` to the next heading of its level."""
-    start = README.index(title)
-    level = title.split(" ", 1)[0]
-    following = README.find(f"\n{level} ", start + len(title))
-    return README[start : following if following > 0 else None]
+def section(text: str, title: str) -> str:
+    """The text from the heading ``title`` to the next heading of its level or a higher one."""
+    start = text.index(f"\n{title}\n")
+    level = len(title.split(" ", 1)[0])
+    following = re.search(rf"\n#{{1,{level}}} ", text[start + len(title) + 1 :])
+    return text[start : start + len(title) + 1 + following.start() if following else None]
 
 
 def fenced(text: str, language: str) -> list[str]:
-    """The contents of the ```language blocks of ``text``."""
-    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+    """The contents of the ```language blocks of ``text``, but those marked as not run."""
+    found = re.findall(rf"(\n[^\n]*)\n```{language}\n(.*?)```", text, flags=re.S)
+    return [body for before, body in found if not before.strip().startswith(NOT_RUN)]
+
+
+def statements(text: str) -> list[str]:
+    """The SQL statements of ``text``'s sql blocks, each with its comment lines."""
+    return [
+        part.strip() for block in fenced(text, "sql") for part in block.split(";\n") if part.strip()
+    ]
 
 
 def queries() -> list[str]:
-    """The SQL statements of the README's examples, each with its comment line."""
-    block = fenced(section("### Examples"), "sql")[0]
-    return [part.strip() for part in block.split(";\n") if part.strip()]
+    """The SQL statements of the README's examples and of docs/sql.md."""
+    return statements(README) + statements(SQL_DOC)
 
 
 def command_lines() -> list[list[str]]:
     """The ``kgdiff`` command lines of the classification section, optional parts removed."""
-    text = fenced(section("## Classifying facts for a knowledge cutoff"), "sh")[0]
+    text = fenced(section(README, "## Classifying facts for a knowledge cutoff"), "sh")[0]
     joined = text.replace("\\\n", " ")
     lines = []
     for line in joined.splitlines():
@@ -48,10 +63,17 @@ def command_lines() -> list[list[str]]:
 
 
 def test_the_readme_has_examples_to_run() -> None:
-    assert len(queries()) >= 12 and len(command_lines()) >= 6
+    assert len(statements(README)) >= 12 and len(command_lines()) >= 6
+    assert len(statements(SQL_DOC)) >= 8 and len(fenced(PYTHON_DOC, "python")) >= 12
 
 
-@pytest.mark.parametrize("query", queries(), ids=lambda q: q.splitlines()[0][3:60])
+def query_id(query: str) -> str:
+    """A test id: the query's comment, else its start."""
+    first = query.splitlines()[0]
+    return first[3:60] if first.startswith("-- ") else first[:57]
+
+
+@pytest.mark.parametrize("query", queries(), ids=query_id)
 def test_each_readme_query_returns_rows(demo_store: Path, query: str) -> None:
     with duckdb.connect(str(demo_store / "kg.duckdb"), read_only=True) as catalog:
         rows = catalog.execute(query).fetchall()
@@ -64,3 +86,24 @@ def test_each_readme_command_answers(demo_store: Path, args: list[str]) -> None:
     assert result.returncode == 0, result.stderr
     assert "0 chains" not in result.stdout and "no statements" not in result.stdout
     assert "0 knowledge updates" not in result.stdout and ": 0 groups" not in result.stdout
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/python.md"])
+def test_the_python_examples_run(demo_store: Path, tmp_path: Path, doc: str) -> None:
+    """The blocks run in order, from a folder whose ``kgdiff-data`` is the demo's store, as
+    ``make demo`` leaves it in the checkout; each block prints something."""
+    blocks = fenced((ROOT / doc).read_text(encoding="utf-8"), "python")
+    (tmp_path / "kgdiff-data").symlink_to(demo_store)
+    marker = "--- next example ---"
+    program = f"\nprint({marker!r})\n".join(blocks)
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    outputs = result.stdout.split(marker)
+    assert len(outputs) == len(blocks) and all(out.strip() for out in outputs), result.stdout

@@ -7,7 +7,7 @@ Options::
     --formats F     comma-separated subset of json,gz,bz2,zst (default json,gz,bz2)
     --seed S        RNG seed (default 0)
     --name NAME     dump base name (default wikidata-20240101-all)
-    --real-data D   the shared real samples the entities are taken from
+    --real-data D   the folder of real samples the entities are taken from (bench/README.md)
 
 Prints one line per output file with its size, then the total time.
 """
@@ -35,7 +35,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--formats", default="json,gz,bz2", help="json,gz,bz2[,zst]")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--name", default="wikidata-20240101-all", help="dump base name")
-    parser.add_argument("--real-data", type=Path, default=REAL_DATA, help="shared real samples")
+    parser.add_argument(
+        "--real-data", type=Path, default=REAL_DATA, help="real samples (see bench/README.md)"
+    )
     args = parser.parse_args(argv)
     args.formats = [f.strip() for f in args.formats.split(",") if f.strip()]
     unknown = set(args.formats) - FORMATS

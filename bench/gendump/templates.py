@@ -1,7 +1,8 @@
 """The real entities the dump is sampled from: read, normalised and weighted into a pool.
 
-Sources are the 2014-12 wikibrain JSON dump plus single canonical entity files from the
-shared real data. Each is normalised once (:mod:`bench.gendump.modernise`) and kept as a
+Sources are the 2014-12 wikibrain JSON dump plus single canonical entity files, read from a
+folder of real samples (``--real-data``; bench/README.md says which files and where the
+default folder is). Each is normalised once (:mod:`bench.gendump.modernise`) and kept as a
 compact JSON :class:`Template`; items get sampling weights that pull the mean emitted item
 line towards ``TARGET_ITEM_MEAN`` bytes.
 """

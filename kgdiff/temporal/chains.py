@@ -181,9 +181,9 @@ def relations_literal(relations: Relations) -> str:
 
 
 def catalog_macro() -> str:
-    """The catalog's ``chains(ref_date, max_hops := 3, relations := <default map>,
-    subjects := [], first_pids := [], max_gap := 31, allow_gap := false, lang := 'en')``
-    table macro (after ``date_reads`` and ``entity_labels``)."""
+    """The catalog's ``chains(ref_date, subjects := [], max_hops := 3, relations := <default
+    map>, first_pids := [], max_gap := 31, allow_gap := false, lang := 'en')`` table macro
+    (after ``date_reads`` and ``entity_labels``)."""
     defaults = {
         "max_hops": str(DEFAULT_HOPS),
         "relations": relations_literal(load_relations()),

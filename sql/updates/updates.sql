@@ -1,5 +1,5 @@
 -- name: updates
--- purpose: AntiLeakBench knowledge updates (docs/classification.md), in valid time: in a (subject, pid)
+-- purpose: AntiLeakBench knowledge updates (docs/questions.md), in valid time: in a (subject, pid)
 --          group that is evolved/replaced and changed after the cutoff (classify with init =
 --          the day before the cutoff), an old object valid at the cutoff whose statement has
 --          a known end by `current`, and a new object valid at `current` whose statement has
