@@ -28,7 +28,7 @@ from kgdiff.temporal.builds import Build, classification
 from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.export import GroupChoice, classified_rows
-from kgdiff.temporal.facts import check_day, facts_at
+from kgdiff.temporal.facts import check_day, facts_at, subject_parts
 from kgdiff.temporal.levels import LEVELS
 from kgdiff.temporal.parts import PartDone
 from kgdiff.temporal.pools import PoolRequest
@@ -89,12 +89,12 @@ class Answers:
 
     def snapshots(self) -> Answer:
         """The Wikidata snapshots, oldest first."""
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:
             return Answer(relation_frame(connection.sql(load_sql("query/snapshots"))))
 
     def span(self) -> tuple[date, date]:
         """The first and the latest snapshot's dates (the default init and current)."""
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:
             row = connection.execute(load_sql("query/snapshot_span")).fetchone()
         if row is None or row[0] is None:
             raise UsageError(f"no Wikidata snapshot in {self.graph.layout.root}; ingest one")
@@ -102,7 +102,7 @@ class Answers:
 
     def check_ids(self, ids: Sequence[str]) -> None:
         """A usage error for an id no snapshot knows."""
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:
             check_known(connection, ids)
 
     def classification(
@@ -154,17 +154,21 @@ class Answers:
         subjects = id_list(subject, "subject")
         self.check_ids(subjects)
         when, gap = as_day(day, "day"), gap or GapPolicy()
-        with self.graph.connection() as connection:
+        if not subjects:
+            with self.graph.connection() as connection:
+                reads = check_day(connection, when, mode, gap)
+                return Answer(relation_frame(facts_at(connection, when, mode, gap)), reads)
+        with self.graph.lookup() as connection:
             reads = check_day(connection, when, mode, gap)
-            frame = relation_frame(facts_at(connection, when, mode, gap))
-        if subjects:
-            frame = frame.filter(pl.col("subject").is_in(subjects))
-        return Answer(frame, reads)
+            parts = subject_parts(connection, subjects)
+            frames = [relation_frame(facts_at(connection, when, mode, gap, p)) for p in parts]
+        frame = pl.concat(frames).filter(pl.col("subject").is_in(subjects))
+        return Answer(frame.sort("subject", "pid"), reads)
 
     def timeline(self, qid: str, pid: Ids = None, lang: str = "en") -> Answer:
         """An entity's statements in time order, with labels; a note when it has none."""
         subject, pids = normalise_id(qid, "entity"), id_list(pid, "pid")
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:
             check_known(connection, [subject, *pids])
             rows = timeline(connection, subject, pids).to_arrow_table()
             ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
@@ -287,7 +291,7 @@ class Answers:
         """An entity as of ``day`` (record time; default: the latest snapshot)."""
         subject = normalise_id(qid, "entity")
         when = as_day(day, "date") if day is not None else self.span()[1]
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:
             check_known(connection, [subject])
             (read,) = check_answerable(connection, {"date": when}, "record", GapPolicy())
             frame = entity_as_of(connection, subject, read, lang)

@@ -12,9 +12,10 @@ return an :class:`~kgdiff.query.answers.Answer` from ``kg.answers``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -22,6 +23,7 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.frames import relation_frame
+from kgdiff.query.lookup import LookupCopies, build_lookup, store_tag
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
@@ -36,6 +38,7 @@ class KnowledgeGraph:
         self._lock = threading.Lock()
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
+        self._lookups = LookupCopies(layout)
         self.answers = Answers(self)
 
     @classmethod
@@ -62,6 +65,42 @@ class KnowledgeGraph:
         finally:
             cursor.close()
 
+    @contextmanager
+    def lookup(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for a question about a few entities: on the store's lookup copy
+        (:mod:`kgdiff.query.lookup`) when it has one of its present state, else as
+        :meth:`connection`. Both give the same answers; the copy gives them sooner."""
+        stat = self.layout.catalog.stat()
+        cursor = self._lookups.cursor((stat.st_ino, stat.st_mtime_ns), self._tag)
+        if cursor is None:
+            with self.connection() as connection:
+                yield connection
+            return
+        try:
+            yield cursor
+        finally:
+            cursor.close()
+
+    def build_lookup(self, progress: Callable[[str], None] | None = None) -> Path:
+        """Make the lookup copy of the store as it is now (unless it exists); return its
+        path. Questions about one entity read it from then on, until the store changes."""
+        path = build_lookup(self.layout, self._tag(), progress)
+        self._lookups.forget()
+        return path
+
+    def lookup_copy(self) -> Path | None:
+        """The lookup copy questions about one entity read now (None: they read the views)."""
+        stat = self.layout.catalog.stat()
+        return self._lookups.path((stat.st_ino, stat.st_mtime_ns), self._tag)
+
+    def _tag(self) -> str:
+        """The store's fingerprint ('' for a catalog of an older kgdiff, which has no copy)."""
+        with self.connection() as connection:
+            try:
+                return store_tag(connection)
+            except duckdb.CatalogException:
+                return ""
+
     def _database(self) -> duckdb.DuckDBPyConnection:
         stat = self.layout.catalog.stat()
         stamp = (stat.st_ino, stat.st_mtime_ns)
@@ -75,6 +114,7 @@ class KnowledgeGraph:
 
     def close(self) -> None:
         """Close the catalog (a later question opens it again)."""
+        self._lookups.close()
         with self._lock:
             if self._base is not None:
                 self._base.close()

@@ -22,12 +22,21 @@ from kgdiff.temporal.dates import (
     latest_snapshot,
 )
 
-OPTIONAL_PARAMS = {"mode": "'record'", "max_gap": str(DEFAULT_MAX_GAP), "allow_gap": "false"}
+OPTIONAL_PARAMS = {
+    "mode": "'record'",
+    "max_gap": str(DEFAULT_MAX_GAP),
+    "allow_gap": "false",
+    "part": "'all'",
+    "lo": "''",
+    "hi": "''",
+}
+WHOLE = {"part": "all", "lo": "", "hi": ""}
+"""The subjects of :func:`facts_at` by default: every one."""
 
 
 def catalog_macro() -> str:
-    """``facts_at(day, mode := 'record', max_gap := 31, allow_gap := false)`` for the catalog
-    (after ``classify``)."""
+    """``facts_at(day, mode := 'record', max_gap := 31, allow_gap := false, part := 'all',
+    lo := '', hi := '')`` for the catalog (after ``classify``)."""
     params = ["day", *OPTIONAL_PARAMS]
     return as_table_macro("facts/facts_at", "facts_at", params, OPTIONAL_PARAMS)
 
@@ -48,8 +57,10 @@ def facts_at(
     day: date,
     mode: str = "record",
     gap: GapPolicy | None = None,
+    part: dict[str, str] | None = None,
 ) -> duckdb.DuckDBPyRelation:
-    """The groups with facts at ``day``, as a relation.
+    """The groups with facts at ``day`` (of the subjects ``part`` chooses: every one by
+    default, see sql/facts/facts_at.sql), as a relation.
 
     Columns: subject, pid, objects, best, unknown, unknown_reason, snapshot (the one that
     answered), gap_days (the day minus that snapshot's date).
@@ -57,4 +68,16 @@ def facts_at(
     gap = gap or GapPolicy()
     check_day(connection, day, mode, gap)
     values = {"day": day, "mode": mode, "max_gap": gap.max_gap, "allow_gap": True}
-    return connection.sql(load_sql("facts/facts_at"), params=values)
+    return connection.sql(load_sql("facts/facts_at"), params={**values, **(part or WHOLE)})
+
+
+def subject_parts(
+    connection: duckdb.DuckDBPyConnection, subjects: list[str]
+) -> list[dict[str, str]]:
+    """The parts that hold the groups of ``subjects`` and little else: each subject's own
+    range, and for the subjects a redirect names (whose groups a merge may gather), the
+    part of merged groups too (the parts are disjoint, so each group comes once)."""
+    asked = list(dict.fromkeys(subjects))
+    rows = connection.execute(load_sql("facts/redirect_named"), {"ids": asked}).fetchall()
+    parts = [{"part": "range", "lo": s, "hi": s + "\x01"} for s in asked]
+    return parts + ([{"part": "merged", "lo": "", "hi": ""}] if rows else [])

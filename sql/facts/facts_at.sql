@@ -11,8 +11,12 @@
 --          later snapshot). A date the snapshots cannot answer (more than $max_gap days after
 --          the latest snapshot; in record time, before the first) is an error naming the
 --          snapshots unless $allow_gap (sql/dates/date_reads.sql).
+--          $part, $lo, $hi choose the subjects as the classification's parts do (every one,
+--          a subject range without merged items, or the groups merges touch), so the facts of
+--          one subject read only its rows.
 -- params: $day (DATE); $mode ('record' | 'valid' | 'both'); $max_gap (INTEGER days),
---         $allow_gap (BOOLEAN) (macro defaults 31, false).
+--         $allow_gap (BOOLEAN), $part ('all' | 'range' | 'merged'), $lo, $hi (VARCHAR:
+--         lo <= subject < hi for 'range') (macro defaults 31, false, 'all', '', '').
 WITH
 checked AS (
     -- the date once the snapshots are known to answer it (else an error, unless $allow_gap);
@@ -40,6 +44,9 @@ SELECT
 FROM classify(
     (SELECT day FROM checked), (SELECT day FROM checked), (SELECT day FROM checked), $mode,
     as_of := (SELECT max(s.date) FROM snapshots AS s),
+    part := $part,
+    lo := $lo,
+    hi := $hi,
     max_gap := $max_gap,
     allow_gap := true
 ) AS c;

@@ -1,0 +1,181 @@
+"""The lookup copy: the tables a question about one entity reads, in DuckDB's own storage.
+
+A question about one entity (its timeline, its facts at a date, its label) reads a few rows.
+Through the catalog's views it decodes whole Parquet row groups of hundreds of thousands of
+rows and reads every manifest, several times per question: tens to hundreds of milliseconds.
+The lookup copy holds ``snapshots``, ``entities``, ``statements``, ``labels`` and
+``coverage`` as tables sorted by their id, so the same SQL reads only the row groups that
+can hold the entity. It is made once per state of the store (``kgdiff serve`` makes it
+before it answers; ``kg.build_lookup()`` from Python), kept in ``STORE/builds/lookup/`` under
+the store's fingerprint, and read only while that fingerprint is the store's: after an
+ingest the questions go back to the views until it is made again. It costs about as much
+disk as those Parquet tables.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import duckdb
+
+from kgdiff.sqlfiles import load_sql, quote, render
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import set_store_root
+
+SORTED_TABLES = {"entities": "qid", "statements": "subject", "labels": "qid", "coverage": "qid"}
+"""Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
+CATALOG_ALIAS = "kgdiff_catalog"
+LOOK_AGAIN_SECONDS = 10.0
+"""How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
+serve`` in the background, or another process)."""
+
+
+def lookup_folder(layout: StoreLayout) -> Path:
+    """Where the lookup copies of a store live."""
+    return layout.root / "builds" / "lookup"
+
+
+def lookup_path(layout: StoreLayout, tag: str) -> Path:
+    """The lookup copy of the store state ``tag`` (its fingerprint)."""
+    return lookup_folder(layout) / f"{tag}.duckdb"
+
+
+def store_tag(connection: duckdb.DuckDBPyConnection) -> str:
+    """The fingerprint of the store's snapshots and views (sql/query/store_tag.sql)."""
+    row = connection.execute(load_sql("query/store_tag")).fetchone()
+    return str(row[0]) if row else ""
+
+
+def build_lookup(
+    layout: StoreLayout, tag: str, progress: Callable[[str], None] | None = None
+) -> Path:
+    """Make the lookup copy of ``tag`` unless it exists; return its path.
+
+    Written to a temporary file and renamed, so a reader never sees half a copy; older
+    copies of the store are removed once the new one is in place.
+    """
+    target = lookup_path(layout, tag)
+    if target.is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    partial.unlink(missing_ok=True)
+    try:
+        _fill(layout, partial, tag, progress or (lambda _: None))
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        Path(f"{partial}.wal").unlink(missing_ok=True)
+        raise
+    for older in lookup_folder(layout).glob("*.duckdb"):
+        if older != target:
+            older.unlink(missing_ok=True)
+    return target
+
+
+def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
+    connection = duckdb.connect()
+    try:
+        connection.execute("SET enable_progress_bar = false")
+        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
+        connection.execute(f"USE {CATALOG_ALIAS}")
+        set_store_root(connection, layout)
+        connection.execute(f"ATTACH {quote(str(partial))} AS lookup")
+        connection.execute(load_sql("lookup/copy_snapshots"))
+        for table, key in SORTED_TABLES.items():
+            started = time.monotonic()
+            connection.execute(render("lookup/copy_table", table=table, key=key))
+            rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
+            count = int(rows[0]) if rows else 0
+            progress(f"lookup copy: {table}, {count:,} rows in {time.monotonic() - started:.1f} s")
+        connection.execute(load_sql("lookup/stamp"), {"tag": tag})
+        connection.execute("DETACH lookup")
+    finally:
+        connection.close()
+
+
+def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
+    """The lookup copy ``path``, read-only, on one thread (a lookup reads a few row groups:
+    more threads only cost their start), with the catalog attached behind it."""
+    connection = duckdb.connect(str(path), read_only=True, config={"threads": 1})
+    try:
+        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
+    """Make a cursor of :func:`open_lookup` read names the copy holds from it and everything
+    else (macros, other views) from the catalog; a session setting, so once per cursor."""
+    row = cursor.execute("SELECT current_database()").fetchone()
+    own = '"' + str(row[0] if row else "").replace('"', '""') + '"'
+    cursor.execute(f"SET search_path = {quote(f'{own}.main,{CATALOG_ALIAS}.main')}")
+    set_store_root(cursor, layout)
+
+
+class LookupCopies:
+    """The lookup copy a graph reads while it is the store's (one read-only instance,
+    reopened when the catalog changes; none while the store has no copy of its state)."""
+
+    def __init__(self, layout: StoreLayout) -> None:
+        self.layout = layout
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int] | None = None
+        self._instance: duckdb.DuckDBPyConnection | None = None
+        self._path: Path | None = None
+        self._looked = 0.0
+
+    def path(self, stamp: tuple[int, int], tag: Callable[[], str]) -> Path | None:
+        """The copy of the store as the catalog ``stamp`` has it (``tag`` gives that state's
+        fingerprint, asked once per stamp), or None when there is none."""
+        with self._lock:
+            self._refresh(stamp, tag)
+            return self._path
+
+    def cursor(
+        self, stamp: tuple[int, int], tag: Callable[[], str]
+    ) -> duckdb.DuckDBPyConnection | None:
+        """A cursor on the copy of the store as the catalog ``stamp`` has it, or None."""
+        with self._lock:
+            self._refresh(stamp, tag)
+            if self._instance is None:
+                return None
+            cursor = self._instance.cursor()
+        try:
+            lookup_session(cursor, self.layout)
+        except BaseException:
+            cursor.close()
+            raise
+        return cursor
+
+    def forget(self) -> None:
+        """Look for a copy again at the next question (one was just made)."""
+        with self._lock:
+            self._stamp = None
+
+    def close(self) -> None:
+        """Close the copy's instance."""
+        with self._lock:
+            if self._instance is not None:
+                self._instance.close()
+            self._instance, self._stamp, self._path = None, None, None
+
+    def _refresh(self, stamp: tuple[int, int], tag: Callable[[], str]) -> None:
+        looked_again = time.monotonic() - self._looked > LOOK_AGAIN_SECONDS
+        if stamp == self._stamp and (self._instance is not None or not looked_again):
+            return
+        self._looked = time.monotonic()
+        if self._instance is not None:
+            self._instance.close()
+        self._instance, self._path = None, lookup_path(self.layout, tag())
+        if self._path.is_file():
+            self._instance = open_lookup(self.layout, self._path)
+        else:
+            self._path = None
+        self._stamp = stamp

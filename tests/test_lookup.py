@@ -1,0 +1,144 @@
+"""The lookup copy (kgdiff/query/lookup.py) answers exactly as the views do, and only for
+the store state it was made from; the facts of one subject, read part by part, are the
+subject's rows of the facts of every subject."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import kgdiff
+from kgdiff.errors import UnknownIdError
+from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.query.lookup import lookup_folder
+from kgdiff.temporal.dates import GapPolicy
+from kgdiff.temporal.facts import facts_at, subject_parts
+from tests.temporal_strategies import histories
+from tests.test_classify import load
+
+SUBJECTS = ["Q64", "Q183", "Q84", "Q42", "Q228"]  # Berlin, Germany, London, Adams, Andorra
+DAYS = [date(2014, 1, 1), date(2014, 11, 1), date(2014, 12, 31)]
+MODES = ("record", "valid")
+
+
+@pytest.fixture(scope="module")
+def copied_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real samples' store, copied (the lookup copy is written into it)."""
+    store = tmp_path_factory.mktemp("lookup") / "store"
+    shutil.copytree(sample_store, store)
+    return store
+
+
+@dataclass
+class ViewAnswers:
+    """What the views answer, asked before the store had a copy."""
+
+    snapshots: pl.DataFrame
+    timelines: dict[str, pl.DataFrame]
+    notes: dict[str, list[str]]
+    entities: dict[tuple[str, date], pl.DataFrame]
+    facts: dict[tuple[date, str], pl.DataFrame]
+
+
+@pytest.fixture(scope="module")
+def answers(copied_store: Path) -> tuple[ViewAnswers, KnowledgeGraph]:
+    """The views' answers, then a graph on the store with its copy made."""
+    views = kgdiff.open(copied_store)
+    assert views.lookup_copy() is None
+    expected = ViewAnswers(
+        views.snapshots(),
+        {qid: views.timeline(qid) for qid in SUBJECTS},
+        {qid: views.answers.timeline(qid).notes for qid in SUBJECTS},
+        {(qid, day): views.entity(qid, day) for qid in SUBJECTS for day in DAYS},
+        {(day, mode): views.facts_at(day, mode) for day in DAYS for mode in MODES},
+    )
+    lines: list[str] = []
+    copy = kgdiff.open(copied_store)
+    path = copy.build_lookup(lines.append)
+    assert copy.lookup_copy() == path and path.is_file()
+    assert [line.split(",")[0] for line in lines] == [
+        f"lookup copy: {table}" for table in ("entities", "statements", "labels", "coverage")
+    ]
+    return expected, copy
+
+
+def test_the_copy_answers_as_the_views(answers: tuple[ViewAnswers, KnowledgeGraph]) -> None:
+    expected, copy = answers
+    assert_frame_equal(copy.snapshots(), expected.snapshots)
+    for qid in SUBJECTS:
+        assert_frame_equal(copy.timeline(qid), expected.timelines[qid])
+        assert copy.answers.timeline(qid).notes == expected.notes[qid]
+        for day in DAYS:
+            assert_frame_equal(copy.entity(qid, day), expected.entities[qid, day])
+    with pytest.raises(UnknownIdError, match="Q99999999"):
+        copy.timeline("Q99999999")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_subjects_facts_are_its_rows_of_everyones(
+    answers: tuple[ViewAnswers, KnowledgeGraph], mode: str
+) -> None:
+    expected, copy = answers
+    for day in DAYS:
+        everyone = expected.facts[day, mode]
+        assert everyone.height > 1000
+        for qid in SUBJECTS:
+            mine = everyone.filter(pl.col("subject") == qid).sort("subject", "pid")
+            assert_frame_equal(copy.facts_at(day, mode, qid), mine)
+
+
+def test_a_copy_of_another_state_is_not_read(copied_store: Path) -> None:
+    graph = kgdiff.open(copied_store)
+    made = graph.build_lookup()
+    other = made.with_name("0" * 32 + ".duckdb")
+    made.rename(other)
+    try:
+        assert kgdiff.open(copied_store).lookup_copy() is None
+        assert kgdiff.open(copied_store).timeline("Q64").height > 0
+    finally:
+        other.rename(made)
+
+
+def test_a_failed_copy_leaves_nothing(sample_store: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+
+    def stop(line: str) -> None:
+        if "statements" in line:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        kgdiff.open(store).build_lookup(stop)
+    assert list(lookup_folder(kgdiff.open(store).layout).iterdir()) == []
+    assert kgdiff.open(store).lookup_copy() is None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=histories(subsets=True), data=st.data())
+def test_subject_parts_give_the_subjects_rows_on_generated_histories(
+    history, data: st.DataObject
+) -> None:
+    """Merges included: a merged item's and its target's groups come from the merged part."""
+    snapshots, _, cutoff, _ = history
+    connection = duckdb.connect()
+    load(connection, snapshots)
+    subjects = sorted({row.subject for snap in snapshots for row in snap.rows})
+    asked = data.draw(st.lists(st.sampled_from(subjects or ["Q1"]), min_size=1, max_size=3))
+    gap = GapPolicy(allow=True)
+    for mode in ("record", "valid"):
+        everyone = facts_at(connection, cutoff, mode, gap).pl()
+        expected = everyone.filter(pl.col("subject").is_in(asked)).sort("subject", "pid")
+        parts = [facts_at(connection, cutoff, mode, gap, p).pl() for p in subject_parts(
+            connection, asked)]  # fmt: skip
+        got = pl.concat(parts).filter(pl.col("subject").is_in(asked)).sort("subject", "pid")
+        assert_frame_equal(got, expected)
+        assert got.height == got.unique(["subject", "pid"]).height, "a group came twice"
