@@ -5,6 +5,7 @@ classified facts against the independent reference implementation."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import polars as pl
 import pytest
 
 import kgdiff
+from kgdiff.cli.demo import SERVE_EXAMPLES
 from kgdiff.query.graph import KnowledgeGraph
 from tests.rest_server import copy_store, serving
 from tests.temporal_reference import Snapshot
@@ -262,3 +264,15 @@ def test_evidence_is_the_librarys_and_revisions_need_a_history(
 def test_sql_is_not_served_unless_enabled(api: httpx.Client) -> None:
     problem_of(api.post("/v1/sql", json={"query": "SELECT 1"}), 404)
     assert "/v1/sql" not in api.get("/openapi.json").json()["paths"]
+
+
+def test_the_demos_curl_lines_answer(api: httpx.Client) -> None:
+    """The three requests ``kgdiff demo`` prints answer with rows on the demo's store."""
+    for path in SERVE_EXAMPLES:
+        response = api.get(path)
+        while response.status_code == 202:  # a classification being made: wait for its job
+            time.sleep(0.5)
+            response = api.get(path)
+        assert response.status_code == 200, (path, response.text)
+        body = response.json()
+        assert body["items"], path

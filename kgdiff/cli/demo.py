@@ -105,3 +105,23 @@ def demo(store: StoreOption = None) -> None:
         "one subject's evidence: [bold].venv/bin/kgdiff evidence show Q937 --pid P27 "
         f"--store {report.catalog.parent}[/]"
     )
+    _print_serve(report.catalog.parent)
+
+
+SERVE_EXAMPLES = (
+    "/v1/entities/Q183/timeline?pid=P6",
+    "/v1/facts?cutoff=2014-10-11&level=evolved&limit=5",
+    "/v1/entities/Q183/facts?date=2014-06-01",
+)
+"""What the demo's store answers over HTTP: Germany's heads of government over time, the
+facts that evolved after a 2014-10-11 cutoff, Germany's facts in June 2014."""
+
+
+def _print_serve(store: Path) -> None:
+    """How to serve the demo's store, and three questions to ask it."""
+    console.print(
+        f"serve it: [bold].venv/bin/kgdiff serve --store {store}[/] (then, in another shell)",
+        soft_wrap=True,
+    )
+    for path in SERVE_EXAMPLES:
+        console.print(f"  curl -s 'http://127.0.0.1:8000{path}'", highlight=False, soft_wrap=True)

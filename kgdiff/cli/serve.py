@@ -72,12 +72,15 @@ def _make_lookup(layout: StoreLayout) -> None:
     def make() -> None:
         graph = KnowledgeGraph(layout)
         try:
-            path = graph.build_lookup(lambda line: console.print(line, highlight=False))
-            console.print(f"lookup copy: {path}", highlight=False)
+            path = graph.build_lookup(
+                lambda line: console.print(line, highlight=False, soft_wrap=True)
+            )
+            console.print(f"lookup copy: {path}", highlight=False, soft_wrap=True)
         except (OSError, duckdb.Error) as exc:
             console.print(
                 f"lookup copy not made ({exc}); questions about one entity read the views",
                 highlight=False,
+                soft_wrap=True,
             )
         finally:
             graph.close()
