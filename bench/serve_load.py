@@ -69,7 +69,7 @@ def free_port() -> int:
 def start_server(store: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
     """``kgdiff serve`` on ``port``, once it answers /health."""
     command = [sys.executable, "-m", "kgdiff", "serve", "--store", str(store)]
-    command += ["--port", str(port), "--workers", str(workers)]
+    command += ["--port", str(port), "--workers", str(workers), "--no-lookup"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -138,7 +138,14 @@ def warm(client: httpx.Client, facts: str) -> list[str]:
     return cursors
 
 
-def build_mix(store: Path, client: httpx.Client, sample: int = 200) -> Mix:
+def warm_up(client: httpx.Client, mix: Mix, requests: int = 200) -> None:
+    """Ask each kind of request a few times first (each worker opens its connections)."""
+    rng = random.Random(1)
+    for _ in range(requests):
+        client.get(mix.draw(rng)).raise_for_status()
+
+
+def build_mix(store: Path, client: httpx.Client, sample: int) -> Mix:
     """Entities drawn from the latest snapshot, and facts pages from the bench's dates."""
     kg = kgdiff.open(store)
     subjects = (
@@ -227,14 +234,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--rates", default=",".join(map(str, SEARCH_RATES)))
+    parser.add_argument("--subjects", type=int, default=2000, help="entities the mix asks of")
     parser.add_argument("--json", type=Path, help="also write the runs here")
     args = parser.parse_args()
+    started = time.monotonic()
+    copy = kgdiff.open(args.store).build_lookup()
+    print(f"lookup copy {copy} ready in {time.monotonic() - started:.1f} s")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(args.store, port, args.workers)
     try:
         with httpx.Client(base_url=base, timeout=600, trust_env=False) as client:
-            mix = build_mix(args.store, client)
+            mix = build_mix(args.store, client, args.subjects)
+            warm_up(client, mix)
         rng = random.Random(7)
         runs = []
         for rate in (int(r) for r in args.rates.split(",")):

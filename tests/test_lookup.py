@@ -20,6 +20,7 @@ import kgdiff
 from kgdiff.errors import UnknownIdError
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import lookup_folder
+from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at, subject_parts
 from tests.temporal_strategies import histories
@@ -142,3 +143,21 @@ def test_subject_parts_give_the_subjects_rows_on_generated_histories(
         got = pl.concat(parts).filter(pl.col("subject").is_in(asked)).sort("subject", "pid")
         assert_frame_equal(got, expected)
         assert got.height == got.unique(["subject", "pid"]).height, "a group came twice"
+
+
+def test_memos_hold_one_state_of_the_store(copied_store: Path) -> None:
+    """Labels and known ids are remembered per catalog: asked again, the same answer; the
+    catalog replaced, nothing of before is reused; an unknown id is never remembered."""
+    graph = kgdiff.open(copied_store)
+    first = graph.timeline("Q183")
+    memo = graph.memos.current()
+    assert ("Q183" in memo.known) and (None, "en", "Q183") in memo.labels
+    assert_frame_equal(graph.timeline("Q183"), first)
+    with pytest.raises(UnknownIdError):
+        graph.timeline("Q99999999")
+    assert "Q99999999" not in memo.known
+    with store_lock(graph.layout):
+        rebuild_catalog(graph.layout)
+    fresh = graph.memos.current()
+    assert fresh is not memo and not fresh.labels and not fresh.known
+    assert_frame_equal(graph.timeline("Q183"), first)

@@ -103,7 +103,7 @@ class Answers:
     def check_ids(self, ids: Sequence[str]) -> None:
         """A usage error for an id no snapshot knows."""
         with self.graph.lookup() as connection:
-            check_known(connection, ids)
+            check_known(connection, ids, self.graph.memos.current())
 
     def classification(
         self,
@@ -169,10 +169,10 @@ class Answers:
         """An entity's statements in time order, with labels; a note when it has none."""
         subject, pids = normalise_id(qid, "entity"), id_list(pid, "pid")
         with self.graph.lookup() as connection:
-            check_known(connection, [subject, *pids])
+            check_known(connection, [subject, *pids], self.graph.memos.current())
             rows = timeline(connection, subject, pids).to_arrow_table()
             ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
-            labels = labels_for(connection, ids, None, lang)
+            labels = labels_for(connection, ids, None, lang, self.graph.memos.current())
             single = pids[0] if len(pids) == 1 else None
             empty = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
         notes = [f"no statements: {reason}" for reason in empty]
@@ -194,7 +194,7 @@ class Answers:
         the notes say where they stop and why some subjects have none."""
         subjects, pids = id_list(qid, "subject"), id_list(pid, "pid")
         with self.graph.connection() as connection:
-            check_known(connection, [*subjects, *pids])
+            check_known(connection, [*subjects, *pids], self.graph.memos.current())
             first, last = pool_years(connection, from_year, to_year)
             prop = pids[0] if pids else None
             request = PoolRequest(
@@ -225,7 +225,7 @@ class Answers:
             gap or GapPolicy(),
         )
         with self.graph.connection() as connection:
-            check_known(connection, [*query.subjects, *query.pids])
+            check_known(connection, [*query.subjects, *query.pids], self.graph.memos.current())
             frame, read, notes = chains_of(connection, query)
         return Answer(frame, [read], notes)
 
@@ -243,7 +243,7 @@ class Answers:
         query = UpdatesQuery(as_day(cutoff, "cutoff"), latest, pids, lang, gap or GapPolicy())
         check_window(query.cutoff, query.current)
         with self.graph.connection() as connection:
-            check_known(connection, pids)
+            check_known(connection, pids, self.graph.memos.current())
             frame, reads, notes = updates_of(connection, query)
         return Answer(frame, reads, notes)
 
@@ -279,7 +279,7 @@ class Answers:
         pids = tuple(id_list(pid, "pid"))
         query = UpdateQuery(as_day(cutoff, "cutoff"), latest, wiki, pids, lang, gap or GapPolicy())
         with self.graph.connection() as connection:
-            check_known(connection, pids)
+            check_known(connection, pids, self.graph.memos.current())
             reads = query.check(connection)
             if history is None:
                 name = wikipedia or latest_history(self.graph.layout, wiki)
@@ -292,8 +292,8 @@ class Answers:
         subject = normalise_id(qid, "entity")
         when = as_day(day, "date") if day is not None else self.span()[1]
         with self.graph.lookup() as connection:
-            check_known(connection, [subject])
+            check_known(connection, [subject], self.graph.memos.current())
             (read,) = check_answerable(connection, {"date": when}, "record", GapPolicy())
-            frame = entity_as_of(connection, subject, read, lang)
+            frame = entity_as_of(connection, subject, read, lang, self.graph.memos.current())
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
         return Answer(frame, [read], notes)

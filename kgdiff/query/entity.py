@@ -8,6 +8,7 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.labels import labels_for
+from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_wikipedia_snapshots
@@ -15,14 +16,18 @@ from kgdiff.temporal.dates import DateRead
 
 
 def entity_as_of(
-    connection: duckdb.DuckDBPyConnection, qid: str, read: DateRead, lang: str
+    connection: duckdb.DuckDBPyConnection,
+    qid: str,
+    read: DateRead,
+    lang: str,
+    memo: StoreMemo | None = None,
 ) -> pl.DataFrame:
     """``qid`` as the snapshot ``read`` holds it (no row when it does not), its types
     labelled (``type_labels``), and the date asked and its gap."""
     values = {"qid": qid, "snapshot": read.snapshot, "lang": lang}
     frame = relation_frame(connection.sql(load_sql("query/entity"), params=values))
     types = frame.get_column("types").to_list()[0] if frame.height else []
-    labels = labels_for(connection, types, read.snapshot, lang)
+    labels = labels_for(connection, types, read.snapshot, lang, memo)
     return frame.with_columns(
         pl.Series("type_labels", [[labels.of(t) for t in types]] * frame.height),
         pl.lit(read.day).alias("date"),

@@ -24,6 +24,7 @@ from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.lookup import LookupCopies, build_lookup, store_tag
+from kgdiff.query.memo import StoreMemos
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
@@ -39,6 +40,7 @@ class KnowledgeGraph:
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
         self._lookups = LookupCopies(layout)
+        self.memos = StoreMemos(layout.catalog)
         self.answers = Answers(self)
 
     @classmethod

@@ -16,6 +16,7 @@ from datetime import date
 import duckdb
 
 from kgdiff.errors import UnknownIdError, UsageError
+from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
@@ -34,13 +35,19 @@ def normalise_ids(values: Iterable[str], what: str = "id") -> list[str]:
     return list(dict.fromkeys(normalise_id(value, what) for value in values))
 
 
-def check_known(connection: duckdb.DuckDBPyConnection, ids: Iterable[str]) -> None:
-    """A usage error naming the ids (normalised) that no snapshot of the store knows."""
-    asked = list(ids)
+def check_known(
+    connection: duckdb.DuckDBPyConnection, ids: Iterable[str], memo: StoreMemo | None = None
+) -> None:
+    """A usage error naming the ids (normalised) that no snapshot of the store knows (those
+    ``memo`` knows from earlier questions are not looked up again)."""
+    known = memo.known if memo is not None else set()
+    asked = [i for i in dict.fromkeys(ids) if i not in known]
     if not asked:
         return
     rows = connection.execute(load_sql("ids/unknown_ids"), {"ids": asked}).fetchall()
     unknown = [str(row[0]) for row in rows]
+    if memo is not None:
+        memo.remember_known(set(asked) - set(unknown))
     if unknown:
         names = ", ".join(unknown)
         verb = "is" if len(unknown) == 1 else "are"

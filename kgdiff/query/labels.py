@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kgdiff.query.ids import ENTITY_ID
+from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import store_macros
 
@@ -71,14 +72,22 @@ def labels_for(
     ids: Iterable[object],
     snapshot: str | None = None,
     lang: str = DEFAULT_LANG,
+    memo: StoreMemo | None = None,
 ) -> Labels:
-    """The labels in ``lang`` of the entity ids among ``ids``, as of ``snapshot``."""
+    """The labels in ``lang`` of the entity ids among ``ids``, as of ``snapshot`` (those
+    ``memo`` holds from earlier questions are not read again)."""
     wanted = sorted({str(i) for i in ids if is_entity_id(i)})
-    if not wanted:
-        return Labels({}, lang)
-    values = {"label_ids": wanted, "label_snapshot": snapshot, "label_lang": lang}
-    rows = connection.execute(load_sql("labels/entity_labels"), values).fetchall()
-    return Labels({str(row[0]): str(row[1]) for row in rows}, lang)
+    kept = memo.labels if memo is not None else {}
+    names = {i: kept[(snapshot, lang, i)] for i in wanted if (snapshot, lang, i) in kept}
+    unread = [i for i in wanted if i not in names]
+    if unread:
+        values = {"label_ids": unread, "label_snapshot": snapshot, "label_lang": lang}
+        rows = connection.execute(load_sql("labels/entity_labels"), values).fetchall()
+        found = {str(row[0]): str(row[1]) for row in rows}
+        names.update({i: found.get(i) for i in unread})
+        if memo is not None:
+            memo.remember_labels({(snapshot, lang, i): found.get(i) for i in unread})
+    return Labels({i: name for i, name in names.items() if name is not None}, lang)
 
 
 def repeated_ids(ids: pa.Array | pa.ChunkedArray, labels: pa.Array | pa.ChunkedArray) -> set[str]:

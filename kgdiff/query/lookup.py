@@ -29,6 +29,10 @@ from kgdiff.store.store_root import set_store_root
 SORTED_TABLES = {"entities": "qid", "statements": "subject", "labels": "qid", "coverage": "qid"}
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
 CATALOG_ALIAS = "kgdiff_catalog"
+ROW_GROUP_ROWS = 8192
+"""Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
+them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
+8,192 ~4 ms, for a copy ~25 % larger."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
@@ -84,7 +88,9 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str]
         connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
         connection.execute(f"USE {CATALOG_ALIAS}")
         set_store_root(connection, layout)
-        connection.execute(f"ATTACH {quote(str(partial))} AS lookup")
+        connection.execute(
+            f"ATTACH {quote(str(partial))} AS lookup (ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+        )
         connection.execute(load_sql("lookup/copy_snapshots"))
         for table, key in SORTED_TABLES.items():
             started = time.monotonic()
