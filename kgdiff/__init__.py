@@ -20,9 +20,10 @@ CATALOG_PARTS = ("kgdiff.temporal.catalog_part", "kgdiff.evidence.catalog_part")
 has a ``CATALOG_PART``; the store makes its own views and macros first)."""
 
 
-def open(store: str | Path | None = None) -> KnowledgeGraph:
+def open(store: str | Path | None = None, lookup: bool = True) -> KnowledgeGraph:
     """The knowledge graph of a store (default: ``$KGDIFF_STORE``, then ``./kgdiff-data``),
-    whose methods answer with polars DataFrames (:mod:`kgdiff.query.graph`)."""
+    whose methods answer with polars DataFrames (:mod:`kgdiff.query.graph`); ``lookup=False``
+    reads the catalog's views even where the store's lookup copy could answer."""
     from kgdiff.query.graph import KnowledgeGraph
 
-    return KnowledgeGraph.open(store)
+    return KnowledgeGraph.open(store, lookup)

@@ -67,7 +67,8 @@ def answers(copied_store: Path) -> tuple[ViewAnswers, KnowledgeGraph]:
     path = copy.build_lookup(lines.append)
     assert copy.lookup_copy() == path and path.is_file()
     assert [line.split(",")[0] for line in lines] == [
-        f"lookup copy: {table}" for table in ("entities", "statements", "labels", "coverage")
+        f"lookup copy: {table}"
+        for table in ("entities", "entity_redirects", "statements", "labels", "coverage")
     ]
     return expected, copy
 

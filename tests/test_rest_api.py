@@ -18,6 +18,7 @@ import pytest
 import kgdiff
 from kgdiff.cli.demo import SERVE_EXAMPLES
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.query.lookup import LOOK_AGAIN_SECONDS
 from tests.rest_server import copy_store, serving
 from tests.temporal_reference import Snapshot
 from tests.temporal_reference import classify as reference
@@ -233,6 +234,23 @@ def test_entity_routes_are_the_librarys(api: httpx.Client, kg: KnowledgeGraph) -
     facts = api.get("/v1/entities/Q42/facts?date=2014-11-01&mode=valid").json()
     same_rows(facts["items"], kg.facts_at("2014-11-01", "valid", "Q42"), ordered=False)
     assert facts["items"] and {item["subject"] for item in facts["items"]} == {"Q42"}
+
+
+def test_the_service_makes_the_lookup_copy_then_answers_the_same(
+    api: httpx.Client, store: Path
+) -> None:
+    """``kgdiff serve`` makes the copy in the background; its workers read it once there."""
+    deadline = time.monotonic() + 60
+    while kgdiff.open(store).lookup_copy() is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert kgdiff.open(store).lookup_copy() is not None
+    time.sleep(LOOK_AGAIN_SECONDS + 1)  # the worker looks again
+    views = kgdiff.open(store, lookup=False)
+    timeline = api.get("/v1/entities/Q64/timeline").json()
+    expected = views.answers.timeline("Q64")
+    same_rows(timeline["items"], expected.frame)
+    facts = api.get("/v1/entities/Q183/facts?date=2014-06-01").json()
+    same_rows(facts["items"], views.facts_at("2014-06-01", "record", "Q183"), ordered=False)
 
 
 def test_window_routes_are_the_librarys(api: httpx.Client, kg: KnowledgeGraph) -> None:

@@ -32,7 +32,8 @@ def store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def api(store: Path) -> Iterator[httpx.Client]:
     limits = ("--sql-timeout", str(TIMEOUT), "--sql-max-rows", str(MAX_ROWS))
-    with serving(store, "--enable-sql", *limits) as client:
+    # no lookup copy: the service writes none into the store, which must stay byte-identical
+    with serving(store, "--enable-sql", "--no-lookup", *limits) as client:
         yield client
 
 

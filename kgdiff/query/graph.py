@@ -34,24 +34,25 @@ class KnowledgeGraph:
     """A store's knowledge graph: snapshots, classifications, timelines, pools, chains,
     updates, evidence and supporting revisions, and SQL over its catalog."""
 
-    def __init__(self, layout: StoreLayout) -> None:
+    def __init__(self, layout: StoreLayout, lookup: bool = True) -> None:
         self.layout = layout
         self._lock = threading.Lock()
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
-        self._lookups = LookupCopies(layout)
+        self._lookups = LookupCopies(layout, enabled=lookup)
         self.memos = StoreMemos(layout.catalog)
         self.answers = Answers(self)
 
     @classmethod
-    def open(cls, store: object = None) -> KnowledgeGraph:
-        """The graph of ``store`` (default: ``$KGDIFF_STORE``, then ``./kgdiff-data``)."""
+    def open(cls, store: object = None, lookup: bool = True) -> KnowledgeGraph:
+        """The graph of ``store`` (default: ``$KGDIFF_STORE``, then ``./kgdiff-data``);
+        ``lookup=False`` reads the views even when the store has a lookup copy."""
         layout = StoreLayout.resolve(store)  # type: ignore[arg-type]
         if not layout.catalog.is_file():
             raise StoreError(
                 f"no catalog at {layout.catalog}; ingest a snapshot first (or run 'kgdiff demo')"
             )
-        return cls(layout)
+        return cls(layout, lookup)
 
     def __repr__(self) -> str:
         return f"KnowledgeGraph({str(self.layout.root)!r})"

@@ -3,13 +3,13 @@
 A question about one entity (its timeline, its facts at a date, its label) reads a few rows.
 Through the catalog's views it decodes whole Parquet row groups of hundreds of thousands of
 rows and reads every manifest, several times per question: tens to hundreds of milliseconds.
-The lookup copy holds ``snapshots``, ``entities``, ``statements``, ``labels`` and
-``coverage`` as tables sorted by their id, so the same SQL reads only the row groups that
-can hold the entity. It is made once per state of the store (``kgdiff serve`` makes it
-before it answers; ``kg.build_lookup()`` from Python), kept in ``STORE/builds/lookup/`` under
-the store's fingerprint, and read only while that fingerprint is the store's: after an
-ingest the questions go back to the views until it is made again. It costs about as much
-disk as those Parquet tables.
+The lookup copy holds ``snapshots``, ``entities``, ``entity_redirects``, ``statements``,
+``labels`` and ``coverage`` as tables sorted by their id, so the same SQL reads only the row
+groups that can hold the entity. It is made once per state of the store (``kgdiff serve``
+makes it in the background; ``kg.build_lookup()`` from Python), kept in
+``STORE/builds/lookup/`` under the store's fingerprint, and read only while that fingerprint
+is the store's: after an ingest the questions go back to the views until it is made again.
+It costs about as much disk as those Parquet tables.
 """
 
 from __future__ import annotations
@@ -26,9 +26,16 @@ from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 
-SORTED_TABLES = {"entities": "qid", "statements": "subject", "labels": "qid", "coverage": "qid"}
+SORTED_TABLES = {
+    "entities": "qid",
+    "entity_redirects": "qid",
+    "statements": "subject",
+    "labels": "qid",
+    "coverage": "qid",
+}
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
 CATALOG_ALIAS = "kgdiff_catalog"
+COPY_ALIAS = "kgdiff_lookup"
 ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
@@ -105,10 +112,13 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str]
 
 
 def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
-    """The lookup copy ``path``, read-only, on one thread (a lookup reads a few row groups:
-    more threads only cost their start), with the catalog attached behind it."""
-    connection = duckdb.connect(str(path), read_only=True, config={"threads": 1})
+    """The lookup copy ``path`` and the catalog behind it, both read-only, in a database of
+    their own (DuckDB shares a database opened by its path within a process, and another
+    graph's may have the catalog attached already), on one thread: a lookup reads a few
+    row groups, more threads only cost their start."""
+    connection = duckdb.connect(":memory:", config={"threads": 1})
     try:
+        connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
         connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
     except BaseException:
         connection.close()
@@ -119,9 +129,7 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
 def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
     """Make a cursor of :func:`open_lookup` read names the copy holds from it and everything
     else (macros, other views) from the catalog; a session setting, so once per cursor."""
-    row = cursor.execute("SELECT current_database()").fetchone()
-    own = '"' + str(row[0] if row else "").replace('"', '""') + '"'
-    cursor.execute(f"SET search_path = {quote(f'{own}.main,{CATALOG_ALIAS}.main')}")
+    cursor.execute(f"SET search_path = {quote(f'{COPY_ALIAS}.main,{CATALOG_ALIAS}.main')}")
     set_store_root(cursor, layout)
 
 
@@ -129,8 +137,9 @@ class LookupCopies:
     """The lookup copy a graph reads while it is the store's (one read-only instance,
     reopened when the catalog changes; none while the store has no copy of its state)."""
 
-    def __init__(self, layout: StoreLayout) -> None:
+    def __init__(self, layout: StoreLayout, enabled: bool = True) -> None:
         self.layout = layout
+        self.enabled = enabled
         self._lock = threading.Lock()
         self._stamp: tuple[int, int] | None = None
         self._instance: duckdb.DuckDBPyConnection | None = None
@@ -173,6 +182,8 @@ class LookupCopies:
             self._instance, self._stamp, self._path = None, None, None
 
     def _refresh(self, stamp: tuple[int, int], tag: Callable[[], str]) -> None:
+        if not self.enabled:
+            return
         looked_again = time.monotonic() - self._looked > LOOK_AGAIN_SECONDS
         if stamp == self._stamp and (self._instance is not None or not looked_again):
             return

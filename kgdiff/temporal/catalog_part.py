@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgdiff.sqlfiles import render
+from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.builds_index import shown_builds
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import store_relative
@@ -10,13 +10,18 @@ from kgdiff.temporal.macros import catalog_macros
 
 
 class TemporalPart:
-    """``classified_<dates>_<mode>`` views over the builds, and the temporal macros."""
+    """``entity_redirects``, ``classified_<dates>_<mode>`` views over the builds, and the
+    temporal macros."""
 
     def views(self, layout: StoreLayout) -> list[str]:
-        """One view per classification build of the snapshots published now."""
+        """``entity_redirects`` (the rows merges are read from), then one view per
+        classification build of the snapshots published now."""
         return [
-            render("catalog/build_view", view=b.view, file=store_relative(layout, b.files))
-            for b in shown_builds(layout)
+            load_sql("catalog/entity_redirects_view"),
+            *(
+                render("catalog/build_view", view=b.view, file=store_relative(layout, b.files))
+                for b in shown_builds(layout)
+            ),
         ]
 
     def macros(self) -> list[str]:

@@ -54,8 +54,9 @@ def classify_macro() -> str:
 
 
 def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:
-    """Define the ``date_reads`` and ``classify`` macros on a connection that has the views
-    but not the catalog."""
+    """Define the ``entity_redirects`` view, the ``date_reads`` and ``classify`` macros on a
+    connection that has the store's views but not the catalog."""
+    connection.execute(load_sql("catalog/entity_redirects_view"))
     connection.execute(date_reads_macro())
     connection.execute(classify_macro())
 

@@ -7,7 +7,9 @@
 --          Exact semantics: docs/classification.md.
 --          Reads the views `snapshots(name, date, coverage)`, `statements(snapshot, subject,
 --          pid, rank, value, value_type, time_*, start_*, end_*, point_*)`,
---          `entities(snapshot, qid, redirect_to)` and `coverage(snapshot, qid)`, and the macro
+--          `entities(snapshot, qid, redirect_to)`, `entity_redirects(snapshot, qid,
+--          redirect_to)` (sql/catalog/entity_redirects_view.sql) and `coverage(snapshot, qid)`,
+--          and the macro
 --          `date_reads` (sql/dates/date_reads.sql). Rows come in no particular order (sorting
 --          millions of groups costs a tenth of the run; exports sort).
 --          How it runs: each snapshot read is scanned and judged once (one validity per date);
@@ -53,19 +55,22 @@ reads_by_snapshot AS (
     GROUP BY view, snapshot
 ),
 known AS (
-    -- entity rows of the snapshots up to `current`
+    -- entity rows of the snapshots up to `current` (valid time dates creations from them)
     SELECT e.qid, e.redirect_to, s.date, s.name
     FROM entities AS e
     JOIN snapshots AS s ON s.name = e.snapshot
     WHERE s.date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
 ),
 redirects AS (
-    -- a merged item: its row in the latest snapshot that has one is a redirect
+    -- a merged item: its row in the latest snapshot up to `current` that has one is a
+    -- redirect (the rows of the items some snapshot redirects: entity_redirects)
     SELECT qid, redirect_to AS target
     FROM (
-        SELECT qid, redirect_to FROM known
-        WHERE qid IN (SELECT qid FROM known WHERE redirect_to IS NOT NULL)
-        QUALIFY row_number() OVER (PARTITION BY qid ORDER BY date DESC, name DESC) = 1
+        SELECT r.qid, r.redirect_to
+        FROM entity_redirects AS r
+        JOIN snapshots AS s ON s.name = r.snapshot
+        WHERE s.date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
+        QUALIFY row_number() OVER (PARTITION BY r.qid ORDER BY s.date DESC, s.name DESC) = 1
     )
     WHERE redirect_to IS NOT NULL
 ),
@@ -110,11 +115,18 @@ created AS (
     SELECT f.qid, d.previous + 1 AS lo, d.date AS hi
     FROM (
         SELECT coalesce(rs.target, k.qid) AS qid, min(k.date) AS first_date
-        FROM known AS k
+        FROM (
+            -- the entity rows of this part's subjects, a branch per $part as for the
+            -- statements (a subject range reads only the row groups that can hold it)
+            SELECT * FROM known WHERE $part = 'all'
+            UNION ALL
+            SELECT * FROM known WHERE $part = 'range' AND qid >= $lo AND qid < $hi
+            UNION ALL
+            SELECT * FROM known
+            WHERE $part = 'merged' AND qid IN (SELECT qid FROM merged_subjects)
+        ) AS k
         LEFT JOIN resolved AS rs ON rs.qid = k.qid
         WHERE k.redirect_to IS NULL AND $mode <> 'record'
-          AND ($part = 'all' OR ($part = 'range' AND k.qid >= $lo AND k.qid < $hi)
-               OR ($part = 'merged' AND k.qid IN (SELECT qid FROM merged_subjects)))
         GROUP BY ALL
     ) AS f
     JOIN snapshot_days AS d ON d.date = f.first_date AND d.previous IS NOT NULL
