@@ -31,8 +31,10 @@ lint: $(STAMP)
 test-packages:
 	scripts/system-packages test
 
+# One pytest process per core, at most four (tests share nothing but the read-only samples;
+# each process builds its own session stores). `.venv/bin/pytest tests/FILE` runs serially.
 test: lint test-packages
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --maxprocesses 4
 
 # docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
 docs: $(STAMP)

@@ -41,8 +41,8 @@ def serve_command(
         typer.Option(
             "--lookup/--no-lookup",
             help="Make the store's lookup copy in the background (if it has none of its"
-            " present state): questions about one entity then answer in milliseconds. It"
-            " takes about as much disk as the snapshots' entities, statements and labels.",
+            " present state): questions about one entity then answer several times sooner."
+            " It takes more disk than the snapshots' Parquet files.",
         ),
     ] = True,
 ) -> None:

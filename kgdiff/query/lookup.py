@@ -9,7 +9,8 @@ groups that can hold the entity. It is made once per state of the store (``kgdif
 makes it in the background; ``kg.build_lookup()`` from Python), kept in
 ``STORE/builds/lookup/`` under the store's fingerprint, and read only while that fingerprint
 is the store's: after an ingest the questions go back to the views until it is made again.
-It costs about as much disk as those Parquet tables.
+It takes more disk than the snapshots' Parquet files (610 MB beside their 444 MB on
+the bench store of three snapshots of 5 M statements).
 """
 
 from __future__ import annotations
