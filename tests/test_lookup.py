@@ -154,11 +154,15 @@ def test_memos_hold_one_state_of_the_store(copied_store: Path) -> None:
     memo = graph.memos.current()
     assert ("Q183" in memo.known) and (None, "en", "Q183") in memo.labels
     assert_frame_equal(graph.timeline("Q183"), first)
+    entity = graph.entity("Q183", "2014-06-01")
+    assert ("entity", date(2014, 6, 1)) in memo.reads
+    assert graph.answers.span() == memo.span == (date(2013, 12, 21), date(2014, 12, 31))
+    assert_frame_equal(graph.entity("Q183", "2014-06-01"), entity)
     with pytest.raises(UnknownIdError):
         graph.timeline("Q99999999")
     assert "Q99999999" not in memo.known
     with store_lock(graph.layout):
         rebuild_catalog(graph.layout)
     fresh = graph.memos.current()
-    assert fresh is not memo and not fresh.labels and not fresh.known
+    assert fresh is not memo and not (fresh.labels or fresh.known or fresh.reads or fresh.span)
     assert_frame_equal(graph.timeline("Q183"), first)

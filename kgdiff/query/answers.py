@@ -94,11 +94,15 @@ class Answers:
 
     def span(self) -> tuple[date, date]:
         """The first and the latest snapshot's dates (the default init and current)."""
+        memo = self.graph.memos.current()
+        if memo.span is not None:
+            return memo.span
         with self.graph.lookup() as connection:
             row = connection.execute(load_sql("query/snapshot_span")).fetchone()
         if row is None or row[0] is None:
             raise UsageError(f"no Wikidata snapshot in {self.graph.layout.root}; ingest one")
-        return row[0], row[1]
+        memo.span = (row[0], row[1])
+        return memo.span
 
     def check_ids(self, ids: Sequence[str]) -> None:
         """A usage error for an id no snapshot knows."""
@@ -158,10 +162,16 @@ class Answers:
             with self.graph.connection() as connection:
                 reads = check_day(connection, when, mode, gap)
                 return Answer(relation_frame(facts_at(connection, when, mode, gap)), reads)
+        memo = self.graph.memos.current()
         with self.graph.lookup() as connection:
-            reads = check_day(connection, when, mode, gap)
+            key = ("day", when, mode, gap)
+            reads = memo.reads.get(key) or memo.remember_reads(
+                key, check_day(connection, when, mode, gap)
+            )
             parts = subject_parts(connection, subjects)
-            frames = [relation_frame(facts_at(connection, when, mode, gap, p)) for p in parts]
+            frames = [
+                relation_frame(facts_at(connection, when, mode, gap, part, reads)) for part in parts
+            ]
         frame = pl.concat(frames).filter(pl.col("subject").is_in(subjects))
         return Answer(frame.sort("subject", "pid"), reads)
 
@@ -293,7 +303,11 @@ class Answers:
         when = as_day(day, "date") if day is not None else self.span()[1]
         with self.graph.lookup() as connection:
             check_known(connection, [subject], self.graph.memos.current())
-            (read,) = check_answerable(connection, {"date": when}, "record", GapPolicy())
+            memo = self.graph.memos.current()
+            key = ("entity", when)
+            (read,) = memo.reads.get(key) or memo.remember_reads(
+                key, check_answerable(connection, {"date": when}, "record", GapPolicy())
+            )
             frame = entity_as_of(connection, subject, read, lang, self.graph.memos.current())
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
         return Answer(frame, [read], notes)

@@ -74,15 +74,12 @@ class KnowledgeGraph:
         (:mod:`kgdiff.query.lookup`) when it has one of its present state, else as
         :meth:`connection`. Both give the same answers; the copy gives them sooner."""
         stat = self.layout.catalog.stat()
-        cursor = self._lookups.cursor((stat.st_ino, stat.st_mtime_ns), self._tag)
-        if cursor is None:
-            with self.connection() as connection:
-                yield connection
-            return
-        try:
-            yield cursor
-        finally:
-            cursor.close()
+        with self._lookups.reading((stat.st_ino, stat.st_mtime_ns), self._tag) as cursor:
+            if cursor is not None:
+                yield cursor
+                return
+        with self.connection() as connection:
+            yield connection
 
     def build_lookup(self, progress: Callable[[str], None] | None = None) -> Path:
         """Make the lookup copy of the store as it is now (unless it exists); return its

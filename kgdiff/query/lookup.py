@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -154,21 +155,24 @@ class LookupCopies:
             self._refresh(stamp, tag)
             return self._path
 
-    def cursor(
+    @contextmanager
+    def reading(
         self, stamp: tuple[int, int], tag: Callable[[], str]
-    ) -> duckdb.DuckDBPyConnection | None:
-        """A cursor on the copy of the store as the catalog ``stamp`` has it, or None."""
+    ) -> Iterator[duckdb.DuckDBPyConnection | None]:
+        """A cursor of its own on the copy of the store as the catalog ``stamp`` has it, or
+        None when there is no copy."""
         with self._lock:
             self._refresh(stamp, tag)
-            if self._instance is None:
-                return None
-            cursor = self._instance.cursor()
+            instance = self._instance
+        if instance is None:
+            yield None
+            return
+        cursor = instance.cursor()
         try:
             lookup_session(cursor, self.layout)
-        except BaseException:
+            yield cursor
+        finally:
             cursor.close()
-            raise
-        return cursor
 
     def forget(self) -> None:
         """Look for a copy again at the next question (one was just made)."""

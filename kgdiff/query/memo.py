@@ -1,13 +1,18 @@
 """What a store's state answers the same every time, kept until the catalog changes: the
-labels of ids and which ids the store knows. A question about one entity asks both for a
-few dozen ids, most of them asked before (properties, common values such as Q5); keeping
-them spares a scan of the labels per question."""
+labels of ids, which ids the store knows, which snapshot answers a date, the snapshots' span.
+A question about one entity asks for the labels of a few dozen ids, most of them asked
+before (properties, common values such as Q5); keeping them spares a scan of the labels per
+question, and the dates' reads a query of their own."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
+
+from kgdiff.temporal.dates import DateRead
 
 LIMIT = 500_000
 """Entries each memo holds at most (then it starts again empty): a few tens of MB."""
@@ -22,12 +27,24 @@ class StoreMemo:
 
     labels: dict[LabelKey, str | None] = field(default_factory=dict)
     known: set[str] = field(default_factory=set)
+    reads: dict[Hashable, list[DateRead]] = field(default_factory=dict)
+    """The snapshots that answer a question's dates, by (question, dates, mode, gap)."""
+    span: tuple[date, date] | None = None
+    """The first and the latest snapshot's dates."""
 
     def remember_labels(self, found: dict[LabelKey, str | None]) -> None:
         """Keep ``found`` (None: the id has no label), starting again when full."""
         if len(self.labels) + len(found) > LIMIT:
             self.labels.clear()
         self.labels.update(found)
+
+    def remember_reads(self, key: Hashable, reads: list[DateRead]) -> list[DateRead]:
+        """Keep the reads of ``key`` (dates the snapshots answer: refused ones never get
+        here), starting again when full; return them."""
+        if len(self.reads) >= LIMIT:
+            self.reads.clear()
+        self.reads[key] = reads
+        return reads
 
     def remember_known(self, ids: set[str]) -> None:
         """Keep ``ids`` as known to the store, starting again when full."""

@@ -58,15 +58,18 @@ def facts_at(
     mode: str = "record",
     gap: GapPolicy | None = None,
     part: dict[str, str] | None = None,
+    checked: list[DateRead] | None = None,
 ) -> duckdb.DuckDBPyRelation:
     """The groups with facts at ``day`` (of the subjects ``part`` chooses: every one by
-    default, see sql/facts/facts_at.sql), as a relation.
+    default, see sql/facts/facts_at.sql), as a relation; ``checked``: the day's reads, when
+    the caller has checked it already (:func:`check_day`).
 
     Columns: subject, pid, objects, best, unknown, unknown_reason, snapshot (the one that
     answered), gap_days (the day minus that snapshot's date).
     """
     gap = gap or GapPolicy()
-    check_day(connection, day, mode, gap)
+    if checked is None:
+        check_day(connection, day, mode, gap)
     values = {"day": day, "mode": mode, "max_gap": gap.max_gap, "allow_gap": True}
     return connection.sql(load_sql("facts/facts_at"), params={**values, **(part or WHOLE)})
 
