@@ -155,7 +155,7 @@ def test_memos_hold_one_state_of_the_store(copied_store: Path) -> None:
     assert ("Q183" in memo.known) and (None, "en", "Q183") in memo.labels
     assert_frame_equal(graph.timeline("Q183"), first)
     entity = graph.entity("Q183", "2014-06-01")
-    assert ("entity", date(2014, 6, 1)) in memo.reads
+    assert ("entity", date(2014, 6, 1), GapPolicy()) in memo.reads
     assert graph.answers.span() == memo.span == (date(2013, 12, 21), date(2014, 12, 31))
     assert_frame_equal(graph.entity("Q183", "2014-06-01"), entity)
     with pytest.raises(UnknownIdError):

@@ -294,3 +294,13 @@ def test_the_demos_curl_lines_answer(api: httpx.Client) -> None:
         assert response.status_code == 200, (path, response.text)
         body = response.json()
         assert body["items"], path
+
+
+def test_an_entity_past_the_data_needs_allow_gap(api: httpx.Client) -> None:
+    """A date 152 days after the latest snapshot is refused as every route refuses it, and
+    answered with its gap when allowed."""
+    refused = api.get("/v1/entities/Q183?date=2015-06-01")
+    assert refused.status_code == 422, refused.text
+    assert "after the latest snapshot" in refused.json()["detail"]
+    allowed = api.get("/v1/entities/Q183?date=2015-06-01&allow_gap=true").json()
+    assert allowed["entity"]["label"] == "Germany" and allowed["reads"][0]["gap_days"] == 152

@@ -19,11 +19,12 @@ router = APIRouter(tags=["entities"], responses=responses(404, 422))
 def entity(
     graph: Graph,
     qid: Qid,
+    gap: Gap,
     date: Annotated[date | None, Query(description="Default: the latest snapshot's.")] = None,
     lang: Lang = "en",
 ) -> Any:
     """An entity's label, description, aliases and types as of a date (record time)."""
-    answer = graph.answers.entity(qid, date, lang)
+    answer = graph.answers.entity(qid, date, lang, gap)
     rows = answer.frame.to_dicts()
     return {
         "qid": qid.upper(),

@@ -297,17 +297,19 @@ class Answers:
             rows = list(supporting_revisions(connection, query, history))
         return Answer(pl.DataFrame(rows, infer_schema_length=None), reads)
 
-    def entity(self, qid: str, day: Day | None = None, lang: str = "en") -> Answer:
+    def entity(
+        self, qid: str, day: Day | None = None, lang: str = "en", gap: GapPolicy | None = None
+    ) -> Answer:
         """An entity as of ``day`` (record time; default: the latest snapshot)."""
         subject = normalise_id(qid, "entity")
         when = as_day(day, "date") if day is not None else self.span()[1]
+        gap, memo = gap or GapPolicy(), self.graph.memos.current()
         with self.graph.lookup() as connection:
-            check_known(connection, [subject], self.graph.memos.current())
-            memo = self.graph.memos.current()
-            key = ("entity", when)
+            check_known(connection, [subject], memo)
+            key = ("entity", when, gap)
             (read,) = memo.reads.get(key) or memo.remember_reads(
-                key, check_answerable(connection, {"date": when}, "record", GapPolicy())
+                key, check_answerable(connection, {"date": when}, "record", gap)
             )
-            frame = entity_as_of(connection, subject, read, lang, self.graph.memos.current())
+            frame = entity_as_of(connection, subject, read, lang, memo)
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
         return Answer(frame, [read], notes)

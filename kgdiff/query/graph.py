@@ -223,10 +223,16 @@ class KnowledgeGraph:
         answer = self.answers.revisions(cutoff, current, pid, wiki, wikipedia, lang, gap)
         return answer.frame
 
-    def entity(self, qid: str, day: date | str | None = None, lang: str = "en") -> pl.DataFrame:
+    def entity(
+        self,
+        qid: str,
+        day: date | str | None = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> pl.DataFrame:
         """An entity as of a date (default: the latest snapshot): label, description,
         aliases, types, sitelinks count, the snapshot read."""
-        return self.answers.entity(qid, day, lang).frame
+        return self.answers.entity(qid, day, lang, gap).frame
 
     def sql(self, query: str, params: dict[str, object] | None = None) -> pl.DataFrame:
         """Any read-only query over the catalog's views and macros (a trusted caller's: the
