@@ -57,6 +57,10 @@ Qid = Annotated[str, Path(pattern=ID_PATTERN, description="An entity id such as 
 Subject = Annotated[str, Query(pattern=ID_PATTERN, description="An entity id such as Q42.")]
 Pid = Annotated[str | None, Query(pattern=PID_PATTERN, description="A property id such as P39.")]
 Mode = Annotated[Literal["record", "valid"], Query(description="record or valid time.")]
+ClassifyMode = Annotated[
+    Literal["record", "valid", "both"],
+    Query(description="record or valid time, or both (each view's level, and backfilled)."),
+]
 IdItem = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 PidItem = Annotated[str, StringConstraints(pattern=PID_PATTERN)]
 Level = Literal[

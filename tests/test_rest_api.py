@@ -98,7 +98,7 @@ def test_health_and_snapshots_are_the_librarys(api: httpx.Client, kg: KnowledgeG
     assert "source_path" not in listed[0]  # the server's own paths stay on the server
 
 
-@pytest.mark.parametrize("mode", ["record", "valid"])
+@pytest.mark.parametrize("mode", ["record", "valid", "both"])
 def test_facts_pages_add_up_to_the_library_and_the_reference(
     api: httpx.Client,
     kg: KnowledgeGraph,

@@ -10,7 +10,7 @@ import polars as pl
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import Facts, Gap, IdItem, Lang, Level, Mode, PidItem
+from api.deps import ClassifyMode, Facts, Gap, IdItem, Lang, Level, PidItem
 from api.models.common import reads
 from api.models.facts import FactsPage, Job
 from api.problems import responses
@@ -43,7 +43,7 @@ def facts(
     cutoff: Annotated[date, Query(description="The knowledge cutoff.")],
     init: Annotated[date | None, Query(description="Default: the first snapshot's date.")] = None,
     current: Annotated[date | None, Query(description="Default: the latest snapshot's.")] = None,
-    mode: Mode = "record",
+    mode: ClassifyMode = "record",
     level: Annotated[list[Level] | None, Query(description="Only these levels.")] = None,
     pid: Annotated[list[PidItem] | None, Query(description="Only these properties.")] = None,
     subject: Annotated[list[IdItem] | None, Query(description="Only these subjects.")] = None,
