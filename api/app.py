@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -49,6 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
     app.state.sql_limits = settings.sql_limits
+    app.state.sql_slots = threading.BoundedSemaphore(settings.sql_concurrency)
+    app.state.sql_concurrency = settings.sql_concurrency
     for module in (meta, facts, jobs, entities, windows, evidence):
         app.include_router(module.router)
     if settings.enable_sql:

@@ -166,6 +166,7 @@ DESCRIPTIONS = {
     404: "An id no snapshot of the store knows, or no such resource",
     409: "The store lacks what the question needs (e.g. a history snapshot)",
     422: "A parameter out of range, or a date the snapshots cannot answer",
+    429: "Too many requests of this kind at once: retry after the Retry-After seconds",
     501: "Not available in this build of the service",
     503: "The store cannot be read",
 }

@@ -17,17 +17,22 @@ SYNC_STATEMENTS = "KGDIFF_API_SYNC_STATEMENTS"
 BUILD_WAIT = "KGDIFF_API_BUILD_WAIT"
 SQL_TIMEOUT = "KGDIFF_API_SQL_TIMEOUT"
 SQL_MAX_ROWS = "KGDIFF_API_SQL_MAX_ROWS"
+SQL_CONCURRENCY = "KGDIFF_API_SQL_CONCURRENCY"
+DEFAULT_SQL_CONCURRENCY = 2
+"""``POST /v1/sql`` queries a worker runs at once (each is a process with up to 1 GB)."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The store served, whether ``POST /v1/sql`` is on and its limits, and when a
-    classification is made within a request (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
+    """The store served, whether ``POST /v1/sql`` is on, its limits and how many of its
+    queries a worker runs at once, and when a classification is made within a request
+    (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
 
     store: Path | None = None
     enable_sql: bool = False
     limits: BuildLimits = field(default_factory=BuildLimits)
     sql_limits: SqlLimits = field(default_factory=SqlLimits)
+    sql_concurrency: int = DEFAULT_SQL_CONCURRENCY
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -44,7 +49,9 @@ class Settings:
             timeout_seconds=_number(SQL_TIMEOUT, sql.timeout_seconds),
             max_rows=int(_number(SQL_MAX_ROWS, sql.max_rows)),
         )
-        return cls(Path(store) if store else None, enabled, limits, sql_limits)
+        concurrency = max(1, int(_number(SQL_CONCURRENCY, DEFAULT_SQL_CONCURRENCY)))
+        store_path = Path(store) if store else None
+        return cls(store_path, enabled, limits, sql_limits, concurrency)
 
 
 def _number(name: str, default: float) -> float:

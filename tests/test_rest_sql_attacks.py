@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -65,3 +66,19 @@ def test_every_attack_is_refused_or_cut_off_and_the_store_stays_as_it_was(
         assert api.post("/v1/sql", json={"query": NORMAL}).json()["rows"] == normal, attack.name
     assert file_digests(store) == before
     assert len(ATTACKS) >= 30
+
+
+def test_queries_beyond_the_workers_concurrency_wait_their_turn(store: Path) -> None:
+    """With --sql-concurrency 1, a query sent while another runs is answered 429 with
+    Retry-After (no second query process), and answered once the first is done."""
+    slow = "SELECT count(*) FROM range(1000000000) a, range(1000000) b"
+    options = ("--enable-sql", "--no-lookup", "--sql-concurrency", "1", "--sql-timeout", "2")
+    with serving(store, *options) as client, ThreadPoolExecutor(1) as pool:
+        running = pool.submit(client.post, "/v1/sql", json={"query": slow})
+        time.sleep(0.5)
+        refused = client.post("/v1/sql", json={"query": NORMAL})
+        assert refused.status_code == 429, refused.text
+        assert refused.headers["retry-after"] == "1"
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert running.result().status_code == 422  # cut off by its time limit
+        assert client.post("/v1/sql", json={"query": NORMAL}).status_code == 200

@@ -36,14 +36,19 @@ KINDS: dict[type[SqlError], tuple[int, str, str]] = {
 router = APIRouter(tags=["sql"])
 
 
-@router.post("/v1/sql", response_model=SqlResult, responses=responses(400, 422, 500))
+@router.post("/v1/sql", response_model=SqlResult, responses=responses(400, 422, 429, 500))
 def sql(graph: Graph, body: SqlQuery, request: Request) -> Any:
     """Answer one read-only SELECT (or WITH) over the catalog's views and macros, within the
-    service's time, memory and row limits."""
+    service's time, memory and row limits; 429 while the worker runs as many as it may."""
+    slots = request.app.state.sql_slots
+    if not slots.acquire(blocking=False):
+        return busy(request.app.state.sql_concurrency)
     try:
         answer = run_safe_sql(graph.layout, body.query, request.app.state.sql_limits)
     except SqlError as exc:
         return sql_problem(exc)
+    finally:
+        slots.release()
     return {
         "columns": answer.columns,
         "types": answer.types,
@@ -51,6 +56,17 @@ def sql(graph: Graph, body: SqlQuery, request: Request) -> Any:
         "truncated": answer.truncated,
         "elapsed_seconds": answer.elapsed_seconds,
     }
+
+
+def busy(concurrency: int) -> JSONResponse:
+    """429: this worker runs ``concurrency`` queries already; try again in a second."""
+    detail = (
+        f"this worker runs {concurrency} SQL queries already (--sql-concurrency); "
+        "send the query again in a moment"
+    )
+    response = problem(429, "sql-busy", "Too many SQL queries", detail)
+    response.headers["Retry-After"] = "1"
+    return response
 
 
 def sql_problem(exc: SqlError) -> JSONResponse:

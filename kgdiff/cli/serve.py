@@ -36,6 +36,14 @@ def serve_command(
     sql_max_rows: Annotated[
         int, typer.Option("--sql-max-rows", min=0, help="Rows a POST /v1/sql answer holds at most.")
     ] = 10_000,
+    sql_concurrency: Annotated[
+        int,
+        typer.Option(
+            "--sql-concurrency",
+            min=1,
+            help="POST /v1/sql queries each worker runs at once (more get 429).",
+        ),
+    ] = 2,
     lookup: Annotated[
         bool,
         typer.Option(
@@ -60,6 +68,7 @@ def serve_command(
     os.environ["KGDIFF_API_ENABLE_SQL"] = "1" if enable_sql else "0"
     os.environ["KGDIFF_API_SQL_TIMEOUT"] = str(sql_timeout)
     os.environ["KGDIFF_API_SQL_MAX_ROWS"] = str(sql_max_rows)
+    os.environ["KGDIFF_API_SQL_CONCURRENCY"] = str(sql_concurrency)
     _run(host, port, workers)
 
 
