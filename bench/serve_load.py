@@ -43,15 +43,13 @@ class Run:
     target: str
     rate: int
     latencies_ms: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
     errors: int = 0
     rss_mb: tuple[float, float] = (0.0, 0.0)
 
     def percentile(self, share: float) -> float:
         """The latency below which ``share`` of the answers came (ms)."""
-        ordered = sorted(self.latencies_ms)
-        if not ordered:
-            return float("nan")
-        return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+        return _share(self.latencies_ms, share)
 
     def error_rate(self) -> float:
         """Errors (non-2xx, timeouts) per request sent."""
@@ -206,7 +204,18 @@ async def _timed(client: httpx.AsyncClient, path: str, run: Run) -> None:
     except httpx.HTTPError:
         run.errors += 1
         return
-    run.latencies_ms.append((time.perf_counter() - started) * 1000)
+    took = (time.perf_counter() - started) * 1000
+    run.latencies_ms.append(took)
+    run.by_kind.setdefault(kind_of(path), []).append(took)
+
+
+def kind_of(path: str) -> str:
+    """Which kind of request of the mix ``path`` is."""
+    if path.endswith("/timeline"):
+        return "timeline"
+    if "/facts?date=" in path:
+        return "entity facts"
+    return "facts page" if path.startswith("/v1/facts") else "floor"
 
 
 def measure(
@@ -224,6 +233,14 @@ def measure(
     return run
 
 
+def _share(times: list[float], share: float) -> float:
+    """The value below which ``share`` of ``times`` lie (NaN for none)."""
+    ordered = sorted(times)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
 def report(runs: list[Run]) -> None:
     """One line per run, then the highest passing rate per target."""
     print(f"{'target':8} {'req/s':>6} {'sent':>6} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
@@ -233,6 +250,14 @@ def report(runs: list[Run]) -> None:
         print(f"{run.target:8} {run.rate:>6} {sent:>6} {run.percentile(0.5):>8.1f} "
               f"{run.percentile(0.99):>8.1f} {run.error_rate():>7.2%} "
               f"{run.rss_mb[0]:>9.0f} → {run.rss_mb[1]:.0f}")  # fmt: skip
+    print("per kind (kgdiff runs): p50 / p99 ms")
+    for run in runs:
+        if run.target == "kgdiff":
+            kinds = ", ".join(
+                f"{kind} {_share(times, 0.5):.0f}/{_share(times, 0.99):.0f}"
+                for kind, times in sorted(run.by_kind.items())
+            )
+            print(f"  {run.rate:>4} req/s: {kinds}")
     for target in dict.fromkeys(run.target for run in runs):
         ok = [r.rate for r in runs if r.target == target and r.percentile(0.99) <= TARGET_P99_MS
               and r.errors == 0]  # fmt: skip
