@@ -98,16 +98,17 @@ def test_one_subjects_facts_are_its_rows_of_everyones(
             assert_frame_equal(copy.facts_at(day, mode, qid), mine)
 
 
-def test_a_copy_of_another_state_is_not_read(copied_store: Path) -> None:
+def test_a_copy_of_another_state_or_layout_is_not_read(copied_store: Path) -> None:
     graph = kgdiff.open(copied_store)
     made = graph.build_lookup()
-    other = made.with_name("0" * 32 + ".duckdb")
-    made.rename(other)
-    try:
-        assert kgdiff.open(copied_store).lookup_copy() is None
-        assert kgdiff.open(copied_store).timeline("Q64").height > 0
-    finally:
-        other.rename(made)
+    tag = made.name.split("-v")[0]
+    for other in (made.with_name("0" * 32 + "-v1.duckdb"), made.with_name(f"{tag}-v0.duckdb")):
+        made.rename(other)
+        try:
+            assert kgdiff.open(copied_store).lookup_copy() is None
+            assert kgdiff.open(copied_store).timeline("Q64").height > 0
+        finally:
+            other.rename(made)
 
 
 def test_a_failed_copy_leaves_nothing(sample_store: Path, tmp_path: Path) -> None:

@@ -42,6 +42,8 @@ ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
 8,192 ~4 ms, for a copy ~25 % larger."""
+COPY_LAYOUT = 1
+"""The copy's tables and their order: a copy of another layout is made again, not read."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
@@ -53,8 +55,8 @@ def lookup_folder(layout: StoreLayout) -> Path:
 
 
 def lookup_path(layout: StoreLayout, tag: str) -> Path:
-    """The lookup copy of the store state ``tag`` (its fingerprint)."""
-    return lookup_folder(layout) / f"{tag}.duckdb"
+    """The lookup copy of the store state ``tag`` (its fingerprint), in this layout."""
+    return lookup_folder(layout) / f"{tag}-v{COPY_LAYOUT}.duckdb"
 
 
 def store_tag(connection: duckdb.DuckDBPyConnection) -> str:
