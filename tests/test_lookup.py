@@ -4,7 +4,9 @@ subject's rows of the facts of every subject."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -109,6 +111,23 @@ def test_a_copy_of_another_state_or_layout_is_not_read(copied_store: Path) -> No
             assert kgdiff.open(copied_store).timeline("Q64").height > 0
         finally:
             other.rename(made)
+
+
+def test_a_killed_builds_partial_copy_is_removed_by_the_next(
+    sample_store: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    folder = lookup_folder(kgdiff.open(store).layout)
+    folder.mkdir(parents=True)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    orphans = [folder / f".x-v1.duckdb.tmp-{gone.pid}", folder / f".x-v1.duckdb.tmp-{gone.pid}.wal"]
+    alive = folder / f".y-v1.duckdb.tmp-{os.getpid()}"
+    for path in (*orphans, alive):
+        path.write_bytes(b"half a copy")
+    made = kgdiff.open(store).build_lookup()
+    assert sorted(folder.iterdir()) == sorted([made, alive])
 
 
 def test_a_failed_copy_leaves_nothing(sample_store: Path, tmp_path: Path) -> None:

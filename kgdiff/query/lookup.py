@@ -77,6 +77,7 @@ def build_lookup(
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_orphans(target.parent)
     partial = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     partial.unlink(missing_ok=True)
     try:
@@ -90,6 +91,25 @@ def build_lookup(
         if older != target:
             older.unlink(missing_ok=True)
     return target
+
+
+def _remove_orphans(folder: Path) -> None:
+    """Remove the partial copies (and their WALs) of builds whose process is gone (killed
+    before its cleanup ran); a live process's partial copy is left to it."""
+    for partial in folder.glob(".*.duckdb.tmp-*"):
+        pid = partial.name.rsplit("-", 1)[-1].removesuffix(".wal")
+        if pid.isdigit() and not _running(int(pid)):
+            partial.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
