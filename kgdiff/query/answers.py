@@ -165,9 +165,7 @@ class Answers:
         memo = self.graph.memos.current()
         with self.graph.lookup() as connection:
             key = ("day", when, mode, gap)
-            reads = memo.reads.get(key) or memo.remember_reads(
-                key, check_day(connection, when, mode, gap)
-            )
+            reads = memo.reads_of(key, lambda: check_day(connection, when, mode, gap))
             parts = subject_parts(connection, subjects)
             frames = [
                 relation_frame(facts_at(connection, when, mode, gap, part, reads)) for part in parts
@@ -307,8 +305,8 @@ class Answers:
         with self.graph.lookup() as connection:
             check_known(connection, [subject], memo)
             key = ("entity", when, gap)
-            (read,) = memo.reads.get(key) or memo.remember_reads(
-                key, check_answerable(connection, {"date": when}, "record", gap)
+            (read,) = memo.reads_of(
+                key, lambda: check_answerable(connection, {"date": when}, "record", gap)
             )
             frame = entity_as_of(connection, subject, read, lang, memo)
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]

@@ -7,7 +7,7 @@ question, and the dates' reads a query of their own."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -38,13 +38,16 @@ class StoreMemo:
             self.labels.clear()
         self.labels.update(found)
 
-    def remember_reads(self, key: Hashable, reads: list[DateRead]) -> list[DateRead]:
-        """Keep the reads of ``key`` (dates the snapshots answer: refused ones never get
-        here), starting again when full; return them."""
+    def reads_of(self, key: Hashable, read: Callable[[], list[DateRead]]) -> list[DateRead]:
+        """The reads of ``key`` kept from an earlier question, else ``read()``'s, kept (a
+        refused date raises in ``read`` and is never kept); starts again when full."""
+        kept = self.reads.get(key)
+        if kept is not None:
+            return kept
         if len(self.reads) >= LIMIT:
             self.reads.clear()
-        self.reads[key] = reads
-        return reads
+        self.reads[key] = found = read()
+        return found
 
     def remember_known(self, ids: set[str]) -> None:
         """Keep ``ids`` as known to the store, starting again when full."""
