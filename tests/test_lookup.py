@@ -25,6 +25,7 @@ from kgdiff.query.lookup import lookup_folder
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at, subject_parts
+from tests.paths import run_kgdiff
 from tests.temporal_strategies import histories
 from tests.test_classify import load
 
@@ -186,3 +187,18 @@ def test_memos_hold_one_state_of_the_store(copied_store: Path) -> None:
     fresh = graph.memos.current()
     assert fresh is not memo and not (fresh.labels or fresh.known or fresh.reads or fresh.span)
     assert_frame_equal(graph.timeline("Q183"), first)
+
+
+def test_the_command_makes_the_copy_of_a_store_an_older_kgdiff_made(
+    sample_store: Path, tmp_path: Path
+) -> None:
+    """`kgdiff snapshots lookup` on a catalog without entity_redirects (as an older kgdiff
+    made it) rebuilds the catalog first, then makes the copy."""
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    with duckdb.connect(str(store / "kg.duckdb")) as catalog:
+        catalog.execute("DROP VIEW entity_redirects")
+    result = run_kgdiff("snapshots", "lookup", "--store", str(store))
+    assert result.returncode == 0, result.stderr
+    assert "catalog rebuilt" in result.stdout and "lookup copy:" in result.stdout
+    assert kgdiff.open(store).lookup_copy() is not None

@@ -8,7 +8,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.common import StoreOption, console, graph
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import (
@@ -101,3 +101,16 @@ def catalog_command(store: StoreOption = None) -> None:
     layout = StoreLayout.resolve(store)
     refresh_catalog(layout)
     console.print(f"rebuilt {layout.catalog}")
+
+
+@snapshots_app.command("lookup")
+def lookup_command(store: StoreOption = None) -> None:
+    """Make the store's lookup copy now (kgdiff serve makes it in the background otherwise):
+    questions about one entity read it, several times sooner (docs/rest.md)."""
+    kg = graph(store)
+    try:
+        path = kg.build_lookup(lambda line: console.print(line, highlight=False))
+    finally:
+        kg.close()
+    size = path.stat().st_size / 1e6
+    console.print(f"lookup copy: {path} ({size:,.0f} MB)", highlight=False, soft_wrap=True)

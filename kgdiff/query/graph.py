@@ -23,8 +23,10 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.frames import relation_frame
-from kgdiff.query.lookup import LookupCopies, build_lookup, store_tag
+from kgdiff.query.lookup import LookupCopies, build_lookup, copied_views, store_tag
 from kgdiff.query.memo import StoreMemos
+from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
@@ -84,9 +86,19 @@ class KnowledgeGraph:
     def build_lookup(self, progress: Callable[[str], None] | None = None) -> Path:
         """Make the lookup copy of the store as it is now (unless it exists); return its
         path. Questions about one entity read it from then on, until the store changes."""
+        if self._lacks_views(copied_views()):
+            with store_lock(self.layout):
+                rebuild_catalog(self.layout)
+            (progress or (lambda _: None))("catalog rebuilt: an older kgdiff made it")
         path = build_lookup(self.layout, self._tag(), progress)
         self._lookups.forget()
         return path
+
+    def _lacks_views(self, names: list[str]) -> bool:
+        """Whether the catalog lacks one of ``names`` (made by an older kgdiff)."""
+        with self.connection() as connection:
+            rows = connection.execute(load_sql("lookup/views_present"), {"names": names})
+            return len(rows.fetchall()) < len(names)
 
     def lookup_copy(self) -> Path | None:
         """The lookup copy questions about one entity read now (None: they read the views)."""

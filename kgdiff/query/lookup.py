@@ -49,6 +49,11 @@ LOOK_AGAIN_SECONDS = 10.0
 serve`` in the background, or another process)."""
 
 
+def copied_views() -> list[str]:
+    """The catalog views the copy is made of."""
+    return ["snapshots", *SORTED_TABLES]
+
+
 def lookup_folder(layout: StoreLayout) -> Path:
     """Where the lookup copies of a store live."""
     return layout.root / "builds" / "lookup"
