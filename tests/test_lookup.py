@@ -101,6 +101,23 @@ def test_one_subjects_facts_are_its_rows_of_everyones(
             assert_frame_equal(copy.facts_at(day, mode, qid), mine)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_facts_copies_answer_as_one_subjects_facts(
+    answers: tuple[ViewAnswers, KnowledgeGraph], mode: str
+) -> None:
+    """Every subject's facts at a date, made once (kg.build_facts), give each subject the
+    rows the views give it."""
+    expected, copy = answers
+    for day in DAYS:
+        made = copy.build_facts(day, mode)
+        assert copy.facts_copy(day, mode) == made and made.is_file()
+        everyone = expected.facts[day, mode]
+        for qid in SUBJECTS:
+            mine = everyone.filter(pl.col("subject") == qid).sort("subject", "pid")
+            assert_frame_equal(copy.facts_at(day, mode, qid), mine)
+    assert copy.facts_copy(date(2014, 2, 2), mode) is None
+
+
 def test_a_copy_of_another_state_or_layout_is_not_read(copied_store: Path) -> None:
     graph = kgdiff.open(copied_store)
     made = graph.build_lookup()
@@ -198,7 +215,12 @@ def test_the_command_makes_the_copy_of_a_store_an_older_kgdiff_made(
     shutil.copytree(sample_store, store)
     with duckdb.connect(str(store / "kg.duckdb")) as catalog:
         catalog.execute("DROP VIEW entity_redirects")
-    result = run_kgdiff("snapshots", "lookup", "--store", str(store))
+    result = run_kgdiff("snapshots", "lookup", "--facts-at", "2014-06-01", "--store", str(store))
     assert result.returncode == 0, result.stderr
-    assert "catalog rebuilt" in result.stdout and "lookup copy:" in result.stdout
-    assert kgdiff.open(store).lookup_copy() is not None
+    assert "catalog rebuilt" in result.stdout and result.stdout.count(".duckdb (") == 2
+    graph = kgdiff.open(store)
+    assert graph.lookup_copy() is not None
+    assert graph.facts_copy(date(2014, 6, 1), "record") is not None
+    beyond = run_kgdiff("snapshots", "lookup", "--facts-at", "2019-01-01", "--store", str(store))
+    assert beyond.returncode == 2 and "after the latest snapshot" in beyond.stderr
+    assert graph.facts_copy(date(2019, 1, 1), "record") is None

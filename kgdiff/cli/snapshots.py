@@ -8,7 +8,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, graph
+from kgdiff.cli.common import StoreOption, console, graph, parse_day
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import (
@@ -104,13 +104,29 @@ def catalog_command(store: StoreOption = None) -> None:
 
 
 @snapshots_app.command("lookup")
-def lookup_command(store: StoreOption = None) -> None:
+def lookup_command(
+    facts_at: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--facts-at",
+            help="Also make the facts copy of this date (repeatable): every subject's facts"
+            " then, so that one entity's facts at it are a lookup.",
+        ),
+    ] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="record or valid time, for --facts-at.")
+    ] = "record",
+    store: StoreOption = None,
+) -> None:
     """Make the store's lookup copy now (kgdiff serve makes it in the background otherwise):
     questions about one entity read it, several times sooner (docs/rest.md)."""
+    days = [parse_day(value, "--facts-at") for value in facts_at or []]
     kg = graph(store)
     try:
         path = kg.build_lookup(lambda line: console.print(line, highlight=False))
+        made = [kg.build_facts(day, mode) for day in days]
     finally:
         kg.close()
-    size = path.stat().st_size / 1e6
-    console.print(f"lookup copy: {path} ({size:,.0f} MB)", highlight=False, soft_wrap=True)
+    for copy in (path, *made):
+        size = copy.stat().st_size / 1e6
+        console.print(f"lookup copy: {copy} ({size:,.0f} MB)", highlight=False, soft_wrap=True)

@@ -22,6 +22,7 @@ import polars as pl
 
 from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
+from kgdiff.query.facts_copies import FactsCopies, build_facts_copy, facts_copy_path
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.lookup import LookupCopies, build_lookup, copied_views, store_tag
 from kgdiff.query.memo import StoreMemos
@@ -30,6 +31,7 @@ from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
+from kgdiff.temporal.facts import check_day
 
 
 class KnowledgeGraph:
@@ -42,6 +44,7 @@ class KnowledgeGraph:
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
         self._lookups = LookupCopies(layout, enabled=lookup)
+        self._facts = FactsCopies()
         self.memos = StoreMemos(layout.catalog)
         self.answers = Answers(self)
 
@@ -94,6 +97,25 @@ class KnowledgeGraph:
         self._lookups.forget()
         return path
 
+    def build_facts(self, day: date | str, mode: str = "record") -> Path:
+        """Make the facts copy of ``day`` (every subject's facts then, beside the lookup
+        copy, made first if need be); return its path. One entity's facts at that date are
+        then read from it."""
+        when = date.fromisoformat(day) if isinstance(day, str) else day
+        with self.connection() as connection:
+            check_day(connection, when, mode, GapPolicy())  # a date past the data: refused
+        return build_facts_copy(self.layout, self.build_lookup(), when, mode)
+
+    def facts_copy(self, day: date, mode: str) -> Path | None:
+        """The facts copy of ``day`` in ``mode`` of the store as it is now, or None."""
+        copy = self.lookup_copy()
+        path = facts_copy_path(copy, day, mode) if copy is not None else None
+        return path if path is not None and path.is_file() else None
+
+    def facts_rows(self, path: Path, subjects: list[str]) -> pl.DataFrame:
+        """The facts of ``subjects`` in the facts copy ``path``."""
+        return self._facts.rows(path, subjects)
+
     def _lacks_views(self, names: list[str]) -> bool:
         """Whether the catalog lacks one of ``names`` (made by an older kgdiff)."""
         with self.connection() as connection:
@@ -127,6 +149,7 @@ class KnowledgeGraph:
     def close(self) -> None:
         """Close the catalog (a later question opens it again)."""
         self._lookups.close()
+        self._facts.close()
         with self._lock:
             if self._base is not None:
                 self._base.close()

@@ -93,7 +93,7 @@ def build_lookup(
         Path(f"{partial}.wal").unlink(missing_ok=True)
         raise
     for older in lookup_folder(layout).glob("*.duckdb"):
-        if older != target:
+        if not older.name.startswith(target.stem):  # its facts copies stay with it
             older.unlink(missing_ok=True)
     return target
 
