@@ -11,7 +11,6 @@ state it was made from.
 
 from __future__ import annotations
 
-import os
 import threading
 from datetime import date
 from pathlib import Path
@@ -20,14 +19,10 @@ import duckdb
 import polars as pl
 
 from kgdiff.query.frames import relation_frame
-from kgdiff.query.lookup import CATALOG_ALIAS
+from kgdiff.query.lookup import made_whole, writing_beside_catalog
 from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.classify import check_mode
-
-TABLE_ROWS = 8192
-"""Rows per row group: a lookup reads the few that can hold its subject."""
 
 
 def facts_copy_path(lookup_copy: Path, day: date, mode: str) -> Path:
@@ -42,29 +37,13 @@ def build_facts_copy(layout: StoreLayout, lookup_copy: Path, day: date, mode: st
     target = facts_copy_path(lookup_copy, day, mode)
     if target.is_file():
         return target
-    partial = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    try:
-        _fill(layout, partial, day, mode)
-        partial.replace(target)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        Path(f"{partial}.wal").unlink(missing_ok=True)
-        raise
+    made_whole(target, lambda partial: _fill(layout, partial, day, mode))
     return target
 
 
 def _fill(layout: StoreLayout, partial: Path, day: date, mode: str) -> None:
-    connection = duckdb.connect()
-    try:
-        connection.execute("SET enable_progress_bar = false")
-        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
-        connection.execute(f"USE {CATALOG_ALIAS}")
-        set_store_root(connection, layout)
-        connection.execute(f"ATTACH {quote(str(partial))} AS facts (ROW_GROUP_SIZE {TABLE_ROWS})")
+    with writing_beside_catalog(layout, partial, "facts") as connection:
         connection.execute(load_sql("lookup/copy_facts"), {"day": day, "mode": mode})
-        connection.execute("DETACH facts")
-    finally:
-        connection.close()
 
 
 class FactsCopies:

@@ -83,19 +83,25 @@ def build_lookup(
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     _remove_orphans(target.parent)
+    made_whole(target, lambda partial: _fill(layout, partial, tag, progress or (lambda _: None)))
+    for older in lookup_folder(layout).glob("*.duckdb"):
+        if not older.name.startswith(target.stem):  # its facts copies stay with it
+            older.unlink(missing_ok=True)
+    return target
+
+
+def made_whole(target: Path, fill: Callable[[Path], None]) -> None:
+    """``fill`` a temporary file beside ``target``, then rename it to ``target``: a reader
+    sees the whole file or none; nothing is left of a failed or interrupted one."""
     partial = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     partial.unlink(missing_ok=True)
     try:
-        _fill(layout, partial, tag, progress or (lambda _: None))
+        fill(partial)
         partial.replace(target)
     except BaseException:
         partial.unlink(missing_ok=True)
         Path(f"{partial}.wal").unlink(missing_ok=True)
         raise
-    for older in lookup_folder(layout).glob("*.duckdb"):
-        if not older.name.startswith(target.stem):  # its facts copies stay with it
-            older.unlink(missing_ok=True)
-    return target
 
 
 def _remove_orphans(folder: Path) -> None:
@@ -118,15 +124,7 @@ def _running(pid: int) -> bool:
 
 
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
-    connection = duckdb.connect()
-    try:
-        connection.execute("SET enable_progress_bar = false")
-        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
-        connection.execute(f"USE {CATALOG_ALIAS}")
-        set_store_root(connection, layout)
-        connection.execute(
-            f"ATTACH {quote(str(partial))} AS lookup (ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
-        )
+    with writing_beside_catalog(layout, partial, "lookup") as connection:
         connection.execute(load_sql("lookup/copy_snapshots"))
         for table, key in SORTED_TABLES.items():
             started = time.monotonic()
@@ -135,7 +133,26 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str]
             count = int(rows[0]) if rows else 0
             progress(f"lookup copy: {table}, {count:,} rows in {time.monotonic() - started:.1f} s")
         connection.execute(load_sql("lookup/stamp"), {"tag": tag})
-        connection.execute("DETACH lookup")
+
+
+@contextmanager
+def writing_beside_catalog(
+    layout: StoreLayout, partial: Path, alias: str
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection that reads the catalog's views (its default database) and writes the new
+    database ``partial`` as ``alias``, in row groups of :data:`ROW_GROUP_ROWS`; detached
+    (written out) when the block ends without an error."""
+    connection = duckdb.connect()
+    try:
+        connection.execute("SET enable_progress_bar = false")
+        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
+        connection.execute(f"USE {CATALOG_ALIAS}")
+        set_store_root(connection, layout)
+        connection.execute(
+            f"ATTACH {quote(str(partial))} AS {alias} (ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+        )
+        yield connection
+        connection.execute(f"DETACH {alias}")
     finally:
         connection.close()
 
