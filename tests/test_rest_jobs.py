@@ -4,7 +4,6 @@ history; each on a real ``kgdiff serve`` process."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,10 +14,9 @@ import httpx
 import pytest
 
 import kgdiff
-from tests.paths import run_kgdiff
 from tests.rest_server import copy_store, serving
 from tests.test_rest_api import problem_of, same_rows
-from tests.test_supporting_revisions import ENTITIES, history_xml
+from tests.test_supporting_revisions import history_store_in
 
 FACTS = "/v1/facts?cutoff=2014-11-01&limit=5"
 
@@ -109,15 +107,7 @@ def test_sql_body_must_hold_a_query(api: httpx.Client) -> None:
 def history_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The synthetic store of tests/test_supporting_revisions.py: a head of state replaced
     in 2020, and the article's history."""
-    folder = tmp_path_factory.mktemp("rest-history")
-    dump = folder / "wikidata-20210101-all.json"
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ENTITIES) + "\n]\n", "utf-8")
-    history = folder / "enwiki-20210101-pages-meta-history.xml"
-    history.write_text(history_xml(), "utf-8")
-    for args in (("wikidata", str(dump)), ("wikipedia", str(history))):
-        result = run_kgdiff("ingest", *args, "--store", str(folder / "store"), "--quiet")
-        assert result.returncode == 0, result.stderr
-    return folder / "store"
+    return history_store_in(tmp_path_factory.mktemp("rest-history"))
 
 
 def test_revisions_are_the_librarys(history_store: Path) -> None:

@@ -103,7 +103,12 @@ def history_xml() -> str:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store with the synthetic Wikidata snapshot and the page's history."""
-    folder = tmp_path_factory.mktemp("supporting")
+    return history_store_in(tmp_path_factory.mktemp("supporting"))
+
+
+def history_store_in(folder: Path) -> Path:
+    """``folder/store``: the synthetic Wikidata snapshot and the page's history, ingested by
+    the command line."""
     dump = folder / "wikidata-20210101-all.json"
     dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in ENTITIES) + "\n]\n", "utf-8")
     history = folder / "enwiki-20210101-pages-meta-history.xml"
