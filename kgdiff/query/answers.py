@@ -156,7 +156,6 @@ class Answers:
     ) -> Answer:
         """Every group's object set at one date (only the subjects asked for, if any)."""
         subjects = id_list(subject, "subject")
-        self.check_ids(subjects)
         when, gap = as_day(day, "day"), gap or GapPolicy()
         if not subjects:
             with self.graph.connection() as connection:
@@ -164,6 +163,7 @@ class Answers:
                 return Answer(relation_frame(facts_at(connection, when, mode, gap)), reads)
         memo = self.graph.memos.current()
         with self.graph.lookup() as connection:
+            check_known(connection, subjects, memo)
             key = ("day", when, mode, gap)
             reads = memo.reads_of(key, lambda: check_day(connection, when, mode, gap))
             copy = self.graph.facts_copy(when, mode)
