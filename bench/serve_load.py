@@ -46,6 +46,13 @@ class Run:
     by_kind: dict[str, list[float]] = field(default_factory=dict)
     errors: int = 0
     rss_mb: tuple[float, float] = (0.0, 0.0)
+    server_cpu_s: float = 0.0
+    client_cpu_s: float = 0.0
+
+    def cpu_ms(self, seconds: float) -> float:
+        """CPU time per request answered (ms): where the machine's two cores went."""
+        answered = len(self.latencies_ms)
+        return 1000 * seconds / answered if answered else float("nan")
 
     def percentile(self, share: float) -> float:
         """The latency below which ``share`` of the answers came (ms)."""
@@ -78,6 +85,16 @@ def start_server(store: Path, port: int, workers: int) -> subprocess.Popen[bytes
             time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not answer /health within 60 s")
+
+
+def server_cpu_s(server: subprocess.Popen[bytes]) -> float:
+    """CPU seconds (user + system) the server and its workers have used so far."""
+    try:
+        root = psutil.Process(server.pid)
+        times = [p.cpu_times() for p in [root, *root.children(recursive=True)]]
+        return float(sum(t.user + t.system for t in times))
+    except psutil.Error:
+        return float("nan")
 
 
 def server_rss_mb(server: subprocess.Popen[bytes]) -> float:
@@ -227,9 +244,15 @@ def measure(
     seconds: float,
 ) -> Run:
     """One run at ``rate``, with the server's memory before and after."""
-    before = server_rss_mb(server)
+    before, cpu_before, client_before = (
+        server_rss_mb(server),
+        server_cpu_s(server),
+        time.process_time(),
+    )
     run = asyncio.run(open_loop(base, paths, rate, seconds))
     run.target, run.rss_mb = target, (before, server_rss_mb(server))
+    run.server_cpu_s = server_cpu_s(server) - cpu_before
+    run.client_cpu_s = time.process_time() - client_before
     return run
 
 
@@ -244,11 +267,12 @@ def _share(times: list[float], share: float) -> float:
 def report(runs: list[Run]) -> None:
     """One line per run, then the highest passing rate per target."""
     print(f"{'target':8} {'req/s':>6} {'sent':>6} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
-          f"{'RSS MB before→after':>20}")  # fmt: skip
+          f"{'CPU ms/req server':>17} {'client':>6} {'RSS MB before→after':>20}")  # fmt: skip
     for run in runs:
         sent = len(run.latencies_ms) + run.errors
         print(f"{run.target:8} {run.rate:>6} {sent:>6} {run.percentile(0.5):>8.1f} "
               f"{run.percentile(0.99):>8.1f} {run.error_rate():>7.2%} "
+              f"{run.cpu_ms(run.server_cpu_s):>17.1f} {run.cpu_ms(run.client_cpu_s):>6.1f} "
               f"{run.rss_mb[0]:>9.0f} → {run.rss_mb[1]:.0f}")  # fmt: skip
     print("per kind (kgdiff runs): p50 / p99 ms")
     for run in runs:

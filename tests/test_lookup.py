@@ -71,8 +71,9 @@ def answers(copied_store: Path) -> tuple[ViewAnswers, KnowledgeGraph]:
     assert copy.lookup_copy() == path and path.is_file()
     assert [line.split(",")[0] for line in lines] == [
         f"lookup copy: {table}"
-        for table in ("entities", "entity_redirects", "statements", "labels", "coverage")
-    ]
+        for table in (*("entities", "entity_redirects", "statements", "labels", "coverage"),
+                      *("timelines", "latest_labels"))
+    ]  # fmt: skip
     return expected, copy
 
 
@@ -86,6 +87,43 @@ def test_the_copy_answers_as_the_views(answers: tuple[ViewAnswers, KnowledgeGrap
             assert_frame_equal(copy.entity(qid, day), expected.entities[qid, day])
     with pytest.raises(UnknownIdError, match="Q99999999"):
         copy.timeline("Q99999999")
+
+
+def test_derived_tables_answer_as_the_sql_they_replace(
+    answers: tuple[ViewAnswers, KnowledgeGraph], copied_store: Path
+) -> None:
+    """Every entity's timeline and latest label in the copy are what the catalog's
+    timeline and entity_labels give, for a spread of subjects and every language."""
+    _, copy = answers
+    views = kgdiff.open(copied_store, lookup=False)
+    with views.connection() as connection:
+        subjects = [
+            row[0]
+            for row in connection.sql(
+                "SELECT DISTINCT subject FROM statements ORDER BY hash(subject) LIMIT 25"
+            ).fetchall()
+        ]
+        languages = [
+            row[0]
+            for row in connection.sql(
+                "SELECT DISTINCT lang FROM labels WHERE kind = 'label'"
+            ).fetchall()
+        ]
+        ids = [row[0] for row in connection.sql("SELECT DISTINCT qid FROM labels").fetchall()]
+        expected = {lang: set(connection.execute(
+            "SELECT id, label FROM entity_labels($ids, NULL, $lang)", {"ids": ids, "lang": lang}
+        ).fetchall()) for lang in languages}  # fmt: skip
+    assert len(languages) > 1 and len(subjects) == 25
+    for qid in subjects:
+        assert_frame_equal(copy.timeline(qid), views.timeline(qid))
+        assert_frame_equal(copy.timeline(qid, pid="P31"), views.timeline(qid, pid="P31"))
+    with copy.lookup_source() as (connection, copied):
+        assert copied
+        for lang in languages:
+            rows = connection.execute(
+                "SELECT qid, label FROM latest_labels WHERE lang = $lang", {"lang": lang}
+            ).fetchall()
+            assert set(rows) == expected[lang] and len(rows) == len(expected[lang])
 
 
 @pytest.mark.parametrize("mode", MODES)

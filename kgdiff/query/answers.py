@@ -179,11 +179,12 @@ class Answers:
     def timeline(self, qid: str, pid: Ids = None, lang: str = "en") -> Answer:
         """An entity's statements in time order, with labels; a note when it has none."""
         subject, pids = normalise_id(qid, "entity"), id_list(pid, "pid")
-        with self.graph.lookup() as connection:
-            check_known(connection, [subject, *pids], self.graph.memos.current())
-            rows = timeline(connection, subject, pids).to_arrow_table()
+        memo = self.graph.memos.current()
+        with self.graph.lookup_source() as (connection, copied):
+            check_known(connection, [subject, *pids], memo)
+            rows = timeline(connection, subject, pids, copied).to_arrow_table()
             ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
-            labels = labels_for(connection, ids, None, lang, self.graph.memos.current())
+            labels = labels_for(connection, ids, None, lang, memo, copied)
             single = pids[0] if len(pids) == 1 else None
             empty = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
         notes = [f"no statements: {reason}" for reason in empty]

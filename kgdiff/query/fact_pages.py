@@ -137,7 +137,7 @@ class FactPages:
         """At most ``limit`` chosen groups after ``cursor`` (None: from the first)."""
         scope = ready.scope(choice)
         after = decode_cursor(cursor, scope) if cursor else None
-        with self.graph.connection() as connection:
+        with self.graph.lookup() as connection:  # one thread: a page reads a few row groups
             frame = read_page(connection, ready.pages, choice, after, limit)
         if frame.height <= limit:
             return FactsPage(frame, None)

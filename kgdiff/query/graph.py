@@ -78,13 +78,20 @@ class KnowledgeGraph:
         """A connection for a question about a few entities: on the store's lookup copy
         (:mod:`kgdiff.query.lookup`) when it has one of its present state, else as
         :meth:`connection`. Both give the same answers; the copy gives them sooner."""
+        with self.lookup_source() as (connection, _):
+            yield connection
+
+    @contextmanager
+    def lookup_source(self) -> Iterator[tuple[duckdb.DuckDBPyConnection, bool]]:
+        """:meth:`lookup`'s connection, and whether it is the copy (whose derived tables,
+        timelines and latest labels, a question may read instead of computing them)."""
         stat = self.layout.catalog.stat()
         with self._lookups.reading((stat.st_ino, stat.st_mtime_ns), self._tag) as cursor:
             if cursor is not None:
-                yield cursor
+                yield cursor, True
                 return
         with self.connection() as connection:
-            yield connection
+            yield connection, False
 
     def build_lookup(self, progress: Callable[[str], None] | None = None) -> Path:
         """Make the lookup copy of the store as it is now (unless it exists); return its

@@ -73,21 +73,37 @@ def labels_for(
     snapshot: str | None = None,
     lang: str = DEFAULT_LANG,
     memo: StoreMemo | None = None,
+    copied: bool = False,
 ) -> Labels:
     """The labels in ``lang`` of the entity ids among ``ids``, as of ``snapshot`` (those
-    ``memo`` holds from earlier questions are not read again)."""
+    ``memo`` holds from earlier questions are not read again). ``copied``: ``connection``
+    is on a lookup copy, whose ``latest_labels`` table answers for no snapshot."""
     wanted = sorted({str(i) for i in ids if is_entity_id(i)})
     kept = memo.labels if memo is not None else {}
     names = {i: kept[(snapshot, lang, i)] for i in wanted if (snapshot, lang, i) in kept}
     unread = [i for i in wanted if i not in names]
     if unread:
-        values = {"label_ids": unread, "label_snapshot": snapshot, "label_lang": lang}
-        rows = connection.execute(load_sql("labels/entity_labels"), values).fetchall()
+        rows = _read_labels(connection, unread, snapshot, lang, copied)
         found = {str(row[0]): str(row[1]) for row in rows}
         names.update({i: found.get(i) for i in unread})
         if memo is not None:
             memo.remember_labels({(snapshot, lang, i): found.get(i) for i in unread})
     return Labels({i: name for i, name in names.items() if name is not None}, lang)
+
+
+def _read_labels(
+    connection: duckdb.DuckDBPyConnection,
+    ids: list[str],
+    snapshot: str | None,
+    lang: str,
+    copied: bool,
+) -> list[tuple[object, ...]]:
+    """(id, label) rows of those of ``ids`` that have a label."""
+    if copied and snapshot is None:
+        values: dict[str, object] = {"label_ids": ids, "label_lang": lang}
+        return connection.execute(load_sql("labels/latest_labels"), values).fetchall()
+    values = {"label_ids": ids, "label_snapshot": snapshot, "label_lang": lang}
+    return connection.execute(load_sql("labels/entity_labels"), values).fetchall()
 
 
 def repeated_ids(ids: pa.Array | pa.ChunkedArray, labels: pa.Array | pa.ChunkedArray) -> set[str]:

@@ -5,12 +5,14 @@ Through the catalog's views it decodes whole Parquet row groups of hundreds of t
 rows and reads every manifest, several times per question: tens to hundreds of milliseconds.
 The lookup copy holds ``snapshots``, ``entities``, ``entity_redirects``, ``statements``,
 ``labels`` and ``coverage`` as tables sorted by their id, so the same SQL reads only the row
-groups that can hold the entity. It is made once per state of the store (``kgdiff serve``
-makes it in the background; ``kg.build_lookup()`` from Python), kept in
-``STORE/builds/lookup/`` under the store's fingerprint, and read only while that fingerprint
-is the store's: after an ingest the questions go back to the views until it is made again.
-It takes more disk than the snapshots' Parquet files (610 MB beside their 444 MB on
-the bench store of three snapshots of 5 M statements).
+groups that can hold the entity; and, derived from them by the catalog's own SQL, every
+entity's timeline and its latest label per language, so those are reads too. It is made
+once per state of the store (``kgdiff serve`` makes it in the background;
+``kg.build_lookup()`` from Python), kept in ``STORE/builds/lookup/`` under the store's
+fingerprint, and read only while that fingerprint is the store's: after an ingest the
+questions go back to the views until it is made again. It takes more disk than the
+snapshots' Parquet files (865 MB beside their 444 MB on the bench store of three snapshots
+of 5 M statements).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import duckdb
 
+from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
@@ -36,13 +39,16 @@ SORTED_TABLES = {
     "coverage": "qid",
 }
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
+DERIVED_TABLES = ("timelines", "latest_labels")
+"""Tables the copy derives from those (``sql/lookup/copy_<name>.sql``): what a question
+would otherwise compute per entity, computed once for all by the same SQL."""
 CATALOG_ALIAS = "kgdiff_catalog"
 COPY_ALIAS = "kgdiff_lookup"
 ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
 8,192 ~4 ms, for a copy ~25 % larger."""
-COPY_LAYOUT = 1
+COPY_LAYOUT = 2
 """The copy's tables and their order: a copy of another layout is made again, not read."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
@@ -126,9 +132,11 @@ def _running(pid: int) -> bool:
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
     with writing_beside_catalog(layout, partial, "lookup") as connection:
         connection.execute(load_sql("lookup/copy_snapshots"))
-        for table, key in SORTED_TABLES.items():
+        made = [render("lookup/copy_table", table=t, key=k) for t, k in SORTED_TABLES.items()]
+        made += [load_sql(f"lookup/copy_{table}") for table in DERIVED_TABLES]
+        for table, statement in zip([*SORTED_TABLES, *DERIVED_TABLES], made, strict=True):
             started = time.monotonic()
-            connection.execute(render("lookup/copy_table", table=table, key=key))
+            connection.execute(statement)
             rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
             count = int(rows[0]) if rows else 0
             progress(f"lookup copy: {table}, {count:,} rows in {time.monotonic() - started:.1f} s")
@@ -191,6 +199,7 @@ class LookupCopies:
         self._instance: duckdb.DuckDBPyConnection | None = None
         self._path: Path | None = None
         self._looked = 0.0
+        self._cursors = ThreadCursors(lambda cursor: lookup_session(cursor, layout))
 
     def path(self, stamp: tuple[int, int], tag: Callable[[], str]) -> Path | None:
         """The copy of the store as the catalog ``stamp`` has it (``tag`` gives that state's
@@ -203,20 +212,16 @@ class LookupCopies:
     def reading(
         self, stamp: tuple[int, int], tag: Callable[[], str]
     ) -> Iterator[duckdb.DuckDBPyConnection | None]:
-        """A cursor of its own on the copy of the store as the catalog ``stamp`` has it, or
-        None when there is no copy."""
+        """A cursor on the copy of the store as the catalog ``stamp`` has it (this thread's,
+        :class:`~kgdiff.query.thread_cursors.ThreadCursors`), or None when there is no copy."""
         with self._lock:
             self._refresh(stamp, tag)
             instance = self._instance
         if instance is None:
             yield None
             return
-        cursor = instance.cursor()
-        try:
-            lookup_session(cursor, self.layout)
+        with self._cursors.borrow(instance) as cursor:
             yield cursor
-        finally:
-            cursor.close()
 
     def forget(self) -> None:
         """Look for a copy again at the next question (one was just made)."""

@@ -14,10 +14,15 @@ def catalog_macro() -> str:
 
 
 def timeline(
-    connection: duckdb.DuckDBPyConnection, qid: str, pids: list[str] | None = None
+    connection: duckdb.DuckDBPyConnection,
+    qid: str,
+    pids: list[str] | None = None,
+    copied: bool = False,
 ) -> duckdb.DuckDBPyRelation:
     """One row per (property, value, statement) of ``qid``, in time order, with record and
     valid intervals; only the properties ``pids`` when given (ids normalised: ``q42`` is
-    ``Q42``; a usage error for one that is no id)."""
+    ``Q42``; a usage error for one that is no id). ``copied``: ``connection`` is on a lookup
+    copy, whose ``timelines`` table holds these rows made by the same SQL."""
     params = {"qid": normalise_id(qid, "the entity"), "pids": normalise_ids(pids or [], "--pid")}
-    return connection.sql(load_sql("timeline/timeline"), params=params)
+    name = "timeline/timeline_copied" if copied else "timeline/timeline"
+    return connection.sql(load_sql(name), params=params)
