@@ -20,6 +20,7 @@ import polars as pl
 
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.lookup import made_whole, writing_beside_catalog
+from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.classify import check_mode
@@ -52,20 +53,18 @@ class FactsCopies:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._open: dict[Path, duckdb.DuckDBPyConnection] = {}
+        self._cursors = ThreadCursors(lambda _: None)
 
     def rows(self, path: Path, subjects: list[str]) -> pl.DataFrame:
         """The facts of ``subjects`` in the copy ``path``, in (subject, pid) order (a
         subject at a time: an equality reads only the row groups that can hold it)."""
-        cursor = self._instance(path).cursor()
-        try:
+        with self._cursors.borrow(self._instance(path)) as cursor:
             query = load_sql("lookup/facts_of")
             frames = [
                 relation_frame(cursor.sql(query, params={"subject": subject}))
                 for subject in sorted(set(subjects))
             ]
             return pl.concat(frames)
-        finally:
-            cursor.close()
 
     def close(self) -> None:
         """Close every copy read."""
