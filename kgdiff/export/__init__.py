@@ -1,0 +1,1 @@
+"""Benchmark export: QA records in the seed papers' shapes, and the scoring of predictions."""
