@@ -1,0 +1,6 @@
+"""Benchmark export: what turns classified facts into questions a model is scored on.
+
+This package sits above the temporal core (:mod:`kgdiff.temporal`) and the evidence; nothing
+below it imports from here. :mod:`kgdiff.export.relations` is the relation catalogue: per
+Wikidata property, its label, the type of its objects and the templates of its questions.
+"""
