@@ -54,7 +54,7 @@ class TomlLines:
         """Find every table header and key of ``text`` (the first line of each wins)."""
         found = cls()
         table, in_string = "", False
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # as tomllib counts lines
             if in_string:
                 in_string = _toggles(line) % 2 == 0
                 continue
