@@ -25,7 +25,7 @@ from kgdiff.export.relations import (
     shipped_catalogue,
 )
 from kgdiff.temporal.chains import load_relations
-from tests.paths import DATA
+from tests.paths import DATA, ROOT
 
 SEEDS = json.loads((DATA / "seed_pids.json").read_text(encoding="utf-8"))
 
@@ -165,6 +165,22 @@ def test_a_shipped_style_file_needs_no_base() -> None:
     assert catalogue.pids == ["P6", "P17"] and catalogue.hop_map() == {"P6": ["P17"]}
     with pytest.raises(UsageError, match=r"inline, line 13: \[P6\] next_hops: P36 has no"):
         parse_catalogue(relation("P6", next_hops='["P36"]'), "inline")
+
+
+def test_the_docs_examples_hold(tmp_path: Path) -> None:
+    """docs/relations.md: its override example loads, and its Python example says true."""
+    doc = (ROOT / "docs" / "relations.md").read_text(encoding="utf-8")
+    example = re.search(r"## Overriding the catalogue.*?```toml\n(.*?)```", doc, re.S)
+    assert example is not None
+    path = tmp_path / "my-relations.toml"
+    path.write_text(example.group(1), encoding="utf-8")
+    catalogue = load_catalogue(path)
+    assert catalogue["P286"].question("Arsenal") == "Who is the manager of Arsenal?"
+    assert catalogue.pids[-1] == "P1344" and len(catalogue) == len(shipped_catalogue()) + 1
+    p6 = shipped_catalogue()["P6"]
+    assert f"# '{p6.question('Spain')}'" in doc
+    assert f"# '{p6.statement_at('Spain', 'Mariano Rajoy', 2015)}'" in doc
+    assert f"# {shipped_catalogue().hop_map()['P6']}" in doc
 
 
 def test_every_template_kind_is_a_field_of_every_relation() -> None:
