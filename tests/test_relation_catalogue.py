@@ -139,6 +139,7 @@ ERRORS = [
     (relation(next_hops='"P17"'), 13, r"next_hops: expected a list"),
     (relation(next_hops='["P98765"]'), 13, r"next_hops: P98765 has no relation in the catalogue"),
     ('replace = "yes"\n' + relation(), 1, r"replace: expected true or false"),
+    (relation(replace="true"), 13, r"\[P6\] replace: replace goes at the top of the file"),
     ('P6 = "head of government"\n', 1, r"\[P6\] must be a table"),
     ("# nothing yet\n", 1, r"the file holds no relation"),
 ]

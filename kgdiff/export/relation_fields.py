@@ -52,6 +52,8 @@ class _Table:
 
 def _check_names(table: _Table) -> None:
     for name in table.values:
+        if name == "replace":  # TOML puts a key after a table header in that table
+            raise table.error(name, "replace goes at the top of the file, before any table")
         if name not in FIELDS:
             close = get_close_matches(name, FIELDS, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"the fields are {', '.join(FIELDS)}"
