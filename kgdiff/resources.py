@@ -51,7 +51,7 @@ def sql_names(folder: str) -> list[str]:
 
 
 def data_text(name: str) -> str:
-    """The text of a data file shipped in ``kgdiff/data/`` (e.g. ``relations.json``)."""
+    """The text of a data file shipped in ``kgdiff/data/`` (e.g. ``relation_catalogue.toml``)."""
     return _find(DATA_PACKAGE, f"{DATA_FOLDER}/{name}").read_text(encoding="utf-8")
 
 

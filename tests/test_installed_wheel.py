@@ -117,7 +117,7 @@ def _resources() -> list[str]:
         for path in (ROOT / "snapshots").iterdir()
         if path.suffix in (".json", ".bz2") or path.name == "NOTICE"
     ]
-    data = (ROOT / "kgdiff" / "data").glob("*.json")
+    data = [*(ROOT / "kgdiff" / "data").glob("*.json"), *(ROOT / "kgdiff" / "data").glob("*.toml")]
     return sorted(str(path.relative_to(ROOT)) for path in [*sql, *samples, *data])
 
 

@@ -15,8 +15,8 @@ def test_the_checkouts_folders_are_the_packages_resources() -> None:
     assert sql_names("audits") == sorted(p.stem for p in (ROOT / "sql" / "audits").glob("*.sql"))
     view = ROOT / "sql" / "catalog" / "snapshots_view.sql"
     assert sql_text("catalog/snapshots_view") == view.read_text(encoding="utf-8")
-    relations = ROOT / "kgdiff" / "data" / "relations.json"
-    assert data_text("relations.json") == relations.read_text(encoding="utf-8")
+    catalogue = ROOT / "kgdiff" / "data" / "relation_catalogue.toml"
+    assert data_text("relation_catalogue.toml") == catalogue.read_text(encoding="utf-8")
 
 
 def test_a_missing_resource_names_what_was_looked_for() -> None:

@@ -36,8 +36,9 @@ def revisions_of(
 
 
 def relations_through(pids: Sequence[str]) -> Relations:
-    """The relation map (kgdiff/data/relations.json) kept to hops between ``pids``: a chain
-    then goes through these properties only; a usage error when no two of them link."""
+    """The default relation map (the relation catalogue's next hops) kept to hops between
+    ``pids``: a chain then goes through these properties only; a usage error when no two of
+    them link."""
     chosen = id_list(pids, "relations")
     kept = {
         first: [after for after in following if after in chosen]

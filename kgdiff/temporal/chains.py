@@ -4,9 +4,10 @@ A chain (s1, p1, o1), (o1, p2, o2), ... is read in record time from the latest
 snapshot at or before the date; a date the snapshots cannot answer (more than
 ``max_gap`` days after the latest snapshot, or before the first) is refused unless
 the gap is allowed (:mod:`kgdiff.temporal.dates`). Which property may follow which
-comes from a relation map: ``kgdiff/data/relations.json`` unless the caller gives
-another file with the same shape, ``{"P36": ["P6", "P17"], ...}`` (its keys are the
-allowed first properties). Like the classification, the SQL reads the views
+comes from a relation map, ``{"P36": ["P6", "P17"], ...}`` (its keys are the allowed first
+properties): by default the ``next_hops`` of the relation catalogue
+(``kgdiff/data/relation_catalogue.toml``, :mod:`kgdiff.export.relations`), or a JSON file of
+that shape the caller gives. Like the classification, the SQL reads the views
 ``snapshots``, ``statements`` and ``labels`` of the connection it is given, and the
 macros ``date_reads`` and ``entity_labels``.
 """
@@ -14,9 +15,11 @@ macros ``date_reads`` and ``entity_labels``.
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +50,19 @@ RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
 
 Relations = dict[str, list[str]]
+CATALOGUE = "relation_catalogue.toml"
+"""The relation catalogue in ``kgdiff/data/``, whose ``next_hops`` are the default map."""
 
 
-def default_relations_text() -> str:
-    """The JSON text of the relation map shipped with kgdiff."""
-    return data_text("relations.json")
+def check_relations(data: Relations, source: str) -> Relations:
+    """``data`` when every key and next hop is a property id and it is not empty."""
+    for pid, following in data.items():
+        bad = [p for p in [pid, *following] if not PROPERTY_ID.fullmatch(p)]
+        if bad:
+            raise UsageError(f"{source}: {bad[0]!r} is not a property id like P36")
+    if not data:
+        raise UsageError(f"{source}: the relation map is empty")
+    return data
 
 
 def parse_relations(text: str, source: str) -> Relations:
@@ -62,19 +73,32 @@ def parse_relations(text: str, source: str) -> Relations:
         raise UsageError(f'{source}: expected {{"P36": ["P6", ...], ...}} ({exc})') from exc
     except msgspec.DecodeError as exc:
         raise UsageError(f"{source}: not valid JSON ({exc})") from exc
-    for pid, following in data.items():
-        bad = [p for p in [pid, *following] if not PROPERTY_ID.fullmatch(p)]
-        if bad:
-            raise UsageError(f"{source}: {bad[0]!r} is not a property id like P36")
-    if not data:
-        raise UsageError(f"{source}: the relation map is empty")
-    return data
+    return check_relations(data, source)
+
+
+@cache
+def _catalogue_hops() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    # read here with tomllib, not through kgdiff.export (a layer above this one); the
+    # export's loader checks every field of the same file (tests/test_relation_catalogue.py)
+    tables = tomllib.loads(data_text(CATALOGUE))
+    return tuple(
+        (pid, tuple(table["next_hops"]))
+        for pid, table in tables.items()
+        if isinstance(table, dict) and table.get("next_hops")
+    )
+
+
+def default_relations() -> Relations:
+    """The relation map of the shipped relation catalogue: each relation that has next hops,
+    in the catalogue's order (a fresh copy the caller may change)."""
+    data = {pid: list(following) for pid, following in _catalogue_hops()}
+    return check_relations(data, f"kgdiff/data/{CATALOGUE}")
 
 
 def load_relations(path: Path | None = None) -> Relations:
-    """The relation map in ``path``, or the default one when ``path`` is None."""
+    """The relation map in ``path`` (JSON), or the default one when ``path`` is None."""
     if path is None:
-        return parse_relations(default_relations_text(), "kgdiff/data/relations.json")
+        return default_relations()
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
