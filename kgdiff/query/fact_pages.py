@@ -2,7 +2,8 @@
 
 A question names a classification (its dates, mode, gap policy) and a label language. The
 first time it is asked, the build is made (or reused from the store) and paged
-(:mod:`kgdiff.query.pages`); after that, in this process, a page costs one small query. A
+(:mod:`kgdiff.query.pages`); after that, in this process, a page is a few rows of page files
+decoded once and kept (:mod:`kgdiff.query.page_reads`). A
 build estimated too large to make within a request, or one not made within the wait, is
 left to a shared background job (:mod:`kgdiff.query.jobs`) and the question answered with
 the job's state instead.
@@ -19,17 +20,11 @@ import polars as pl
 
 from kgdiff.errors import UsageError
 from kgdiff.query.cursors import decode_cursor, encode_cursor, fingerprint
+from kgdiff.query.frames import frame_of
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.jobs import Jobs, JobState
-from kgdiff.query.pages import (
-    PageChoice,
-    PagedBuild,
-    check_lang,
-    has_pages,
-    paged_build,
-    read_page,
-    stream_pages,
-)
+from kgdiff.query.page_reads import PageFileCache, read_page, stream_pages
+from kgdiff.query.pages import PageChoice, PagedBuild, check_lang, has_pages, paged_build
 from kgdiff.query.store_state import StoreWatch
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import planned_build_dir
@@ -96,6 +91,7 @@ class FactPages:
         self._ready: dict[str, ReadyFacts] = {}
         self._known: set[tuple[str, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
+        self._files = PageFileCache()
 
     def prepare(self, question: FactsQuestion, link: str) -> ReadyFacts | JobState:
         """The facts of ``question`` ready to page, or the state of the job making them
@@ -137,8 +133,7 @@ class FactPages:
         """At most ``limit`` chosen groups after ``cursor`` (None: from the first)."""
         scope = ready.scope(choice)
         after = decode_cursor(cursor, scope) if cursor else None
-        with self.graph.lookup() as connection:  # one thread: a page reads a few row groups
-            frame = read_page(connection, ready.pages, choice, after, limit)
+        frame = frame_of(read_page(self._files, ready.pages, choice, after, limit))
         if frame.height <= limit:
             return FactsPage(frame, None)
         frame = frame.head(limit)
@@ -147,8 +142,8 @@ class FactPages:
 
     def stream(self, ready: ReadyFacts, choice: PageChoice) -> Iterator[pl.DataFrame]:
         """Every chosen group, in key order, a batch at a time."""
-        with self.graph.connection() as connection:
-            yield from stream_pages(connection, ready.pages, choice)
+        for table in stream_pages(ready.pages, choice):
+            yield frame_of(table)
 
     def _days(self, question: FactsQuestion) -> Days:
         state = self.watch.state()

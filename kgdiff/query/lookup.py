@@ -170,8 +170,11 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     their own (DuckDB shares a database opened by its path within a process, and another
     graph's may have the catalog attached already), on one thread: a lookup reads a few
     row groups, more threads only cost their start."""
+    # the footers of the Parquet files it reads (facts pages) are kept: a page then costs
+    # its rows' decoding, not the file's metadata again (~1.5 of 4.5 ms)
     connection = duckdb.connect(":memory:", config={"threads": 1})
     try:
+        connection.execute("SET GLOBAL parquet_metadata_cache = true")
         connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
         connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
     except BaseException:

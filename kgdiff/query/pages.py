@@ -5,9 +5,9 @@ A build's Parquet parts are in no order (kgdiff/temporal/parts.py): paging it wi
 is paged in a language its groups are written once more, sorted and labelled, as small files
 (``BUILD/pages-<lang>/part-N.parquet``: four row groups of 2,048 rows, with statistics) with
 an index of each file's first key, rows and groups per level (``index.json``); the folder
-appears by one rename. A page then reads the file or two that hold it: a small footer and
-the row groups after the key (a 5 M-group build pages in ~5 ms, bench on 2 cores), where one
-big file cost ~60 ms a page in footer reading alone.
+appears by one rename. A page then reads the file or two that hold it
+(:mod:`kgdiff.query.page_reads`), where one big file cost ~60 ms a page in footer reading
+alone.
 """
 
 from __future__ import annotations
@@ -17,16 +17,14 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 import msgspec
-import polars as pl
 
 from kgdiff.errors import UsageError
-from kgdiff.query.frames import relation_frame
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
@@ -54,14 +52,6 @@ class PageChoice:
     levels: Sequence[str] = ()
     pids: Sequence[str] = ()
     subjects: Sequence[str] = ()
-
-    def values(self) -> dict[str, list[str]]:
-        """The bind values ``$levels``, ``$pids``, ``$subjects`` of ``sql/pages/page.sql``."""
-        return {
-            "levels": list(self.levels),
-            "pids": list(self.pids),
-            "subjects": list(self.subjects),
-        }
 
     def estimate(self, file: PageFile) -> int:
         """At most how many chosen groups ``file`` holds (exact for a choice of levels)."""
@@ -157,61 +147,3 @@ def _index(connection: duckdb.DuckDBPyConnection, files: list[Path]) -> list[Pag
         )
         for name, rows, first, last, lv, n in found.fetchall()
     ]
-
-
-def read_page(
-    connection: duckdb.DuckDBPyConnection,
-    pages: PagedBuild,
-    choice: PageChoice,
-    after: Key | None,
-    limit: int,
-) -> pl.DataFrame:
-    """At most ``limit`` + 1 chosen groups after ``after``, in key order (the one more tells
-    whether another page follows). Reads the fewest files whose groups can fill the page,
-    and more when a choice of properties leaves it short."""
-    files = pages.candidates(choice, after)
-    if not files:
-        return pl.DataFrame()
-    wanted, take = limit + 1, 1
-    while True:
-        take = max(take, _enough(files, choice, wanted))
-        frame = _page_rows(connection, pages, files[:take], choice, after, wanted)
-        if frame.height >= wanted or take >= len(files):
-            return frame
-        take *= 2
-
-
-def _enough(files: list[PageFile], choice: PageChoice, wanted: int) -> int:
-    """How many of ``files`` (from the first) hold at least ``wanted`` chosen groups."""
-    total = 0
-    for count, file in enumerate(files, start=1):
-        total += choice.estimate(file)
-        if total >= wanted:
-            return count
-    return len(files)
-
-
-def _page_rows(
-    connection: duckdb.DuckDBPyConnection,
-    pages: PagedBuild,
-    files: Sequence[PageFile],
-    choice: PageChoice,
-    after: Key | None,
-    wanted: int,
-) -> pl.DataFrame:
-    subject, pid = after or ("", "")
-    values: dict[str, object] = {"files": pages.paths(files), "after_subject": subject}
-    values |= {"after_pid": pid, "n": wanted, **choice.values()}
-    return relation_frame(connection.sql(load_sql("pages/page"), params=values))
-
-
-def stream_pages(
-    connection: duckdb.DuckDBPyConnection, pages: PagedBuild, choice: PageChoice
-) -> Iterator[pl.DataFrame]:
-    """Every chosen group, in key order, a few files at a time (memory stays flat)."""
-    files = pages.candidates(choice, None)
-    for start in range(0, len(files), 8):
-        chunk = files[start : start + 8]
-        frame = _page_rows(connection, pages, chunk, choice, None, sum(f.rows for f in chunk))
-        if frame.height:
-            yield frame
