@@ -60,6 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, problems.invalid_request)
     app.add_exception_handler(HTTPException, problems.http_error)
     app.add_exception_handler(Exception, problems.unexpected)
-    app.add_middleware(ETagMiddleware, store_tag=lambda: pages.watch.state().tag)
+    app.add_middleware(
+        ETagMiddleware,
+        store_tag=lambda: pages.watch.state().tag,
+        known_tag=pages.watch.known_tag,
+    )
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     return app

@@ -1,6 +1,7 @@
 """What routes take besides their own parameters (``Annotated`` dependencies): the graph,
 the facts pages, the jobs, the gap policy and the label language; and the parameter types
-the routes share."""
+the routes share. The dependencies are ``async``: none blocks, and FastAPI would run a plain
+function in a worker thread, a thread hop per dependency per request."""
 
 from __future__ import annotations
 
@@ -20,22 +21,22 @@ PID_PATTERN = r"^[Pp][1-9][0-9]{0,11}$"
 LANG_PATTERN = r"^[a-z]{2,3}(-[a-z0-9]{1,8})*$"
 
 
-def _graph(request: Request) -> KnowledgeGraph:
+async def _graph(request: Request) -> KnowledgeGraph:
     graph: KnowledgeGraph = request.app.state.graph
     return graph
 
 
-def _facts(request: Request) -> FactPages:
+async def _facts(request: Request) -> FactPages:
     facts: FactPages = request.app.state.facts
     return facts
 
 
-def _jobs(request: Request) -> Jobs:
+async def _jobs(request: Request) -> Jobs:
     jobs: Jobs = request.app.state.jobs
     return jobs
 
 
-def _gap(
+async def _gap(
     allow_gap: Annotated[
         bool, Query(description="Answer dates beyond the data anyway (the answer says the gap).")
     ] = False,

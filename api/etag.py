@@ -38,11 +38,18 @@ def matches(if_none_match: str, etag: str) -> bool:
 class ETagMiddleware:
     """Tags the 200 answers of ``GET /v1/…`` and answers a matching ``If-None-Match`` with
     304; ``store_tag`` gives the store's fingerprint (it may query the catalog, so it runs
-    in a worker thread)."""
+    in a worker thread), ``known_tag`` gives it when it is known without a query (else
+    None)."""
 
-    def __init__(self, app: ASGIApp, store_tag: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        store_tag: Callable[[], str],
+        known_tag: Callable[[], str | None] = lambda: None,
+    ) -> None:
         self.app = app
         self.store_tag = store_tag
+        self.known_tag = known_tag
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
@@ -55,8 +62,10 @@ class ETagMiddleware:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        try:
-            tag = await anyio.to_thread.run_sync(self.store_tag)
+        try:  # the fingerprint known (a stat says the store is unchanged): no thread hop
+            tag = self.known_tag()
+            if tag is None:
+                tag = await anyio.to_thread.run_sync(self.store_tag)
         except Exception:  # the route answers for an unreadable store
             await self.app(scope, receive, send)
             return

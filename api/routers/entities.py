@@ -9,8 +9,9 @@ from fastapi import APIRouter, Query
 
 from api.deps import Gap, Graph, Lang, Mode, Pid, Qid
 from api.models.common import reads
-from api.models.entities import EntityAnswer, EntityFacts, Timeline
+from api.models.entities import EntityAnswer, EntityFacts, FactAt, Timeline, TimelineRow
 from api.problems import responses
+from api.rows_json import rows_response
 
 router = APIRouter(tags=["entities"], responses=responses(404, 422))
 
@@ -38,7 +39,8 @@ def entity(
 def timeline(graph: Graph, qid: Qid, pid: Pid = None, lang: Lang = "en") -> Any:
     """Every statement of an entity across the snapshots, in time order, with labels."""
     answer = graph.answers.timeline(qid, pid, lang)
-    return {"qid": qid.upper(), "items": answer.frame.to_dicts(), "notes": answer.notes}
+    envelope = {"qid": qid.upper(), "notes": answer.notes}
+    return rows_response(Timeline, TimelineRow, envelope, answer.frame)
 
 
 @router.get("/v1/entities/{qid}/facts", response_model=EntityFacts)
@@ -51,11 +53,11 @@ def entity_facts(
 ) -> Any:
     """An entity's facts (object sets and best-ranked values) at a date."""
     answer = graph.answers.facts_at(date, mode, qid, gap)
-    return {
+    envelope = {
         "qid": qid.upper(),
         "date": date,
         "mode": mode,
         "reads": reads(answer.reads),
-        "items": answer.frame.to_dicts(),
         "notes": answer.notes,
     }
+    return rows_response(EntityFacts, FactAt, envelope, answer.frame)

@@ -8,12 +8,13 @@ from typing import Annotated, Any
 
 import polars as pl
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from api.deps import ClassifyMode, Facts, Gap, IdItem, Lang, Level, PidItem
 from api.models.common import reads
-from api.models.facts import FactsPage, Job
+from api.models.facts import FactGroup, FactsPage, Job
 from api.problems import responses
+from api.rows_json import rows_response
 from kgdiff.query.fact_pages import FactsQuestion, ReadyFacts
 from kgdiff.query.ids import normalise_ids
 from kgdiff.query.jobs import JobState
@@ -67,9 +68,9 @@ def facts(
     return _page(ready, limit, page.frame, page.next_cursor)
 
 
-def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None) -> Any:
+def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None) -> Response:
     init, cutoff, current = ready.days
-    return {
+    envelope = {
         "init": init,
         "cutoff": cutoff,
         "current": current,
@@ -77,9 +78,9 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
         "lang": ready.lang,
         "reads": reads(ready.reads),
         "limit": limit,
-        "items": frame.to_dicts(),
         "next_cursor": cursor,
     }
+    return rows_response(FactsPage, FactGroup, envelope, frame)
 
 
 def _accepted(state: JobState) -> JSONResponse:

@@ -56,6 +56,18 @@ class StoreWatch:
                 self._state, self._stamp = self._look(), stamp
             return self._state
 
+    def known_tag(self) -> str | None:
+        """The store's fingerprint when the catalog is as last looked at (one ``stat``, no
+        query, no lock held long: safe on an event loop), else None."""
+        try:
+            stat = self.graph.layout.catalog.stat()
+        except OSError:
+            return None
+        state = self._state
+        if state is None or (stat.st_ino, stat.st_mtime_ns) != self._stamp:
+            return None
+        return state.tag
+
     def _look(self) -> StoreState:
         with self.graph.connection() as connection:
             tag_row = connection.execute(load_sql("query/store_tag")).fetchone()
