@@ -165,11 +165,17 @@ def settle(base: str, quiet_ms: float = 20.0, limit_s: float = 300.0) -> None:
             time.sleep(0.2)
 
 
-def warm_up(client: httpx.Client, mix: Mix, requests: int = 200) -> None:
-    """Ask each kind of request a few times first (each worker opens its connections)."""
-    rng = random.Random(1)
-    for _ in range(requests):
-        client.get(mix.draw(rng)).raise_for_status()
+def warm_up(client: httpx.Client, mix: Mix, whole: bool) -> None:
+    """Ask a few requests of each kind first (each worker opens its connections), or, with
+    ``whole``, every request of the mix twice (so each worker has read what the mix reads:
+    the service as it runs after a while, not as it starts)."""
+    if not whole:
+        rng = random.Random(1)
+        for _ in range(200):
+            client.get(mix.draw(rng)).raise_for_status()
+        return
+    for path in [*mix.timelines, *mix.entity_facts, *mix.pages] * 2:
+        client.get(path).raise_for_status()
 
 
 def build_mix(store: Path, client: httpx.Client, sample: int) -> Mix:
@@ -178,7 +184,7 @@ def build_mix(store: Path, client: httpx.Client, sample: int) -> Mix:
     subjects = (
         kg.sql(
             f"SELECT DISTINCT subject FROM statements WHERE snapshot = (SELECT max(name) FROM "
-            f"snapshots) USING SAMPLE {sample} ROWS"
+            f"snapshots) USING SAMPLE reservoir({sample} ROWS) REPEATABLE (7)"
         )
         .get_column("subject")
         .to_list()
@@ -302,6 +308,12 @@ def main() -> None:
         action="store_false",
         help="answer entity facts by classifying each entity (no facts copy of the cutoff)",
     )
+    parser.add_argument(
+        "--cold",
+        dest="warm",
+        action="store_false",
+        help="start the runs after 200 requests, not after every request of the mix twice",
+    )
     parser.add_argument("--json", type=Path, help="also write the runs here")
     args = parser.parse_args()
     started = time.monotonic()
@@ -319,7 +331,7 @@ def main() -> None:
     try:
         with httpx.Client(base_url=base, timeout=600, trust_env=False) as client:
             mix = build_mix(args.store, client, args.subjects)
-            warm_up(client, mix)
+            warm_up(client, mix, args.warm)
         rng = random.Random(7)
         runs = []
         for rate in (int(r) for r in args.rates.split(",")):

@@ -15,9 +15,7 @@ from tests.paths import run_kgdiff
 
 def rows(store: Path, qid: str) -> list[dict[str, object]]:
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
-        cursor = timeline(connection, qid)
-        names = [d[0] for d in cursor.description or []]
-        return [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
+        return timeline(connection, qid).to_pylist()
 
 
 def test_a_statement_seen_in_every_snapshot(sample_store: Path) -> None:

@@ -182,7 +182,7 @@ class Answers:
         memo = self.graph.memos.current()
         with self.graph.lookup_source() as (connection, copied):
             check_known(connection, [subject, *pids], memo)
-            rows = timeline(connection, subject, pids, copied).to_arrow_table()
+            rows = timeline(connection, subject, pids, copied)
             ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
             labels = labels_for(connection, ids, None, lang, memo, copied)
             single = pids[0] if len(pids) == 1 else None

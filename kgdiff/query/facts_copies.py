@@ -17,11 +17,12 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
-from kgdiff.query.frames import relation_frame
+from kgdiff.query.frames import frame_of
 from kgdiff.query.lookup import made_whole, writing_beside_catalog
 from kgdiff.query.thread_cursors import ThreadCursors
-from kgdiff.sqlfiles import load_sql, quote
+from kgdiff.sqlfiles import load_sql, quote, run_arrow
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.classify import check_mode
 
@@ -59,12 +60,11 @@ class FactsCopies:
         """The facts of ``subjects`` in the copy ``path``, in (subject, pid) order (a
         subject at a time: an equality reads only the row groups that can hold it)."""
         with self._cursors.borrow(self._instance(path)) as cursor:
-            query = load_sql("lookup/facts_of")
-            frames = [
-                relation_frame(cursor.sql(query, params={"subject": subject}))
+            tables = [
+                run_arrow(cursor, "lookup/facts_of", {"subject": subject})
                 for subject in sorted(set(subjects))
             ]
-            return pl.concat(frames)
+            return frame_of(pa.concat_tables(tables))
 
     def close(self) -> None:
         """Close every copy read."""

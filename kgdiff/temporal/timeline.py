@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import duckdb
+import pyarrow as pa
 
 from kgdiff.query.ids import normalise_id, normalise_ids
-from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.sqlfiles import as_table_macro, run_arrow
 
 
 def catalog_macro() -> str:
@@ -18,11 +19,11 @@ def timeline(
     qid: str,
     pids: list[str] | None = None,
     copied: bool = False,
-) -> duckdb.DuckDBPyRelation:
+) -> pa.Table:
     """One row per (property, value, statement) of ``qid``, in time order, with record and
     valid intervals; only the properties ``pids`` when given (ids normalised: ``q42`` is
     ``Q42``; a usage error for one that is no id). ``copied``: ``connection`` is on a lookup
     copy, whose ``timelines`` table holds these rows made by the same SQL."""
     params = {"qid": normalise_id(qid, "the entity"), "pids": normalise_ids(pids or [], "--pid")}
     name = "timeline/timeline_copied" if copied else "timeline/timeline"
-    return connection.sql(load_sql(name), params=params)
+    return run_arrow(connection, name, params)
