@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import httpx
 import psutil
 
@@ -200,34 +201,36 @@ def build_mix(store: Path, client: httpx.Client, sample: int) -> Mix:
 
 
 async def open_loop(base: str, paths: list[str], rate: int, seconds: float) -> Run:
-    """Send ``paths`` at ``rate`` per second on a fixed schedule; collect the answers."""
+    """Send ``paths`` at ``rate`` per second on a fixed schedule; collect the answers. A
+    latency counts from when the request was due, so a client or server that falls behind
+    shows it (no coordinated omission)."""
     run = Run(target="", rate=rate)
-    limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
-    async with httpx.AsyncClient(
-        base_url=base, limits=limits, timeout=10, trust_env=False
-    ) as client:
+    connector = aiohttp.TCPConnector(limit=256)
+    timeout = aiohttp.ClientTimeout(total=10)
+    async with aiohttp.ClientSession(base, connector=connector, timeout=timeout) as session:
         start = time.perf_counter()
         tasks = []
         for index, path in enumerate(paths[: int(rate * seconds)]):
-            delay = start + index / rate - time.perf_counter()
+            due = start + index / rate
+            delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(_timed(client, path, run)))
+            tasks.append(asyncio.create_task(_timed(session, path, due, run)))
         await asyncio.gather(*tasks)
     return run
 
 
-async def _timed(client: httpx.AsyncClient, path: str, run: Run) -> None:
-    started = time.perf_counter()
+async def _timed(session: aiohttp.ClientSession, path: str, due: float, run: Run) -> None:
     try:
-        response = await client.get(path)
-        if response.status_code // 100 != 2:
-            run.errors += 1
-            return
-    except httpx.HTTPError:
+        async with session.get(path) as response:
+            await response.read()
+            answered = response.status // 100 == 2
+    except (aiohttp.ClientError, TimeoutError):
+        answered = False
+    if not answered:
         run.errors += 1
         return
-    took = (time.perf_counter() - started) * 1000
+    took = (time.perf_counter() - due) * 1000
     run.latencies_ms.append(took)
     run.by_kind.setdefault(kind_of(path), []).append(took)
 

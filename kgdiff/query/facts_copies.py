@@ -20,7 +20,7 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.query.frames import frame_of
-from kgdiff.query.lookup import made_whole, writing_beside_catalog
+from kgdiff.query.lookup import READER_CONFIG, made_whole, writing_beside_catalog
 from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote, run_arrow
 from kgdiff.store.layout import StoreLayout
@@ -77,7 +77,7 @@ class FactsCopies:
         with self._lock:
             instance = self._open.get(path)
             if instance is None:
-                instance = duckdb.connect(":memory:", config={"threads": 1})
+                instance = duckdb.connect(":memory:", config=READER_CONFIG)
                 instance.execute(f"ATTACH {quote(str(path))} AS facts (READ_ONLY)")
                 self._open[path] = instance
             return instance

@@ -48,6 +48,14 @@ ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
 8,192 ~4 ms, for a copy ~25 % larger."""
+READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
+    "threads": 1,
+    "memory_limit": "256MB",
+}
+"""A reader of a copy: one thread (a lookup reads a few row groups; more threads only cost
+their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
+a long-running service grow with every entity asked; evicted blocks are read again from the
+file, which the system's cache holds)."""
 COPY_LAYOUT = 2
 """The copy's tables and their order: a copy of another layout is made again, not read."""
 LOOK_AGAIN_SECONDS = 10.0
@@ -170,11 +178,8 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     their own (DuckDB shares a database opened by its path within a process, and another
     graph's may have the catalog attached already), on one thread: a lookup reads a few
     row groups, more threads only cost their start."""
-    # the footers of the Parquet files it reads (facts pages) are kept: a page then costs
-    # its rows' decoding, not the file's metadata again (~1.5 of 4.5 ms)
-    connection = duckdb.connect(":memory:", config={"threads": 1})
+    connection = duckdb.connect(":memory:", config=READER_CONFIG)
     try:
-        connection.execute("SET GLOBAL parquet_metadata_cache = true")
         connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
         connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
     except BaseException:
