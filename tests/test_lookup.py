@@ -261,4 +261,6 @@ def test_the_command_makes_the_copy_of_a_store_an_older_kgdiff_made(
     assert graph.facts_copy(date(2014, 6, 1), "record") is not None
     beyond = run_kgdiff("snapshots", "lookup", "--facts-at", "2019-01-01", "--store", str(store))
     assert beyond.returncode == 2 and "after the latest snapshot" in beyond.stderr
+    assert "only of a date the snapshots answer" in beyond.stderr
+    assert "--allow-gap" not in beyond.stderr  # the command has no such option
     assert graph.facts_copy(date(2019, 1, 1), "record") is None

@@ -6,30 +6,26 @@ send these; :class:`~kgdiff.query.graph.KnowledgeGraph` hands Python users the r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
 import polars as pl
-import pyarrow as pa
 
 from kgdiff.errors import UsageError
-from kgdiff.evidence.histories import DumpHistory, History
-from kgdiff.evidence.show import EvidenceReport, ShowQuery, show_evidence
-from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
-from kgdiff.query.entity import entity_as_of, latest_history
+from kgdiff.query.answer import Answer, Day, Ids, as_day, id_list, level_list
+from kgdiff.query.entity import entity_as_of
+from kgdiff.query.evidence_answers import EvidenceAnswers
 from kgdiff.query.frames import frame_of, relation_frame
-from kgdiff.query.ids import check_known, normalise_id, normalise_ids, why_empty
+from kgdiff.query.ids import check_known, normalise_id, why_empty
 from kgdiff.query.labels import labels_for
 from kgdiff.query.timeline_labels import with_labels
 from kgdiff.query.window_answers import chains_of, pool_years, pools_of, updates_of
 from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
-from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.dates import GapPolicy, check_answerable
 from kgdiff.temporal.export import GroupChoice, classified_rows
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
-from kgdiff.temporal.levels import LEVELS
 from kgdiff.temporal.parts import PartDone
 from kgdiff.temporal.pools import PoolRequest
 from kgdiff.temporal.timeline import timeline
@@ -38,50 +34,8 @@ from kgdiff.temporal.updates import UpdatesQuery, check_window
 if TYPE_CHECKING:
     from kgdiff.query.graph import KnowledgeGraph
 
-Day = date | str
-Ids = str | Sequence[str] | None
 
-
-@dataclass(frozen=True)
-class Answer:
-    """Rows, the reads of the question's dates, and notes (why nothing, where it stops)."""
-
-    frame: pl.DataFrame
-    reads: list[DateRead] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def arrow(self) -> pa.Table:
-        """The rows as an Arrow table (no copy)."""
-        return self.frame.to_arrow()
-
-
-def as_day(value: Day, what: str) -> date:
-    """A date given as a date or ``YYYY-MM-DD``; a usage error naming ``what`` otherwise."""
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise UsageError(f"{what} {value!r} is not a date; write it as YYYY-MM-DD") from exc
-
-
-def id_list(values: Ids, what: str) -> list[str]:
-    """One id or several, normalised (``p6`` → ``P6``)."""
-    if values is None:
-        return []
-    return normalise_ids([values] if isinstance(values, str) else values, what)
-
-
-def level_list(levels: Ids) -> list[str]:
-    """Levels, each one of :data:`LEVELS` (a usage error naming a wrong one)."""
-    chosen = [levels] if isinstance(levels, str) else list(levels or [])
-    wrong = [value for value in chosen if value not in LEVELS]
-    if wrong:
-        raise UsageError(f"level {wrong[0]!r} is not one of {', '.join(LEVELS)}")
-    return list(dict.fromkeys(chosen))
-
-
-class Answers:
+class Answers(EvidenceAnswers):
     """The questions, each answered with an :class:`Answer` (see the graph's methods)."""
 
     def __init__(self, graph: KnowledgeGraph) -> None:
@@ -258,46 +212,6 @@ class Answers:
             check_known(connection, pids, self.graph.memos.current())
             frame, reads, notes = updates_of(connection, query)
         return Answer(frame, reads, notes)
-
-    def evidence_report(
-        self, subject: str, pid: str | None = None, snapshot: str | None = None
-    ) -> EvidenceReport:
-        """The Wikipedia evidence of a subject's facts, per Wikipedia snapshot."""
-        with self.graph.connection() as connection:
-            return show_evidence(self.graph.layout, connection, ShowQuery(subject, pid, snapshot))
-
-    def evidence(self, subject: str, pid: str | None = None, snapshot: str | None = None) -> Answer:
-        """The Wikipedia evidence of a subject's facts (``kgdiff evidence show``)."""
-        report = self.evidence_report(subject, pid, snapshot)
-        notes = [report.note] if report.note else []
-        notes += [note for section in report.sections for note in section.notes]
-        return Answer(frame_of(report.table()), [], notes)
-
-    def revisions(
-        self,
-        cutoff: Day,
-        current: Day | None = None,
-        pid: Ids = None,
-        wiki: str = "enwiki",
-        wikipedia: str | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-        history: History | None = None,
-    ) -> Answer:
-        """The first revision stating each knowledge update: searched in ``history`` (e.g.
-        a live wiki's API), else in the store's history snapshot ``wikipedia`` (default:
-        the latest of ``wiki``)."""
-        latest = as_day(current, "current") if current is not None else self.span()[1]
-        pids = tuple(id_list(pid, "pid"))
-        query = UpdateQuery(as_day(cutoff, "cutoff"), latest, wiki, pids, lang, gap or GapPolicy())
-        with self.graph.connection() as connection:
-            check_known(connection, pids, self.graph.memos.current())
-            reads = query.check(connection)
-            if history is None:
-                name = wikipedia or latest_history(self.graph.layout, wiki)
-                history = DumpHistory(connection, name)
-            rows = list(supporting_revisions(connection, query, history))
-        return Answer(pl.DataFrame(rows, infer_schema_length=None), reads)
 
     def entity(
         self, qid: str, day: Day | None = None, lang: str = "en", gap: GapPolicy | None = None

@@ -12,7 +12,7 @@ return an :class:`~kgdiff.query.answers.Answer` from ``kg.answers``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -23,7 +23,7 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.facts_copies import FactsCopies, build_facts_copy, facts_copy_path
-from kgdiff.query.frames import relation_frame
+from kgdiff.query.graph_questions import GraphQuestions
 from kgdiff.query.lookup import LookupCopies, build_lookup, copied_views, store_tag
 from kgdiff.query.memo import StoreMemos
 from kgdiff.sqlfiles import load_sql
@@ -33,8 +33,10 @@ from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
 
+FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
-class KnowledgeGraph:
+
+class KnowledgeGraph(GraphQuestions):
     """A store's knowledge graph: snapshots, classifications, timelines, pools, chains,
     updates, evidence and supporting revisions, and SQL over its catalog."""
 
@@ -110,7 +112,7 @@ class KnowledgeGraph:
         then read from it."""
         when = date.fromisoformat(day) if isinstance(day, str) else day
         with self.connection() as connection:
-            check_day(connection, when, mode, GapPolicy())  # a date past the data: refused
+            check_day(connection, when, mode, GapPolicy(), FACTS_COPY_HINT)
         return build_facts_copy(self.layout, self.build_lookup(), when, mode)
 
     def facts_copy(self, day: date, mode: str) -> Path | None:
@@ -161,123 +163,3 @@ class KnowledgeGraph:
             if self._base is not None:
                 self._base.close()
                 self._base = None
-
-    # --- questions answered with DataFrames ------------------------------------------
-
-    def snapshots(self) -> pl.DataFrame:
-        """One row per Wikidata snapshot, oldest first (name, date, coverage, counts…)."""
-        return self.answers.snapshots().frame
-
-    def classify(
-        self,
-        cutoff: date | str,
-        init: date | str | None = None,
-        current: date | str | None = None,
-        mode: str = "record",
-        level: str | Sequence[str] | None = None,
-        pid: str | Sequence[str] | None = None,
-        subject: str | Sequence[str] | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """Every (subject, property) group's level for a cutoff, sorted, with labels.
-
-        ``init`` defaults to the first snapshot's date, ``current`` to the latest one's; the
-        classification is built once and reused (``STORE/builds/classify``)."""
-        answer = self.answers.classify(
-            cutoff, init, current, mode, level, pid, subject, lang=lang, gap=gap
-        )
-        return answer.frame
-
-    def facts_at(
-        self,
-        day: date | str,
-        mode: str = "record",
-        subject: str | Sequence[str] | None = None,
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """Every group's object set and best-ranked values at one date."""
-        return self.answers.facts_at(day, mode, subject, gap).frame
-
-    def timeline(
-        self, qid: str, pid: str | Sequence[str] | None = None, lang: str = "en"
-    ) -> pl.DataFrame:
-        """Every statement of an entity across the snapshots, in time order, with labels."""
-        return self.answers.timeline(qid, pid, lang).frame
-
-    def pools(
-        self,
-        qid: str | Sequence[str] | None = None,
-        pid: str | None = None,
-        from_year: int | None = None,
-        to_year: int | None = None,
-        granularity: str = "year",
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """Chronological object pools per (subject, property) and year (or month)."""
-        answer = self.answers.pools(qid, pid, from_year, to_year, granularity, lang, gap)
-        return answer.frame
-
-    def chains(
-        self,
-        date: date | str,
-        subject: str | Sequence[str] | None = None,
-        relations: dict[str, list[str]] | None = None,
-        max_hops: int = 3,
-        pid: str | Sequence[str] | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """Multi-hop chains valid at a date (record time), with labels."""
-        answer = self.answers.chains(date, subject, relations, max_hops, pid, lang, gap)
-        return answer.frame
-
-    def updates(
-        self,
-        cutoff: date | str,
-        current: date | str | None = None,
-        pid: str | Sequence[str] | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """AntiLeakBench's knowledge updates after a cutoff (valid time), with labels."""
-        return self.answers.updates(cutoff, current, pid, lang, gap).frame
-
-    def evidence(
-        self, subject: str, pid: str | None = None, snapshot: str | None = None
-    ) -> pl.DataFrame:
-        """The Wikipedia evidence of a subject's facts: sentences, pages, revisions."""
-        return self.answers.evidence(subject, pid, snapshot).frame
-
-    def supporting_revisions(
-        self,
-        cutoff: date | str,
-        current: date | str | None = None,
-        pid: str | Sequence[str] | None = None,
-        wiki: str = "enwiki",
-        wikipedia: str | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """The first revision that states each knowledge update, from the store's
-        histories (``wikipedia``: which history snapshot; default the latest)."""
-        answer = self.answers.revisions(cutoff, current, pid, wiki, wikipedia, lang, gap)
-        return answer.frame
-
-    def entity(
-        self,
-        qid: str,
-        day: date | str | None = None,
-        lang: str = "en",
-        gap: GapPolicy | None = None,
-    ) -> pl.DataFrame:
-        """An entity as of a date (default: the latest snapshot): label, description,
-        aliases, types, sitelinks count, the snapshot read."""
-        return self.answers.entity(qid, day, lang, gap).frame
-
-    def sql(self, query: str, params: dict[str, object] | None = None) -> pl.DataFrame:
-        """Any read-only query over the catalog's views and macros (a trusted caller's: the
-        REST service runs users' SQL through :mod:`kgdiff.query.safe_sql` instead)."""
-        with self.connection() as connection:
-            return relation_frame(connection.sql(query, params=params))

@@ -70,23 +70,28 @@ def date_reads(
     return [DateRead(view, role, day, *rest) for view, role, _, day, *rest in rows]
 
 
+GAP_HINT = (
+    "Choose dates the snapshots answer, or pass --allow-gap to answer anyway (the output "
+    "carries the gap) or --max-gap DAYS"
+)
+"""What a refused date's message tells a command that takes ``--allow-gap``."""
+
+
 def check_answerable(
     connection: duckdb.DuckDBPyConnection,
     days: dict[str, date],
     mode: str,
     gap: GapPolicy,
     as_of: date | None = None,
+    hint: str = GAP_HINT,
 ) -> list[DateRead]:
     """The reads of ``days``; a usage error naming the snapshots when some date is beyond the
-    data and ``gap`` does not allow it."""
+    data and ``gap`` does not allow it, ending with ``hint`` (what the user can do)."""
     reads = date_reads(connection, days, mode, as_of, gap.max_gap)
     problems = list(dict.fromkeys(r.problem for r in reads if r.problem is not None))
     if problems and not gap.allow:
         listing = snapshot_listing(connection)
-        raise BeyondDataError(
-            f"{'; '.join(problems)}. Snapshots: {listing}. Choose dates the snapshots answer, "
-            "or pass --allow-gap to answer anyway (the output carries the gap) or --max-gap DAYS"
-        )
+        raise BeyondDataError(f"{'; '.join(problems)}. Snapshots: {listing}. {hint}")
     return reads
 
 

@@ -16,6 +16,7 @@ from kgdiff.sqlfiles import as_table_macro, load_sql
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import (
     DEFAULT_MAX_GAP,
+    GAP_HINT,
     DateRead,
     GapPolicy,
     check_answerable,
@@ -42,14 +43,19 @@ def catalog_macro() -> str:
 
 
 def check_day(
-    connection: duckdb.DuckDBPyConnection, day: date, mode: str, gap: GapPolicy
+    connection: duckdb.DuckDBPyConnection,
+    day: date,
+    mode: str,
+    gap: GapPolicy,
+    hint: str = GAP_HINT,
 ) -> list[DateRead]:
     """The reads of ``day`` (valid time reads the latest snapshot); a usage error naming the
-    snapshots when the day is beyond the data and ``gap`` does not allow it."""
+    snapshots, ending with ``hint``, when the day is beyond the data and ``gap`` does not
+    allow it."""
     check_mode(mode)
     latest = latest_snapshot(connection)
     as_of = latest[1] if latest is not None else None
-    return check_answerable(connection, {"day": day}, mode, gap, as_of=as_of)
+    return check_answerable(connection, {"day": day}, mode, gap, as_of=as_of, hint=hint)
 
 
 def facts_at(
