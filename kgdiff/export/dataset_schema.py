@@ -1,0 +1,69 @@
+"""The columns of each exported config: their polars types (so every split has the same
+schema, empty or not) and their Hugging Face feature types for the dataset card."""
+
+from __future__ import annotations
+
+import polars as pl
+
+TEXT = pl.String()
+TEXTS = pl.List(pl.String())
+
+QA_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "level": TEXT,
+        "change_kind": TEXT,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "outdated": TEXTS,
+        "all_answers": TEXTS,
+        "outdated_answers": TEXTS,
+        "mc_question": TEXT,
+        "options": TEXTS,
+        "choice_types": TEXTS,
+        "gold": TEXT,
+        "tf_statement": TEXT,
+        "tf_label": pl.Boolean(),
+        "context": TEXT,
+        "context_page": TEXT,
+        "context_revision": pl.Int64(),
+        "context_sentence": pl.Int64(),
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``qa`` config's columns, in order (docs/benchmark-export.md#qa)."""
+
+WIKIPEDIA_FIELDS = frozenset({"context", "context_page"})
+"""Columns holding Wikipedia text (CC BY-SA 4.0); every other column is Wikidata's (CC0)."""
+
+_SCALARS: dict[object, str] = {
+    pl.String(): "string",
+    pl.Boolean(): "bool",
+    pl.Int64(): "int64",
+    pl.Int32(): "int32",
+    pl.Float64(): "float64",
+}
+
+
+def feature_lines(schema: pl.Schema, indent: str) -> list[str]:
+    """The card's ``features:`` entries of ``schema`` (YAML lines, each starting with
+    ``indent``): a scalar as ``dtype``, a list of scalars as ``sequence`` (which every
+    version of the datasets library reads)."""
+    lines = []
+    for name, dtype in schema.items():
+        lines.append(f"{indent}- name: {name}")
+        if isinstance(dtype, pl.List):
+            lines.append(f"{indent}  sequence: {_SCALARS[dtype.inner]}")
+        else:
+            lines.append(f"{indent}  dtype: {_SCALARS[dtype]}")
+    return lines

@@ -1,0 +1,118 @@
+"""The ``qa`` config: single-hop questions about the groups of a classification, one split
+per level (stable, evolved, uncharted), with what was left out counted."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+import polars as pl
+
+from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.contexts import group_contexts, subject_popularity
+from kgdiff.export.dataset_schema import QA_SCHEMA
+from kgdiff.export.names import Names
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.qa_records import QaItem, QaSetting, qa_item
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.seeded import seeded_rank
+from kgdiff.query.graph import KnowledgeGraph
+
+QA_SPLITS = ("stable", "evolved", "uncharted")
+QA_DESCRIPTION = (
+    "Single-hop questions, one per (subject, property) group of the classification, split by"
+    " level: `stable` (the same objects at init, cutoff and current), `evolved` (established"
+    " before init and changed since: `outdated` holds what no longer holds), `uncharted` (new"
+    " after the cutoff). Each record asks its fact four ways: an open question, a cloze, a"
+    " multiple-choice item and a true/false statement."
+)
+
+
+def _value_ids(frame: pl.DataFrame) -> list[str]:
+    """Every value of the groups, and the units of their quantities (to be named)."""
+    values = frame.get_column("all_answers").explode().drop_nulls().unique().to_list()
+    units = [value.rsplit("|", 1)[1] for value in values if value.count("|") == 1]
+    return sorted({*values, *units})
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    frame: pl.DataFrame,
+    chosen: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> QaSetting:
+    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
+    pairs = frame.select("pid", "all_answers").explode("all_answers").drop_nulls()
+    with kg.connection() as connection:
+        names = Names.read(connection, _value_ids(frame), snapshot, request.lang)
+        contexts = group_contexts(connection, kg.layout, chosen, catalogue)
+        subjects = chosen.get_column("subject").to_list()
+        wiki = f"{request.lang}wiki"
+        popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
+    noise = NoisePool.of(pairs.iter_rows(), names, catalogue)
+    return QaSetting(dates.iso(), request.seed, request.options, names, noise, contexts, popularity)
+
+
+def balance_truth(items: list[QaItem], seed: int) -> list[QaItem]:
+    """The items with both true/false labels occurring (when there are two items or more
+    and one can change): if all agree, the first in the seed's order that can be swapped
+    takes its other statement."""
+    if len(items) < 2 or len({item.record["tf_label"] for item in items}) == 2:
+        return items
+    swappable = [item for item in items if item.other_statement is not None]
+    if not swappable:
+        return items
+    pick = min(swappable, key=lambda item: seeded_rank(seed, item.record["id"]))
+    record = dict(pick.record)
+    record["tf_statement"], record["tf_label"] = pick.other_statement, not record["tf_label"]
+    swapped = replace(pick, record=record, other_statement=pick.record["tf_statement"])
+    return [swapped if item is pick else item for item in items]
+
+
+def _split(items: Iterable[QaItem], request: BenchmarkRequest) -> pl.DataFrame:
+    kept = list(items)
+    if request.limit is not None:
+        kept.sort(key=lambda item: seeded_rank(request.seed, item.record["id"]))
+        kept = kept[: request.limit]
+    kept = balance_truth(kept, request.seed)
+    records = sorted((item.record for item in kept), key=lambda record: record["id"])
+    return pl.DataFrame(records, schema=QA_SCHEMA)
+
+
+def qa_config(
+    kg: KnowledgeGraph,
+    frame: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> ConfigExport:
+    """The ``qa`` config of a classification (``frame``: every group, from ``kg.classify``)."""
+    levels = Counter(frame.get_column("level").to_list())
+    in_splits = frame.filter(pl.col("level").is_in(QA_SPLITS))
+    chosen = in_splits.filter(pl.col("pid").is_in(catalogue.pids))
+    on_step(f"qa: naming the answers of {chosen.height:,} groups")
+    setting = _setting(
+        kg, frame.filter(pl.col("pid").is_in(catalogue.pids)), chosen, request, dates, catalogue
+    )
+    left_out: Counter[str] = Counter(
+        {"relation_not_in_catalogue": in_splits.height - chosen.height}
+    )
+    items: dict[str, list[QaItem]] = {name: [] for name in QA_SPLITS}
+    for row in chosen.iter_rows(named=True):
+        built = qa_item(row, catalogue[row["pid"]], setting)
+        if isinstance(built, str):
+            left_out[built] += 1
+        else:
+            items[row["level"]].append(built)
+    splits = {name: _split(items[name], request) for name in QA_SPLITS}
+    counts = {
+        "groups_by_level": dict(sorted(levels.items())),
+        "levels_left_out": sorted(set(levels) - set(QA_SPLITS)),
+        "left_out": dict(sorted(left_out.items())),
+        "built": {name: len(items[name]) for name in QA_SPLITS},
+    }
+    return ConfigExport("qa", QA_SCHEMA, splits, counts, QA_DESCRIPTION)

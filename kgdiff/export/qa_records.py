@@ -1,0 +1,135 @@
+"""One record of the ``qa`` config: a (subject, property) group of the classification asked
+as an open question, a cloze, a multiple-choice item and a true/false statement
+(docs/benchmark-export.md#qa)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kgdiff.export.choices import letter
+from kgdiff.export.contexts import Context
+from kgdiff.export.names import Names, main_texts_of, texts_of
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.options import Choices, OptionInputs, build_choices
+from kgdiff.export.relation_model import Relation
+from kgdiff.export.seeded import record_rng
+
+MC_INSTRUCTION = "Answer with the letter of the correct option."
+
+
+@dataclass(frozen=True)
+class QaSetting:
+    """What every record of an export shares: the dates, the seed, the options' count, and
+    the store's names, distractors, contexts and popularity."""
+
+    dates: Mapping[str, str]
+    """``init``, ``cutoff`` and ``current`` as ISO dates."""
+    seed: int
+    options: int
+    names: Names
+    noise: NoisePool
+    contexts: Mapping[tuple[str, str], Context]
+    popularity: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class QaItem:
+    """A record, and the true/false statement of the other truth value (None when the
+    record cannot be made false), which a split whose labels all agree may swap in."""
+
+    record: dict[str, Any]
+    other_statement: str | None
+
+
+def mc_question(question: str, options: list[str]) -> str:
+    """The question with its options lettered, one a line, and the instruction."""
+    lines = [f"{letter(index)}. {option}" for index, option in enumerate(options)]
+    return "\n".join([question, *lines, MC_INSTRUCTION])
+
+
+def _choices(
+    row: Mapping[str, Any], relation: Relation, setting: QaSetting, key: str
+) -> Choices | None:
+    names = setting.names
+    correct = main_texts_of(names, row["latest"])[0]
+    classes = [*names.classes(row["latest"][0]), *filter(None, [relation.object_class])]
+    inputs = OptionInputs(
+        correct=correct,
+        latest=texts_of(names, row["latest"]),
+        outdated=texts_of(names, row["outdated"]),
+        outdated_labels=main_texts_of(names, row["outdated"]),
+        noise=setting.noise.offer(key, relation.pid, classes, row["all_answers"]),
+    )
+    return build_choices(inputs, record_rng(setting.seed, key, "options"), setting.options)
+
+
+def _true_false(
+    relation: Relation, subject: str, choices: Choices, setting: QaSetting, key: str
+) -> tuple[str, bool, str | None]:
+    """The statement, its truth, and the statement of the other truth (if any): false ones
+    name the outdated option when there is one, else a distractor."""
+    correct = choices.options[choices.choice_types.index("correct")]
+    wrong = next(
+        (
+            choices.options[choices.choice_types.index(kind)]
+            for kind in ("outdated", "noise")
+            if kind in choices.choice_types
+        ),
+        None,
+    )
+    true_statement = relation.statement(subject, correct)
+    false_statement = relation.statement(subject, wrong) if wrong is not None else None
+    truth = false_statement is None or record_rng(setting.seed, key, "tf").random() < 0.5
+    if truth:
+        return true_statement, True, false_statement
+    assert false_statement is not None
+    return false_statement, False, true_statement
+
+
+def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> QaItem | str:
+    """The record of a classified group (a row of ``kg.classify``), or why it has none
+    (``unlabelled_subject``, ``no_answer_text``, ``too_few_options``)."""
+    subject, subject_label = row["subject"], row["subject_label"]
+    key = f"qa/{subject}/{relation.pid}"
+    if not subject_label or subject_label == subject:
+        return "unlabelled_subject"
+    if not main_texts_of(setting.names, row["latest"]):
+        return "no_answer_text"
+    choices = _choices(row, relation, setting, key)
+    if choices is None:
+        return "too_few_options"
+    question = relation.question(subject_label)
+    statement, truth, other = _true_false(relation, subject_label, choices, setting, key)
+    context = setting.contexts.get((subject, relation.pid))
+    record = {
+        "id": key,
+        "subject": subject,
+        "subject_label": subject_label,
+        "pid": relation.pid,
+        "relation": relation.label,
+        "level": row["level"],
+        "change_kind": row["change_kind"] if row["level"] == "evolved" else None,
+        "question": question,
+        "cloze": relation.cloze(subject_label),
+        "answers": texts_of(setting.names, row["latest"]),
+        "answer_labels": main_texts_of(setting.names, row["latest"]),
+        "latest": list(row["latest"]),
+        "outdated": list(row["outdated"]),
+        "all_answers": list(row["all_answers"]),
+        "outdated_answers": texts_of(setting.names, row["outdated"]),
+        "mc_question": mc_question(question, choices.options),
+        "options": choices.options,
+        "choice_types": choices.choice_types,
+        "gold": choices.gold,
+        "tf_statement": statement,
+        "tf_label": truth,
+        "context": context.sentence if context else None,
+        "context_page": context.page if context else None,
+        "context_revision": context.revision if context else None,
+        "context_sentence": context.index if context else None,
+        "popularity": setting.popularity.get(subject),
+        **setting.dates,
+    }
+    return QaItem(record, other)
