@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from kgdiff.export.value_text import is_entity, value_texts
+from kgdiff.export.value_text import is_entity, time_precision, value_texts
 from kgdiff.sqlfiles import load_sql
 
 
@@ -51,9 +51,13 @@ class Names:
         return name.label if name else None
 
     def classes(self, value: str) -> tuple[str, ...]:
-        """The classes (P31) of an entity value (none for other values)."""
+        """The classes (P31) of an entity value; a time's precision stands for its class
+        (a year is offered other years as distractors first, a day other days)."""
         name = self._names.get(value)
-        return name.classes if name else ()
+        if name is not None:
+            return name.classes
+        precision = time_precision(value)
+        return (f"time precision {precision}",) if precision is not None else ()
 
     def texts(self, value: str) -> list[str]:
         """Every text naming ``value``, its main one first: an entity's label then its

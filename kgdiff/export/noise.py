@@ -78,10 +78,9 @@ class NoisePool:
         for name in classes:
             yield self._by_pid_class.get((pid, name), [])
         yield self._by_pid.get(pid, [])
-        if kind is ObjectType.ITEM:
-            for name in classes:
-                yield self._by_type_class.get((kind, name), [])
-        else:
+        for name in classes:
+            yield self._by_type_class.get((kind, name), [])
+        if kind is not ObjectType.ITEM:
             yield self._by_type.get(kind, [])
 
     def offer(

@@ -53,10 +53,10 @@ def _choices(
     row: Mapping[str, Any], relation: Relation, setting: QaSetting, key: str
 ) -> Choices | None:
     names = setting.names
-    correct = main_texts_of(names, row["latest"])[0]
-    classes = [*names.classes(row["latest"][0]), *filter(None, [relation.object_class])]
+    value = next(value for value in row["latest"] if names.main_text(value) is not None)
+    classes = [*names.classes(value), *filter(None, [relation.object_class])]
     inputs = OptionInputs(
-        correct=correct,
+        correct=str(names.main_text(value)),
         latest=texts_of(names, row["latest"]),
         outdated=texts_of(names, row["outdated"]),
         outdated_labels=main_texts_of(names, row["outdated"]),

@@ -49,6 +49,12 @@ def _year_text(year: int, bce: bool) -> str:
     return f"{year} BCE" if bce else str(year)
 
 
+def time_precision(value: str) -> int | None:
+    """The precision of a time value key (9 a year, 11 a day), None for other values."""
+    found = _TIME.fullmatch(value)
+    return int(found.group(5)) if found else None
+
+
 def time_texts(value: str) -> list[str]:
     """A time value key in words at its precision, then its ISO form when the precision is a
     day or a month (an alias a model may write instead); empty when it is not a time."""
