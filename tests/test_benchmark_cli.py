@@ -4,6 +4,8 @@ demo store's Wikipedia evidence."""
 from __future__ import annotations
 
 import json
+import math
+import shutil
 from datetime import date
 from pathlib import Path
 
@@ -129,3 +131,22 @@ def test_contexts_come_from_the_evidence_of_the_latest_answer(
         assert (record["context_page"], record["context_sentence"], record["context"]) in found
     without = [r for r in exported if r["context"] is None]
     assert all(r["context_page"] is None and r["context_revision"] is None for r in without)
+
+
+def test_popularity_comes_from_the_page_views_of_the_subjects_article(
+    sample_store: Path, tmp_path: Path
+) -> None:
+    from kgdiff.pageviews.ingest import PageviewIngest, ingest_file
+
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    # no real page-view dump of these articles ships with the tests: an hourly dump's lines,
+    # written here (two projects, so the wiki is told apart)
+    views = tmp_path / "pageviews-20141201-100000"
+    views.write_text("en Germany 500 0\nen Boston 40 0\nde Germany 9 0\n", encoding="utf-8")
+    ingest_file(PageviewIngest(views, period="hour", date="2014-12-01T10", store=store))
+    exported = all_records(export(store, tmp_path / "pop").out)
+    by_subject = {r["subject"]: r["popularity"] for r in exported}
+    assert by_subject["Q183"] == pytest.approx(math.log(501))
+    assert by_subject["Q100"] == pytest.approx(math.log(41))
+    assert {r["popularity"] for r in exported if r["subject"] not in ("Q183", "Q100")} == {None}
