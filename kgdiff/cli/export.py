@@ -51,7 +51,7 @@ def export_benchmark_command(
     max_gap: MaxGapOption = 31,
     allow_gap: AllowGapOption = False,
     force: Annotated[
-        bool, typer.Option("--force", help="Replace DIR when it exists and is not empty.")
+        bool, typer.Option("--force", help="Replace a non-empty --out folder.")
     ] = False,
     store: StoreOption = None,
 ) -> None:
