@@ -24,6 +24,7 @@ from kgdiff.export.benchmark_model import (
     Dates,
 )
 from kgdiff.export.dataset_writer import check_target, write_dataset
+from kgdiff.export.multi_hop_config import multi_hop_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue
@@ -32,7 +33,7 @@ from kgdiff.query.lookup import store_tag
 from kgdiff.temporal.classify import check_dates
 
 ConfigBuilder = Callable[..., ConfigExport]
-CONFIGS: dict[str, ConfigBuilder] = {"qa": qa_config}
+CONFIGS: dict[str, ConfigBuilder] = {"qa": qa_config, "multi_hop": multi_hop_config}
 """The configs that can be exported, in the order they are written."""
 EXPORT_MODES = ("record", "valid")
 

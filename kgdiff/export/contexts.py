@@ -19,6 +19,8 @@ from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 
 Group = tuple[str, str]
+WANTED = ["subject", "pid", "value", "position", "role", "snapshot"]
+"""The columns of the values whose mention is sought (``sql/export/contexts.sql``)."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,25 @@ def _wanted(groups: pl.DataFrame, catalogue: RelationCatalogue) -> pl.DataFrame:
         for position, value in enumerate(latest):
             if is_entity(value):
                 rows.append((subject, pid, value, position, role, snapshot))
-    schema = ["subject", "pid", "value", "position", "role", "snapshot"]
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return pl.DataFrame(rows, schema=WANTED, orient="row")
+
+
+def contexts_of(
+    connection: duckdb.DuckDBPyConnection, wanted: pl.DataFrame
+) -> dict[Group, Context]:
+    """The evidence sentence of each (subject, pid) of ``wanted`` (rows of subject, pid,
+    value, position, role, snapshot: the values whose mention is sought) that has one."""
+    if wanted.is_empty():
+        return {}
+    connection.register("export_wanted", wanted.to_arrow())
+    try:
+        rows = connection.execute(load_sql("export/contexts")).fetchall()
+    finally:
+        connection.unregister("export_wanted")
+    return {
+        (subject, pid): Context(c["sentence"], c["title"], c["revision_id"], c["sentence_index"])
+        for subject, pid, c in rows
+    }
 
 
 def group_contexts(
@@ -57,18 +76,20 @@ def group_contexts(
     ``wikipedia_current`` column) that has one; empty when the store has no evidence."""
     if evidence_wiki(layout) is None or "wikipedia_current" not in groups.columns:
         return {}
-    wanted = _wanted(groups, catalogue)
-    if wanted.is_empty():
-        return {}
-    connection.register("export_wanted", wanted.to_arrow())
-    try:
-        rows = connection.execute(load_sql("export/contexts")).fetchall()
-    finally:
-        connection.unregister("export_wanted")
-    return {
-        (subject, pid): Context(c["sentence"], c["title"], c["revision_id"], c["sentence_index"])
-        for subject, pid, c in rows
-    }
+    return contexts_of(connection, _wanted(groups, catalogue))
+
+
+def wikipedia_at(
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, day: date
+) -> str | None:
+    """The Wikipedia snapshot with evidence, of the wiki the evidence columns use, dated at
+    or before ``day``; None when the store has none."""
+    wiki = evidence_wiki(layout)
+    if wiki is None:
+        return None
+    rows = connection.execute(load_sql("export/wikipedia_at"), {"wiki": wiki, "day": day})
+    found = rows.fetchall()
+    return str(found[0][0]) if found and found[0][0] is not None else None
 
 
 def subject_popularity(

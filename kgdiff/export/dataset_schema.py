@@ -43,7 +43,7 @@ QA_SCHEMA = pl.Schema(
 )
 """The ``qa`` config's columns, in order (docs/benchmark-export.md#qa)."""
 
-WIKIPEDIA_FIELDS = frozenset({"context", "context_page"})
+WIKIPEDIA_FIELDS = frozenset({"context", "context_page", "hop_contexts", "hop_context_pages"})
 """Columns holding Wikipedia text (CC BY-SA 4.0); every other column is Wikidata's (CC0)."""
 
 _SCALARS: dict[object, str] = {
@@ -67,3 +67,39 @@ def feature_lines(schema: pl.Schema, indent: str) -> list[str]:
         else:
             lines.append(f"{indent}  dtype: {_SCALARS[dtype]}")
     return lines
+
+
+INTS = pl.List(pl.Int64())
+
+MULTI_HOP_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "n_hops": pl.Int64(),
+        "pids": TEXTS,
+        "relations": TEXTS,
+        "hop_subjects": TEXTS,
+        "hop_subject_labels": TEXTS,
+        "hop_objects": TEXTS,
+        "hop_object_labels": TEXTS,
+        "hop_questions": TEXTS,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "date": TEXT,
+        "snapshot": TEXT,
+        "hop_contexts": TEXTS,
+        "hop_context_pages": TEXTS,
+        "hop_context_revisions": INTS,
+        "hop_context_sentences": INTS,
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``multi_hop`` config's columns, in order (docs/benchmark-export.md#the-multi_hop-config);
+the ``hop_*`` lists have one entry per hop, in order (a context is null where a hop has none)."""
