@@ -79,12 +79,10 @@ def group_contexts(
     return contexts_of(connection, _wanted(groups, catalogue))
 
 
-def wikipedia_at(
-    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, day: date
-) -> str | None:
-    """The Wikipedia snapshot with evidence, of the wiki the evidence columns use, dated at
-    or before ``day``; None when the store has none."""
-    wiki = evidence_wiki(layout)
+def wikipedia_at(connection: duckdb.DuckDBPyConnection, wiki: str | None, day: date) -> str | None:
+    """The latest Wikipedia snapshot of ``wiki`` dated at or before ``day``; None when there
+    is none (or no wiki: :func:`kgdiff.evidence.supported.evidence_wiki` of a store without
+    evidence)."""
     if wiki is None:
         return None
     rows = connection.execute(load_sql("export/wikipedia_at"), {"wiki": wiki, "day": day})

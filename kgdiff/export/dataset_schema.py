@@ -103,3 +103,40 @@ MULTI_HOP_SCHEMA = pl.Schema(
 )
 """The ``multi_hop`` config's columns, in order (docs/benchmark-export.md#the-multi_hop-config);
 the ``hop_*`` lists have one entry per hop, in order (a context is null where a hop has none)."""
+
+UPDATES_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "outdated": TEXTS,
+        "outdated_answers": TEXTS,
+        "new_start": TEXT,
+        "old_end": TEXT,
+        "mc_question": TEXT,
+        "options": TEXTS,
+        "choice_types": TEXTS,
+        "gold": TEXT,
+        "tf_statement": TEXT,
+        "tf_label": pl.Boolean(),
+        "context": TEXT,
+        "context_page": TEXT,
+        "context_revision": pl.Int64(),
+        "evidence_sentence": TEXT,
+        "distractors_3": TEXTS,
+        "distractors_5": TEXTS,
+        "distractors_7": TEXTS,
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``updates`` config's columns, in order (docs/benchmark-export.md#the-updates-config)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import WANTED, Context, contexts_of, subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
@@ -118,7 +119,7 @@ def _setting(
     with kg.connection() as connection:
         names = Names.read(connection, answers, snapshot, request.lang)
         # as the qa config's: the Wikipedia of the present states the facts that still hold
-        wiki = wikipedia_at(connection, kg.layout, dates.current)
+        wiki = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
         wanted = [
             (s, p, o, 0, catalogue[p].context.value, wiki)
             for s, p, o in hops.select("subject", "pid", "object").iter_rows()

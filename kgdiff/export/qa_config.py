@@ -72,14 +72,18 @@ def balance_truth(items: list[QaItem], seed: int) -> list[QaItem]:
     return [swapped if item is pick else item for item in items]
 
 
-def _split(items: Iterable[QaItem], request: BenchmarkRequest) -> pl.DataFrame:
+def split_frame(
+    items: Iterable[QaItem], request: BenchmarkRequest, schema: pl.Schema = QA_SCHEMA
+) -> pl.DataFrame:
+    """A split's records: at most ``--limit`` (the first in the seed's order), both
+    true/false labels when they can be, sorted by id, in ``schema``."""
     kept = list(items)
     if request.limit is not None:
         kept.sort(key=lambda item: seeded_rank(request.seed, item.record["id"]))
         kept = kept[: request.limit]
     kept = balance_truth(kept, request.seed)
     records = sorted((item.record for item in kept), key=lambda record: record["id"])
-    return pl.DataFrame(records, schema=QA_SCHEMA)
+    return pl.DataFrame(records, schema=schema)
 
 
 def qa_config(
@@ -108,7 +112,7 @@ def qa_config(
             left_out[built] += 1
         else:
             items[row["level"]].append(built)
-    splits = {name: _split(items[name], request) for name in QA_SPLITS}
+    splits = {name: split_frame(items[name], request) for name in QA_SPLITS}
     counts = {
         "groups_by_level": dict(sorted(levels.items())),
         "levels_left_out": sorted(set(levels) - set(QA_SPLITS)),

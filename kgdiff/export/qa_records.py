@@ -49,9 +49,11 @@ def mc_question(question: str, options: list[str]) -> str:
     return "\n".join([question, *lines, MC_INSTRUCTION])
 
 
-def _choices(
+def item_choices(
     row: Mapping[str, Any], relation: Relation, setting: QaSetting, key: str
 ) -> Choices | None:
+    """The multiple-choice item of a group (``row``: its ``latest``, ``outdated`` and
+    ``all_answers`` value keys; one latest value at least has words)."""
     names = setting.names
     value = next(value for value in row["latest"] if names.main_text(value) is not None)
     classes = [*names.classes(value), *filter(None, [relation.object_class])]
@@ -65,7 +67,7 @@ def _choices(
     return build_choices(inputs, record_rng(setting.seed, key, "options"), setting.options)
 
 
-def _true_false(
+def true_false(
     relation: Relation, subject: str, choices: Choices, setting: QaSetting, key: str
 ) -> tuple[str, bool, str | None]:
     """The statement, its truth, and the statement of the other truth (if any): false ones
@@ -97,11 +99,11 @@ def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> Q
         return "unlabelled_subject"
     if not main_texts_of(setting.names, row["latest"]):
         return "no_answer_text"
-    choices = _choices(row, relation, setting, key)
+    choices = item_choices(row, relation, setting, key)
     if choices is None:
         return "too_few_options"
     question = relation.question(subject_label)
-    statement, truth, other = _true_false(relation, subject_label, choices, setting, key)
+    statement, truth, other = true_false(relation, subject_label, choices, setting, key)
     context = setting.contexts.get((subject, relation.pid))
     record = {
         "id": key,
