@@ -1,11 +1,11 @@
 """Distractors: objects of the same relation elsewhere in the store, of the answer's type.
 
 A record is offered candidates in tiers, each drawn in an order fixed by the record's id (no
-seed moves it): objects of the same relation that share a class (P31, or the relation's
-``object_class``) with the answer; any object of the same relation; then objects of other
-relations with the same object type that share such a class (items) or of that type at all
-(dates, quantities, strings). The option builder (:mod:`kgdiff.export.options`) keeps those
-that read differently from every answer.
+seed moves it): objects of the same relation that share a class with the answer (its P31
+classes, then the relation's ``object_class``; a time's precision stands for its class); any
+object of the same relation; objects of other relations of the same object type that share
+such a class; and, for dates, quantities and strings, any value of that type. The option
+builder (:mod:`kgdiff.export.options`) keeps those that read differently from every answer.
 """
 
 from __future__ import annotations
