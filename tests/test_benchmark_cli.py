@@ -32,8 +32,8 @@ def bench(store: Path, out: Path, *extra: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
-def test_the_command_writes_the_dataset(sample_store: Path, tmp_path: Path) -> None:
-    code, out, err = bench(sample_store, tmp_path / "b", "--seed", "3", "--limit", "4")
+def test_the_command_writes_the_dataset(export_sample_store: Path, tmp_path: Path) -> None:
+    code, out, err = bench(export_sample_store, tmp_path / "b", "--seed", "3", "--limit", "4")
     assert code == 0, err
     assert "benchmark written to" in out and "evolved" in out
     build = json.loads((tmp_path / "b" / "kgdiff_build.json").read_text())
@@ -43,25 +43,25 @@ def test_the_command_writes_the_dataset(sample_store: Path, tmp_path: Path) -> N
 
 
 def test_a_folder_that_is_not_empty_is_refused_unless_forced(
-    sample_store: Path, tmp_path: Path
+    export_sample_store: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "taken"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    code, _, err = bench(sample_store, out)
+    code, _, err = bench(export_sample_store, out)
     assert code == 2
     assert "exists and is not empty" in err and "--force" in err
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
-    code, _, err = bench(sample_store, out, "--force")
+    code, _, err = bench(export_sample_store, out, "--force")
     assert code == 0, err
     assert not (out / "notes.txt").exists() and (out / "README.md").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
 
 
-def test_an_empty_folder_is_filled(sample_store: Path, tmp_path: Path) -> None:
+def test_an_empty_folder_is_filled(export_sample_store: Path, tmp_path: Path) -> None:
     out = tmp_path / "empty"
     out.mkdir()
-    code, _, err = bench(sample_store, out, "--limit", "2")
+    code, _, err = bench(export_sample_store, out, "--limit", "2")
     assert code == 0, err
     assert (out / "data" / "qa" / "stable.parquet").is_file()
 
@@ -78,23 +78,25 @@ def test_an_empty_folder_is_filled(sample_store: Path, tmp_path: Path) -> None:
     ],
 )
 def test_wrong_arguments_are_one_line_usage_errors(
-    sample_store: Path, tmp_path: Path, extra: tuple[str, ...], message: str
+    export_sample_store: Path, tmp_path: Path, extra: tuple[str, ...], message: str
 ) -> None:
-    code, _, err = bench(sample_store, tmp_path / "x", *extra)
+    code, _, err = bench(export_sample_store, tmp_path / "x", *extra)
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "x").exists()
 
 
-def test_a_malformed_relations_file_names_its_line(sample_store: Path, tmp_path: Path) -> None:
+def test_a_malformed_relations_file_names_its_line(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
     bad = tmp_path / "rel.toml"
     bad.write_text('[P36]\nlabel = "capital"\nqestion = "x"\n')
-    code, _, err = bench(sample_store, tmp_path / "x", "--relations", str(bad))
+    code, _, err = bench(export_sample_store, tmp_path / "x", "--relations", str(bad))
     assert code == 2
     assert f"relations file {bad}, line" in err
 
 
-def test_a_relations_file_rewords_the_questions(sample_store: Path, tmp_path: Path) -> None:
+def test_a_relations_file_rewords_the_questions(export_sample_store: Path, tmp_path: Path) -> None:
     own = tmp_path / "own.toml"
     own.write_text(
         'replace = true\n[P17]\nlabel = "country"\nobject_type = "item"\n'
@@ -105,7 +107,7 @@ def test_a_relations_file_rewords_the_questions(sample_store: Path, tmp_path: Pa
         'cloze_at = "In {year}, {subject} lay in"\n'
         'statement_at = "In {year}, {subject} lay in {object}."\n'
     )
-    code, _, err = bench(sample_store, tmp_path / "own", "--relations", str(own))
+    code, _, err = bench(export_sample_store, tmp_path / "own", "--relations", str(own))
     assert code == 0, err
     exported = all_records(tmp_path / "own")
     assert exported and {r["pid"] for r in exported} == {"P17"}
@@ -113,14 +115,16 @@ def test_a_relations_file_rewords_the_questions(sample_store: Path, tmp_path: Pa
 
 
 def test_contexts_come_from_the_evidence_of_the_latest_answer(
-    demo_store: Path, tmp_path: Path
+    export_demo_store: Path, tmp_path: Path
 ) -> None:
     # the demo's Wikipedia snapshot is dated 2016-05-01, after the latest Wikidata snapshot
-    done = export(demo_store, tmp_path / "ctx", current=date(2016, 5, 1), gap=GapPolicy(allow=True))
+    done = export(
+        export_demo_store, tmp_path / "ctx", current=date(2016, 5, 1), gap=GapPolicy(allow=True)
+    )
     exported = all_records(done.out)
     with_context = [r for r in exported if r["context"] is not None]
     assert with_context
-    kg = kgdiff.open(demo_store)
+    kg = kgdiff.open(export_demo_store)
     for record in with_context:
         rows = kg.sql(
             "SELECT title, sentence_index, sentence, object_qid FROM evidence"
@@ -134,12 +138,12 @@ def test_contexts_come_from_the_evidence_of_the_latest_answer(
 
 
 def test_popularity_comes_from_the_page_views_of_the_subjects_article(
-    sample_store: Path, tmp_path: Path
+    export_sample_store: Path, tmp_path: Path
 ) -> None:
     from kgdiff.pageviews.ingest import PageviewIngest, ingest_file
 
     store = tmp_path / "store"
-    shutil.copytree(sample_store, store)
+    shutil.copytree(export_sample_store, store)
     # no real page-view dump of these articles ships with the tests: an hourly dump's lines,
     # written here (two projects, so the wiki is told apart)
     views = tmp_path / "pageviews-20141201-100000"

@@ -20,8 +20,10 @@ from tests.benchmark_exports import CUTOFF, SPLITS, all_records, export, file_by
 
 
 @pytest.fixture(scope="module")
-def exported(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    return export(sample_store, tmp_path_factory.mktemp("qa") / "bench")
+def exported(
+    export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
+) -> BenchmarkExport:
+    return export(export_sample_store, tmp_path_factory.mktemp("qa") / "bench")
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +58,10 @@ def test_every_split_loads_offline_with_the_datasets_library(
         assert loaded.to_list() == records(folder, split)
 
 
-def test_every_record_is_the_classification_of_its_group(sample_store: Path, folder: Path) -> None:
-    groups = kgdiff.open(sample_store).classify(CUTOFF)
+def test_every_record_is_the_classification_of_its_group(
+    export_sample_store: Path, folder: Path
+) -> None:
+    groups = kgdiff.open(export_sample_store).classify(CUTOFF)
     by_key = {(row["subject"], row["pid"]): row for row in groups.iter_rows(named=True)}
     exported = all_records(folder)
     assert exported
@@ -77,9 +81,9 @@ def test_every_record_is_the_classification_of_its_group(sample_store: Path, fol
 
 
 def test_answers_hold_labels_and_aliases_of_the_latest_objects(
-    sample_store: Path, folder: Path
+    export_sample_store: Path, folder: Path
 ) -> None:
-    names = kgdiff.open(sample_store).sql(
+    names = kgdiff.open(export_sample_store).sql(
         "SELECT qid, kind, value FROM labels WHERE lang = 'en' AND kind IN ('label', 'alias')"
     )
     known: dict[str, set[str]] = {}
@@ -137,15 +141,19 @@ def test_true_false_statements_take_both_labels_in_every_split(folder: Path) -> 
         assert any(option in record["tf_statement"] for option in named)
 
 
-def test_a_re_export_is_byte_identical(sample_store: Path, folder: Path, tmp_path: Path) -> None:
-    again = export(sample_store, tmp_path / "again").out
+def test_a_re_export_is_byte_identical(
+    export_sample_store: Path, folder: Path, tmp_path: Path
+) -> None:
+    again = export(export_sample_store, tmp_path / "again").out
     assert file_bytes(again) == file_bytes(folder)
 
 
 def test_a_different_seed_changes_the_order_of_options_and_nothing_else(
-    sample_store: Path, folder: Path, tmp_path: Path
+    export_sample_store: Path, folder: Path, tmp_path: Path
 ) -> None:
-    other = {r["id"]: r for r in all_records(export(sample_store, tmp_path / "s", seed=7).out)}
+    other = {
+        r["id"]: r for r in all_records(export(export_sample_store, tmp_path / "s", seed=7).out)
+    }
     base = {r["id"]: r for r in all_records(folder)}
     assert other.keys() == base.keys()
     moved = 0
@@ -161,9 +169,9 @@ def test_a_different_seed_changes_the_order_of_options_and_nothing_else(
 
 
 def test_limit_keeps_at_most_n_records_per_split_chosen_by_the_seed(
-    sample_store: Path, folder: Path, tmp_path: Path
+    export_sample_store: Path, folder: Path, tmp_path: Path
 ) -> None:
-    small = export(sample_store, tmp_path / "small", limit=5).out
+    small = export(export_sample_store, tmp_path / "small", limit=5).out
     build = json.loads((small / "kgdiff_build.json").read_text())
     assert build["parameters"]["limit"] == 5
     full = {r["id"]: r for r in all_records(folder)}

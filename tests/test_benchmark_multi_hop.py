@@ -21,9 +21,11 @@ SPLITS = ("hops_2", "hops_3")
 
 
 @pytest.fixture(scope="module")
-def exported(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+def exported(
+    export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
+) -> BenchmarkExport:
     out = tmp_path_factory.mktemp("multi-hop") / "bench"
-    return export(sample_store, out, configs=("qa", "multi_hop"))
+    return export(export_sample_store, out, configs=("qa", "multi_hop"))
 
 
 def chains(folder: Path) -> list[dict[str, Any]]:
@@ -37,11 +39,11 @@ def test_both_configs_are_written(exported: BenchmarkExport) -> None:
 
 
 def test_every_hop_holds_at_the_cutoff_and_the_chain_links_up(
-    sample_store: Path, exported: BenchmarkExport
+    export_sample_store: Path, exported: BenchmarkExport
 ) -> None:
     found = chains(exported.out)
     subjects = sorted({s for r in found for s in r["hop_subjects"]})
-    facts = kgdiff.open(sample_store).facts_at(CUTOFF, subject=subjects)
+    facts = kgdiff.open(export_sample_store).facts_at(CUTOFF, subject=subjects)
     holds = {
         (row["subject"], row["pid"]): set(row["objects"]) for row in facts.iter_rows(named=True)
     }
@@ -84,16 +86,16 @@ def test_the_splits_load_offline_with_the_datasets_library(
         assert loaded.to_list() == records(exported.out, split, "multi_hop")
 
 
-def test_hop_contexts_come_from_the_evidence(demo_store: Path, tmp_path: Path) -> None:
+def test_hop_contexts_come_from_the_evidence(export_demo_store: Path, tmp_path: Path) -> None:
     # the demo's Wikipedia snapshot is dated 2016-05-01, after the latest Wikidata snapshot
     done = export(
-        demo_store,
+        export_demo_store,
         tmp_path / "ctx",
         configs=("multi_hop",),
         current=date(2016, 5, 1),
         gap=GapPolicy(allow=True),
     )
-    kg = kgdiff.open(demo_store)
+    kg = kgdiff.open(export_demo_store)
     seen = 0
     for record in chains(done.out):
         hops = zip(

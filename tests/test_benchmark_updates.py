@@ -65,11 +65,11 @@ def test_the_split_loads_offline_with_the_datasets_library(
 
 
 def test_every_update_of_the_real_samples_is_built_or_counted(
-    sample_store: Path, tmp_path: Path
+    export_sample_store: Path, tmp_path: Path
 ) -> None:
     window = {"init": date(2005, 1, 1), "cutoff": date(2012, 1, 1), "mode": "valid"}
-    done = export(sample_store, tmp_path / "u", configs=("updates",), **window)
-    expected = kgdiff.open(sample_store).updates(date(2012, 1, 1))
+    done = export(export_sample_store, tmp_path / "u", configs=("updates",), **window)
+    expected = kgdiff.open(export_sample_store).updates(date(2012, 1, 1))
     assert expected.height > 0
     build = json.loads((done.out / "kgdiff_build.json").read_text())["configs"]["updates"]
     built = records(done.out, "updates", "updates")
@@ -79,8 +79,8 @@ def test_every_update_of_the_real_samples_is_built_or_counted(
     assert {(r["subject"], r["pid"], r["latest"][0]) for r in built} <= keys
 
 
-def test_distractors_mention_none_of_the_entities(demo_store: Path) -> None:
-    kg = kgdiff.open(demo_store)
+def test_distractors_mention_none_of_the_entities(export_demo_store: Path) -> None:
+    kg = kgdiff.open(export_demo_store)
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, "enwiki-2016-05")
     names = ["Germany", "Federal Republic of Germany", "FRG", "Berlin", "Angela Merkel"]
