@@ -24,6 +24,7 @@ from kgdiff.export.benchmark_model import (
     Dates,
 )
 from kgdiff.export.dataset_writer import check_target, write_dataset
+from kgdiff.export.groups import classified_groups
 from kgdiff.export.multi_hop_config import multi_hop_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
@@ -124,9 +125,7 @@ def export_benchmark(
     catalogue = load_catalogue(request.relations)
     dates = resolve_dates(kg, request)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
-    frame = kg.classify(
-        dates.cutoff, dates.init, dates.current, request.mode, lang=request.lang, gap=request.gap
-    )
+    frame = classified_groups(kg, request, dates)
     built = [CONFIGS[name](kg, frame, request, dates, catalogue, on_step) for name in configs]
     facts = _facts(kg, frame, request, dates, catalogue, configs)
     on_step(f"writing {out}")

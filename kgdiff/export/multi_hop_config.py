@@ -16,6 +16,7 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import WANTED, Context, contexts_of, subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
 from kgdiff.export.names import Names, main_texts_of, texts_of
+from kgdiff.export.qa_config import columns_frame
 from kgdiff.export.relation_model import Relation, RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
 from kgdiff.query.graph import KnowledgeGraph
@@ -138,7 +139,7 @@ def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataF
     if request.limit is not None:
         records = sorted(records, key=lambda record: seeded_rank(request.seed, record["id"]))
         records = records[: request.limit]
-    return pl.DataFrame(sorted(records, key=lambda r: r["id"]), schema=MULTI_HOP_SCHEMA)
+    return columns_frame(sorted(records, key=lambda r: r["id"]), MULTI_HOP_SCHEMA)
 
 
 def multi_hop_config(

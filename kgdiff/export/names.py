@@ -27,6 +27,7 @@ class Names:
 
     def __init__(self, names: dict[str, Name]) -> None:
         self._names = names
+        self._texts: dict[str, list[str]] = {}  # an export names the same values many times
 
     @classmethod
     def read(
@@ -62,10 +63,15 @@ class Names:
     def texts(self, value: str) -> list[str]:
         """Every text naming ``value``, its main one first: an entity's label then its
         aliases; another value's rendering(s). Empty when it has no words."""
-        name = self._names.get(value)
-        if name is not None:
-            return _unique([name.label, *name.aliases])
-        return value_texts(value, self.label)
+        known = self._texts.get(value)
+        if known is None:
+            name = self._names.get(value)
+            if name is not None:
+                known = _unique([name.label, *name.aliases])
+            else:
+                known = value_texts(value, self.label)
+            self._texts[value] = known
+        return known
 
     def main_text(self, value: str) -> str | None:
         """The one text a value is shown by (an entity's label), or None."""

@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import polars as pl
+
 from kgdiff.export.names import Names
 from kgdiff.export.relation_model import ObjectType, RelationCatalogue
 from kgdiff.export.seeded import fixed_rng
@@ -33,13 +35,19 @@ class Candidate:
 
 
 def _draw(items: Sequence[Candidate], rng: random.Random) -> Iterator[Candidate]:
-    if len(items) <= DRAWS_PER_TIER:
-        order = list(range(len(items)))
-        rng.shuffle(order)
-        yield from (items[index] for index in order)
+    """Candidates of a tier in random order, drawn only as they are asked for: a small tier
+    is shuffled step by step (each candidate once), a large one sampled with replacement
+    (the caller skips repeats), so a record that needs one distractor pays for one draw."""
+    count = len(items)
+    if count > DRAWS_PER_TIER:
+        for _ in range(DRAWS_PER_TIER):
+            yield items[rng.randrange(count)]
         return
-    for index in rng.sample(range(len(items)), DRAWS_PER_TIER):
-        yield items[index]
+    order = list(range(count))
+    for place in range(count):
+        pick = rng.randrange(place, count)
+        order[place], order[pick] = order[pick], order[place]
+        yield items[order[place]]
 
 
 class NoisePool:
@@ -53,13 +61,12 @@ class NoisePool:
         self._by_type_class: dict[tuple[ObjectType, str], list[Candidate]] = defaultdict(list)
 
     @classmethod
-    def of(
-        cls, pairs: Iterable[tuple[str, str]], names: Names, catalogue: RelationCatalogue
-    ) -> NoisePool:
-        """The pool of (pid, value) pairs (each value with a text; sorted, so the pool does not
-        depend on the order they come in)."""
+    def of(cls, pairs: pl.DataFrame, names: Names, catalogue: RelationCatalogue) -> NoisePool:
+        """The pool of the (``pid``, ``value``) rows of ``pairs`` that have words (taken
+        distinct and sorted, so the pool does not depend on the order of the rows)."""
         pool = cls(catalogue)
-        for pid, value in sorted(set(pairs)):
+        distinct = pairs.select("pid", "value").unique().sort("pid", "value")
+        for pid, value in distinct.iter_rows():
             relation = catalogue.get(pid)
             text = names.main_text(value)
             if relation is None or text is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kgdiff.export.choices import letter
 from kgdiff.export.text_match import normalise
@@ -50,8 +51,13 @@ class Choices:
     gold: str
 
 
+# An export compares the same labels (countries, cities, years) again and again: each is
+# normalised once.
+_form = lru_cache(maxsize=1 << 20)(normalise)
+
+
 def _forms(texts: Iterable[str]) -> set[str]:
-    return {form for form in map(normalise, texts) if form}
+    return {form for form in map(_form, texts) if form}
 
 
 def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
@@ -60,7 +66,7 @@ def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
     taken = latest | _forms([UNKNOWN_OPTION])
     others: list[tuple[str, str]] = []
     for label in inputs.outdated_labels:
-        form = normalise(label)
+        form = _form(label)
         if form and form not in taken:
             others.append((label, "outdated"))
             taken.add(form)
@@ -70,7 +76,7 @@ def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
     for text in inputs.noise:
         if len(others) >= wanted:
             break
-        form = normalise(text)
+        form = _form(text)
         if form and form not in taken:
             others.append((text, "noise"))
             taken.add(form)
@@ -84,7 +90,7 @@ def build_choices(
     there are not enough distinct options (or the correct text is empty once normalised)."""
     if not 2 <= size <= 26:
         raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")
-    if not normalise(inputs.correct):
+    if not _form(inputs.correct):
         return None
     others = _others(inputs, size - 1)
     if len(others) < size - 1:

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 import polars as pl
+import pyarrow as pa
 
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
-from kgdiff.export.dataset_schema import QA_SCHEMA
+from kgdiff.export.dataset_schema import QA_SCHEMA, arrow_type
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
 from kgdiff.export.qa_records import QaItem, QaSetting, qa_item
@@ -29,30 +31,40 @@ QA_DESCRIPTION = (
 )
 
 
-def _value_ids(frame: pl.DataFrame) -> list[str]:
-    """Every value of the groups, and the units of their quantities (to be named)."""
-    values = frame.get_column("all_answers").explode().drop_nulls().unique().to_list()
-    units = [value.rsplit("|", 1)[1] for value in values if value.count("|") == 1]
-    return sorted({*values, *units})
+def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
+    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
+    exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
+    return exploded.drop_nulls().unique()
+
+
+def _value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
+    """The values to name, the units of their quantities and the subjects."""
+    values = pairs.get_column("value")
+    units = values.filter(values.str.count_matches("|", literal=True) == 1)
+    units = units.str.split("|").list.get(1)
+    return pl.concat([values, units, subjects]).unique()
 
 
 def _setting(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    groups: pl.DataFrame,
     chosen: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> QaSetting:
-    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    pairs = frame.select("pid", "all_answers").explode("all_answers").drop_nulls()
+    snapshot = groups.get_column("current_snapshot")[0] if groups.height else None
+    pairs = answer_pairs(groups)
+    subjects = chosen.get_column("subject")
     with kg.connection() as connection:
-        names = Names.read(connection, _value_ids(frame), snapshot, request.lang)
+        ids = _value_ids(pairs, subjects).to_list()
+        names = Names.read(connection, ids, snapshot, request.lang)
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)
-        subjects = chosen.get_column("subject").to_list()
         wiki = f"{request.lang}wiki"
-        popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-    noise = NoisePool.of(pairs.iter_rows(), names, catalogue)
+        popularity = subject_popularity(
+            connection, kg.layout, subjects.to_list(), wiki, dates.current
+        )
+    noise = NoisePool.of(pairs, names, catalogue)
     return QaSetting(dates.iso(), request.seed, request.options, names, noise, contexts, popularity)
 
 
@@ -83,7 +95,19 @@ def split_frame(
         kept = kept[: request.limit]
     kept = balance_truth(kept, request.seed)
     records = sorted((item.record for item in kept), key=lambda record: record["id"])
-    return pl.DataFrame(records, schema=schema)
+    return columns_frame(records, schema)
+
+
+def columns_frame(records: list[dict[str, Any]], schema: pl.Schema) -> pl.DataFrame:
+    """``records`` as a frame of ``schema``, built column by column through Arrow (polars
+    would build a Series for every list of every record: ~10 times slower)."""
+    arrays = {
+        name: pa.array([record[name] for record in records], type=arrow_type(dtype))
+        for name, dtype in schema.items()
+    }
+    frame = pl.from_arrow(pa.table(arrays))
+    assert isinstance(frame, pl.DataFrame)
+    return frame.cast(schema)
 
 
 def qa_config(
@@ -94,7 +118,8 @@ def qa_config(
     catalogue: RelationCatalogue,
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
-    """The ``qa`` config of a classification (``frame``: every group, from ``kg.classify``)."""
+    """The ``qa`` config of a classification (``frame``: every group, as
+    :func:`kgdiff.export.groups.classified_groups` reads them)."""
     levels = Counter(frame.get_column("level").to_list())
     in_splits = frame.filter(pl.col("level").is_in(QA_SPLITS))
     chosen = in_splits.filter(pl.col("pid").is_in(catalogue.pids))
@@ -105,18 +130,22 @@ def qa_config(
     left_out: Counter[str] = Counter(
         {"relation_not_in_catalogue": in_splits.height - chosen.height}
     )
-    items: dict[str, list[QaItem]] = {name: [] for name in QA_SPLITS}
-    for row in chosen.iter_rows(named=True):
-        built = qa_item(row, catalogue[row["pid"]], setting)
-        if isinstance(built, str):
-            left_out[built] += 1
-        else:
-            items[row["level"]].append(built)
-    splits = {name: split_frame(items[name], request) for name in QA_SPLITS}
+    built: dict[str, int] = {}
+    splits: dict[str, pl.DataFrame] = {}
+    for name in QA_SPLITS:  # a split at a time: only one split's records are ever in memory
+        items = []
+        for row in chosen.filter(pl.col("level") == name).iter_rows(named=True):
+            item = qa_item(row, catalogue[row["pid"]], setting)
+            if isinstance(item, str):
+                left_out[item] += 1
+            else:
+                items.append(item)
+        built[name] = len(items)
+        splits[name] = split_frame(items, request)
     counts = {
         "groups_by_level": dict(sorted(levels.items())),
         "levels_left_out": sorted(set(levels) - set(QA_SPLITS)),
         "left_out": dict(sorted(left_out.items())),
-        "built": {name: len(items[name]) for name in QA_SPLITS},
+        "built": built,
     }
     return ConfigExport("qa", QA_SCHEMA, splits, counts, QA_DESCRIPTION)

@@ -49,20 +49,46 @@ def mc_question(question: str, options: list[str]) -> str:
     return "\n".join([question, *lines, MC_INSTRUCTION])
 
 
+@dataclass(frozen=True)
+class AnswerTexts:
+    """The words of a group's answers, worked out once per record."""
+
+    answers: list[str]
+    """Labels and aliases of the latest objects (renderings of other values)."""
+    labels: list[str]
+    """The latest objects' labels."""
+    outdated: list[str]
+    """Labels and aliases of the outdated objects."""
+    outdated_labels: list[str]
+    correct: str | None
+    """The value whose label is the correct option (None: no latest value has words)."""
+
+
+def answer_texts(names: Names, latest: list[str], outdated: list[str]) -> AnswerTexts:
+    """The words of the ``latest`` and ``outdated`` values."""
+    correct = next((value for value in latest if names.main_text(value) is not None), None)
+    return AnswerTexts(
+        texts_of(names, latest),
+        main_texts_of(names, latest),
+        texts_of(names, outdated),
+        main_texts_of(names, outdated),
+        correct,
+    )
+
+
 def item_choices(
-    row: Mapping[str, Any], relation: Relation, setting: QaSetting, key: str
+    texts: AnswerTexts, all_answers: list[str], relation: Relation, setting: QaSetting, key: str
 ) -> Choices | None:
-    """The multiple-choice item of a group (``row``: its ``latest``, ``outdated`` and
-    ``all_answers`` value keys; one latest value at least has words)."""
-    names = setting.names
-    value = next(value for value in row["latest"] if names.main_text(value) is not None)
+    """The multiple-choice item of a group whose latest values have words (``texts``);
+    distractors are none of ``all_answers``."""
+    names, value = setting.names, str(texts.correct)
     classes = [*names.classes(value), *filter(None, [relation.object_class])]
     inputs = OptionInputs(
         correct=str(names.main_text(value)),
-        latest=texts_of(names, row["latest"]),
-        outdated=texts_of(names, row["outdated"]),
-        outdated_labels=main_texts_of(names, row["outdated"]),
-        noise=setting.noise.offer(key, relation.pid, classes, row["all_answers"]),
+        latest=texts.answers,
+        outdated=texts.outdated,
+        outdated_labels=texts.outdated_labels,
+        noise=setting.noise.offer(key, relation.pid, classes, all_answers),
     )
     return build_choices(inputs, record_rng(setting.seed, key, "options"), setting.options)
 
@@ -93,13 +119,15 @@ def true_false(
 def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> QaItem | str:
     """The record of a classified group (a row of ``kg.classify``), or why it has none
     (``unlabelled_subject``, ``no_answer_text``, ``too_few_options``)."""
-    subject, subject_label = row["subject"], row["subject_label"]
+    subject = row["subject"]
+    subject_label = setting.names.label(subject) or subject
     key = f"qa/{subject}/{relation.pid}"
-    if not subject_label or subject_label == subject:
+    if subject_label == subject:
         return "unlabelled_subject"
-    if not main_texts_of(setting.names, row["latest"]):
+    texts = answer_texts(setting.names, row["latest"], row["outdated"])
+    if texts.correct is None:
         return "no_answer_text"
-    choices = item_choices(row, relation, setting, key)
+    choices = item_choices(texts, row["all_answers"], relation, setting, key)
     if choices is None:
         return "too_few_options"
     question = relation.question(subject_label)
@@ -115,12 +143,12 @@ def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> Q
         "change_kind": row["change_kind"] if row["level"] == "evolved" else None,
         "question": question,
         "cloze": relation.cloze(subject_label),
-        "answers": texts_of(setting.names, row["latest"]),
-        "answer_labels": main_texts_of(setting.names, row["latest"]),
+        "answers": texts.answers,
+        "answer_labels": texts.labels,
         "latest": list(row["latest"]),
         "outdated": list(row["outdated"]),
         "all_answers": list(row["all_answers"]),
-        "outdated_answers": texts_of(setting.names, row["outdated"]),
+        "outdated_answers": texts.outdated,
         "mc_question": mc_question(question, choices.options),
         "options": choices.options,
         "choice_types": choices.choice_types,

@@ -17,10 +17,17 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import UPDATES_SCHEMA
 from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
-from kgdiff.export.names import Names, main_texts_of, texts_of
+from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_config import split_frame
-from kgdiff.export.qa_records import QaItem, QaSetting, item_choices, mc_question, true_false
+from kgdiff.export.qa_config import answer_pairs, split_frame
+from kgdiff.export.qa_records import (
+    QaItem,
+    QaSetting,
+    answer_texts,
+    item_choices,
+    mc_question,
+    true_false,
+)
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.query.entity import latest_history
 from kgdiff.query.graph import KnowledgeGraph
@@ -85,24 +92,22 @@ def update_item(
     subject, label, names = row["subject"], row["subject_label"], setting.names
     if not label or label == subject:
         return "unlabelled_subject"
-    group = {"latest": [row["new_object"]], "outdated": list(row["old_objects"])}
-    group["all_answers"] = [*group["latest"], *group["outdated"]]
-    if not main_texts_of(names, group["latest"]):
+    latest, outdated = [row["new_object"]], list(row["old_objects"])
+    texts = answer_texts(names, latest, outdated)
+    if texts.correct is None:
         return "no_answer_text"
     key = f"updates/{subject}/{relation.pid}/{row['new_object']}"
-    choices = item_choices(group, relation, setting, key)
+    choices = item_choices(texts, [*latest, *outdated], relation, setting, key)
     if choices is None:
         return "too_few_options"
     statement, truth, other = true_false(relation, label, choices, setting, key)
-    entity_names = [label, *texts_of(names, group["all_answers"])]
+    entity_names = [label, *texts.answers, *texts.outdated]
     question = relation.question(label)
     record = {
         "id": key, "subject": subject, "subject_label": label, "pid": relation.pid,
         "relation": relation.label, "question": question, "cloze": relation.cloze(label),
-        "answers": texts_of(names, group["latest"]),
-        "answer_labels": main_texts_of(names, group["latest"]),
-        "latest": group["latest"], "outdated": group["outdated"],
-        "outdated_answers": texts_of(names, group["outdated"]),
+        "answers": texts.answers, "answer_labels": texts.labels,
+        "latest": latest, "outdated": outdated, "outdated_answers": texts.outdated,
         "new_start": row["new_start_lo"].isoformat(), "old_end": row["old_end_hi"].isoformat(),
         "mc_question": mc_question(question, choices.options), "options": choices.options,
         "choice_types": choices.choice_types, "gold": choices.gold,
@@ -126,9 +131,8 @@ def _setting(
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> tuple[QaSetting, DistractorPool]:
-    groups = frame.filter(pl.col("pid").is_in(catalogue.pids))
-    pairs = groups.select("pid", "all_answers").explode("all_answers").drop_nulls()
-    values = {*pairs.get_column("all_answers").to_list(), *updates.get_column("new_object")}
+    pairs = answer_pairs(frame.filter(pl.col("pid").is_in(catalogue.pids)))
+    values = {*pairs.get_column("value").to_list(), *updates.get_column("new_object")}
     values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
     wiki = f"{request.lang}wiki"
@@ -137,7 +141,7 @@ def _setting(
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         subjects = updates.get_column("subject").to_list()
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-    noise = NoisePool.of(pairs.iter_rows(), names, catalogue)
+    noise = NoisePool.of(pairs, names, catalogue)
     setting = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
     return setting, pool
 
