@@ -125,9 +125,9 @@ def export_benchmark(
     catalogue = load_catalogue(request.relations)
     dates = resolve_dates(kg, request)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
-    frame = classified_groups(kg, request, dates)
-    built = [CONFIGS[name](kg, frame, request, dates, catalogue, on_step) for name in configs]
-    facts = _facts(kg, frame, request, dates, catalogue, configs)
+    groups = classified_groups(kg, request, dates, catalogue)
+    built = [CONFIGS[name](kg, groups, request, dates, catalogue, on_step) for name in configs]
+    facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
     on_step(f"writing {out}")
     write_dataset(out, built, facts, force)
     return BenchmarkExport(out, {config.name: config.records() for config in built}, facts)

@@ -5,11 +5,15 @@ columns ``kg.classify`` joins: the export names what it needs itself
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
+
 import polars as pl
 
 from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.export.contexts import wikipedia_at
+from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.query.graph import KnowledgeGraph
 
 GROUP_COLUMNS = (
@@ -27,21 +31,52 @@ GROUP_COLUMNS = (
 """The columns of a classification build the configs read."""
 
 
-def classified_groups(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates) -> pl.DataFrame:
-    """Every group of the classification for the request's dates and mode (built once and
-    reused, as ``kgdiff classify`` does), with ``wikipedia_current``: the Wikipedia snapshot
-    whose evidence gives contexts (as the ``supported`` columns choose it; null without)."""
+@dataclass(frozen=True)
+class Groups:
+    """The groups of a classification whose relation is in the catalogue (the others are
+    only counted), with the Wikipedia snapshot whose evidence gives contexts."""
+
+    frame: pl.DataFrame
+    """One row per catalogued group: :data:`GROUP_COLUMNS` and ``wikipedia_current``."""
+    counts: dict[str, tuple[int, int]]
+    """Level → (groups of catalogued relations, groups of the others)."""
+
+    def by_level(self) -> dict[str, int]:
+        """Every group of the classification, per level (sorted)."""
+        return {level: sum(pair) for level, pair in sorted(self.counts.items())}
+
+    def uncatalogued(self, levels: Collection[str]) -> int:
+        """Groups of ``levels`` whose relation has no entry in the catalogue."""
+        return sum(other for level, (_, other) in self.counts.items() if level in levels)
+
+
+def classified_groups(
+    kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates, catalogue: RelationCatalogue
+) -> Groups:
+    """The classification for the request's dates and mode (built once and reused, as
+    ``kgdiff classify`` does): its catalogued groups, read with the Parquet files' filter
+    pushed down, and the counts of all; ``wikipedia_current`` is the Wikipedia snapshot whose
+    evidence gives contexts (as the ``supported`` columns choose it; null without)."""
     build = kg.answers.classification(
         dates.cutoff, dates.init, dates.current, request.mode, request.gap
     )
     files = sorted(build.path.parent.glob(build.path.name))
-    frame = pl.scan_parquet(files).select(GROUP_COLUMNS).collect() if files else _empty()
+    if not files:
+        return Groups(_empty(), {})
+    scan = pl.scan_parquet(files)
+    catalogued = pl.col("pid").is_in(catalogue.pids)
+    frame = scan.filter(catalogued).select(GROUP_COLUMNS).collect()
+    tally = scan.group_by("level", catalogued.alias("known")).len().collect()
+    counts: dict[str, list[int]] = {}
+    for level, known, count in tally.iter_rows():
+        counts.setdefault(level, [0, 0])[0 if known else 1] += count
     with kg.connection() as connection:
         snapshot = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
-    return frame.with_columns(pl.lit(snapshot, dtype=pl.String()).alias("wikipedia_current"))
+    frame = frame.with_columns(pl.lit(snapshot, dtype=pl.String()).alias("wikipedia_current"))
+    return Groups(frame, {level: (pair[0], pair[1]) for level, pair in counts.items()})
 
 
 def _empty() -> pl.DataFrame:
     texts = pl.List(pl.String())
-    kinds = [pl.String()] * 4 + [texts] * 3 + [pl.String()] * 3
-    return pl.DataFrame(schema=dict(zip(GROUP_COLUMNS, kinds, strict=True)))
+    kinds = [pl.String()] * 4 + [texts] * 3 + [pl.String()] * 4
+    return pl.DataFrame(schema=dict(zip([*GROUP_COLUMNS, "wikipedia_current"], kinds, strict=True)))

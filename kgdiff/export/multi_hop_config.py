@@ -15,6 +15,7 @@ from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import WANTED, Context, contexts_of, subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
+from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names, main_texts_of, texts_of
 from kgdiff.export.qa_config import columns_frame
 from kgdiff.export.relation_model import Relation, RelationCatalogue
@@ -144,15 +145,15 @@ def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataF
 
 def multi_hop_config(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    groups: Groups,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``multi_hop`` config: the chains valid at the cutoff, in record time (as ``kgdiff
-    chains``), along the catalogue's next hops (``frame`` is not needed)."""
-    del frame
+    chains``), along the catalogue's next hops (the classified ``groups`` are not needed)."""
+    del groups
     chains = kg.chains(
         dates.cutoff, relations=catalogue.hop_map(), lang=request.lang, gap=request.gap
     )

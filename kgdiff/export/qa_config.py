@@ -14,6 +14,7 @@ import pyarrow as pa
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
 from kgdiff.export.dataset_schema import QA_SCHEMA, arrow_type
+from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
 from kgdiff.export.qa_records import QaItem, QaSetting, qa_item
@@ -112,24 +113,18 @@ def columns_frame(records: list[dict[str, Any]], schema: pl.Schema) -> pl.DataFr
 
 def qa_config(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    groups: Groups,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
-    """The ``qa`` config of a classification (``frame``: every group, as
-    :func:`kgdiff.export.groups.classified_groups` reads them)."""
-    levels = Counter(frame.get_column("level").to_list())
-    in_splits = frame.filter(pl.col("level").is_in(QA_SPLITS))
-    chosen = in_splits.filter(pl.col("pid").is_in(catalogue.pids))
+    """The ``qa`` config of a classification's groups."""
+    frame = groups.frame
+    chosen = frame.filter(pl.col("level").is_in(QA_SPLITS))
     on_step(f"qa: naming the answers of {chosen.height:,} groups")
-    setting = _setting(
-        kg, frame.filter(pl.col("pid").is_in(catalogue.pids)), chosen, request, dates, catalogue
-    )
-    left_out: Counter[str] = Counter(
-        {"relation_not_in_catalogue": in_splits.height - chosen.height}
-    )
+    setting = _setting(kg, frame, chosen, request, dates, catalogue)
+    left_out: Counter[str] = Counter({"relation_not_in_catalogue": groups.uncatalogued(QA_SPLITS)})
     built: dict[str, int] = {}
     splits: dict[str, pl.DataFrame] = {}
     for name in QA_SPLITS:  # a split at a time: only one split's records are ever in memory
@@ -143,8 +138,8 @@ def qa_config(
         built[name] = len(items)
         splits[name] = split_frame(items, request)
     counts = {
-        "groups_by_level": dict(sorted(levels.items())),
-        "levels_left_out": sorted(set(levels) - set(QA_SPLITS)),
+        "groups_by_level": groups.by_level(),
+        "levels_left_out": sorted(set(groups.counts) - set(QA_SPLITS)),
         "left_out": dict(sorted(left_out.items())),
         "built": built,
     }

@@ -17,6 +17,7 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import UPDATES_SCHEMA
 from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
+from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
 from kgdiff.export.qa_config import answer_pairs, split_frame
@@ -131,7 +132,7 @@ def _setting(
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> tuple[QaSetting, DistractorPool]:
-    pairs = answer_pairs(frame.filter(pl.col("pid").is_in(catalogue.pids)))
+    pairs = answer_pairs(frame)
     values = {*pairs.get_column("value").to_list(), *updates.get_column("new_object")}
     values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
@@ -148,7 +149,7 @@ def _setting(
 
 def updates_config(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    groups: Groups,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
@@ -157,7 +158,7 @@ def updates_config(
     """The ``updates`` config: every knowledge update between the cutoff and current."""
     updates = kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
     on_step(f"updates: {updates.height:,} knowledge updates")
-    setting, pool = _setting(kg, frame, updates, request, dates, catalogue)
+    setting, pool = _setting(kg, groups.frame, updates, request, dates, catalogue)
     revisions = supporting(kg, request, dates)
     left_out: Counter[str] = Counter()
     items: list[QaItem] = []
