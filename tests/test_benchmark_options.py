@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.export.options import UNKNOWN_OPTION, OptionInputs, build_choices
-from kgdiff.export.qa_config import balance_truth
 from kgdiff.export.qa_records import QaItem
 from kgdiff.export.seeded import fixed_rng, record_rng
+from kgdiff.export.splits import balance_truth
 from kgdiff.export.text_match import normalise
 from kgdiff.export.value_text import time_texts, value_texts
 

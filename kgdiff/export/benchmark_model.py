@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -56,19 +57,23 @@ class Dates:
 
 @dataclass(frozen=True)
 class ConfigExport:
-    """One config's splits (sorted records, in the config's schema) and its counts."""
+    """One config: its splits (each an iterable of frames in the config's schema, records
+    sorted by id across them, built as they are written) and its counts."""
 
     name: str
     schema: pl.Schema
-    splits: dict[str, pl.DataFrame]
+    splits: Mapping[str, Iterable[pl.DataFrame]]
     counts: dict[str, Any] = field(default_factory=dict)
-    """What the records came from and what was left out, for ``kgdiff_build.json``."""
+    """What the records came from and what was left out, for ``kgdiff_build.json`` (some
+    are filled while the splits are written)."""
     description: str = ""
     """A paragraph of the dataset card about this config."""
+    sizes: dict[str, int] = field(default_factory=dict)
+    """Records per split, filled as each split is written."""
 
     def records(self) -> dict[str, int]:
-        """Records per split."""
-        return {name: frame.height for name, frame in self.splits.items()}
+        """Records per split (once written)."""
+        return {name: self.sizes.get(name, 0) for name in self.splits}
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark_model import BuildFacts, ConfigExport
 from kgdiff.export.dataset_card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
+from kgdiff.export.dataset_schema import arrow_type
 
 
 def check_target(out: Path, force: bool) -> None:
@@ -33,18 +36,30 @@ def check_target(out: Path, force: bool) -> None:
         raise UsageError(f"--out {out}: {out.parent} is not a folder")
 
 
-def write_split(frame: pl.DataFrame, folder: Path, config: str, split: str) -> None:
-    """One split as Parquet and JSON lines under ``folder``."""
+def write_split(
+    chunks: Iterable[pl.DataFrame], folder: Path, config: str, split: str, schema: pl.Schema
+) -> int:
+    """One split as Parquet (a row group per chunk) and JSON lines under ``folder``; the
+    number of records written."""
     parquet = folder / data_file(config, split, "parquet")
     parquet.parent.mkdir(parents=True, exist_ok=True)
-    frame.write_parquet(parquet, compression="zstd", statistics=True)
-    frame.write_ndjson(folder / data_file(config, split, "jsonl"))
+    arrow = pa.schema([(name, arrow_type(dtype)) for name, dtype in schema.items()])
+    written = 0
+    with (
+        pq.ParquetWriter(parquet, arrow, compression="zstd") as writer,
+        (folder / data_file(config, split, "jsonl")).open("wb") as jsonl,
+    ):
+        for frame in chunks:
+            writer.write_table(frame.to_arrow().cast(arrow))
+            frame.write_ndjson(jsonl)
+            written += frame.height
+    return written
 
 
 def _fill(folder: Path, configs: Sequence[ConfigExport], facts: BuildFacts) -> None:
     for config in configs:
-        for split, frame in config.splits.items():
-            write_split(frame, folder, config.name, split)
+        for split, chunks in config.splits.items():
+            config.sizes[split] = write_split(chunks, folder, config.name, split, config.schema)
     (folder / CARD_FILE).write_text(card_text(configs, facts), encoding="utf-8")
     (folder / BUILD_FILE).write_text(build_json(configs, facts), encoding="utf-8")
 

@@ -17,9 +17,9 @@ from kgdiff.export.contexts import WANTED, Context, contexts_of, subject_popular
 from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
 from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names, main_texts_of, texts_of
-from kgdiff.export.qa_config import columns_frame
 from kgdiff.export.relation_model import Relation, RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
+from kgdiff.export.splits import columns_frame
 from kgdiff.query.graph import KnowledgeGraph
 
 MULTI_HOP_SPLITS = {2: "hops_2", 3: "hops_3"}
@@ -168,7 +168,7 @@ def multi_hop_config(
             left_out[built] += 1
         else:
             records[MULTI_HOP_SPLITS[row["n_hops"]]].append(built)
-    splits = {name: _split(found, request) for name, found in records.items()}
+    splits = {name: [_split(found, request)] for name, found in records.items()}
     counts = {
         "chains": chains.height,
         "left_out": dict(sorted(left_out.items())),

@@ -4,22 +4,19 @@ per level (stable, evolved, uncharted), with what was left out counted."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable
 
 import polars as pl
-import pyarrow as pa
 
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
-from kgdiff.export.dataset_schema import QA_SCHEMA, arrow_type
+from kgdiff.export.dataset_schema import QA_SCHEMA
 from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_records import QaItem, QaSetting, qa_item
+from kgdiff.export.qa_records import QaSetting, qa_item
 from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.seeded import seeded_rank
+from kgdiff.export.splits import record_chunks
 from kgdiff.query.graph import KnowledgeGraph
 
 QA_SPLITS = ("stable", "evolved", "uncharted")
@@ -69,48 +66,6 @@ def _setting(
     return QaSetting(dates.iso(), request.seed, request.options, names, noise, contexts, popularity)
 
 
-def balance_truth(items: list[QaItem], seed: int) -> list[QaItem]:
-    """The items with both true/false labels occurring (when there are two items or more
-    and one can change): if all agree, the first in the seed's order that can be swapped
-    takes its other statement."""
-    if len(items) < 2 or len({item.record["tf_label"] for item in items}) == 2:
-        return items
-    swappable = [item for item in items if item.other_statement is not None]
-    if not swappable:
-        return items
-    pick = min(swappable, key=lambda item: seeded_rank(seed, item.record["id"]))
-    record = dict(pick.record)
-    record["tf_statement"], record["tf_label"] = pick.other_statement, not record["tf_label"]
-    swapped = replace(pick, record=record, other_statement=pick.record["tf_statement"])
-    return [swapped if item is pick else item for item in items]
-
-
-def split_frame(
-    items: Iterable[QaItem], request: BenchmarkRequest, schema: pl.Schema = QA_SCHEMA
-) -> pl.DataFrame:
-    """A split's records: at most ``--limit`` (the first in the seed's order), both
-    true/false labels when they can be, sorted by id, in ``schema``."""
-    kept = list(items)
-    if request.limit is not None:
-        kept.sort(key=lambda item: seeded_rank(request.seed, item.record["id"]))
-        kept = kept[: request.limit]
-    kept = balance_truth(kept, request.seed)
-    records = sorted((item.record for item in kept), key=lambda record: record["id"])
-    return columns_frame(records, schema)
-
-
-def columns_frame(records: list[dict[str, Any]], schema: pl.Schema) -> pl.DataFrame:
-    """``records`` as a frame of ``schema``, built column by column through Arrow (polars
-    would build a Series for every list of every record: ~10 times slower)."""
-    arrays = {
-        name: pa.array([record[name] for record in records], type=arrow_type(dtype))
-        for name, dtype in schema.items()
-    }
-    frame = pl.from_arrow(pa.table(arrays))
-    assert isinstance(frame, pl.DataFrame)
-    return frame.cast(schema)
-
-
 def qa_config(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -125,22 +80,20 @@ def qa_config(
     on_step(f"qa: naming the answers of {chosen.height:,} groups")
     setting = _setting(kg, frame, chosen, request, dates, catalogue)
     left_out: Counter[str] = Counter({"relation_not_in_catalogue": groups.uncatalogued(QA_SPLITS)})
-    built: dict[str, int] = {}
-    splits: dict[str, pl.DataFrame] = {}
-    for name in QA_SPLITS:  # a split at a time: only one split's records are ever in memory
-        items = []
-        for row in chosen.filter(pl.col("level") == name).iter_rows(named=True):
-            item = qa_item(row, catalogue[row["pid"]], setting)
-            if isinstance(item, str):
-                left_out[item] += 1
-            else:
-                items.append(item)
-        built[name] = len(items)
-        splits[name] = split_frame(items, request)
+    splits = {
+        name: record_chunks(
+            chosen.filter(pl.col("level") == name),
+            pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
+            lambda row: qa_item(row, catalogue[row["pid"]], setting),
+            request,
+            QA_SCHEMA,
+            left_out,
+        )
+        for name in QA_SPLITS
+    }
     counts = {
         "groups_by_level": groups.by_level(),
         "levels_left_out": sorted(set(groups.counts) - set(QA_SPLITS)),
-        "left_out": dict(sorted(left_out.items())),
-        "built": built,
+        "left_out": left_out,  # filled as the splits are written
     }
     return ConfigExport("qa", QA_SCHEMA, splits, counts, QA_DESCRIPTION)

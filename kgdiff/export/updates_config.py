@@ -20,7 +20,7 @@ from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_
 from kgdiff.export.groups import Groups
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_config import answer_pairs, split_frame
+from kgdiff.export.qa_config import answer_pairs
 from kgdiff.export.qa_records import (
     QaItem,
     QaSetting,
@@ -30,6 +30,7 @@ from kgdiff.export.qa_records import (
     true_false,
 )
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.splits import split_frame
 from kgdiff.query.entity import latest_history
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
@@ -177,5 +178,5 @@ def updates_config(
         "built": {UPDATES_SPLIT: len(items)},
     }
     return ConfigExport(
-        "updates", UPDATES_SCHEMA, {UPDATES_SPLIT: split}, counts, UPDATES_DESCRIPTION
+        "updates", UPDATES_SCHEMA, {UPDATES_SPLIT: [split]}, counts, UPDATES_DESCRIPTION
     )
