@@ -67,14 +67,22 @@ def parquet_schema(path: Path) -> tuple[list[str], int]:
 
 
 def read_records(
-    dataset_dir: Path, config: str, splits: Sequence[str] | None = None
+    dataset_dir: Path,
+    config: str,
+    splits: Sequence[str] | None = None,
+    required: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """The records of ``splits`` of ``config`` (every split when none is named), split after
-    split in the order given, each as a dict of Python values."""
+    split in the order given, each as a dict of Python values. A file without one of the
+    ``required`` columns is an :class:`~kgdiff.errors.InputError` naming the file."""
     chosen = list(splits) if splits else dataset_splits(dataset_dir, config)
     rows: list[dict[str, Any]] = []
     for split in chosen:
         path = split_path(dataset_dir, config, split)
+        columns, _ = parquet_schema(path)
+        missing = [name for name in required if name not in columns]
+        if missing:
+            raise InputError(f"{path}: no {', '.join(missing)} column; scoring reads it")
         try:
             rows += pq.read_table(path).to_pylist()
         except (pa.ArrowException, OSError) as exc:
