@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,14 @@ def qa_record(kg: Any, row: dict[str, Any], noise: str, position: int) -> dict[s
         "cutoff": CUTOFF,
         "current": CURRENT,
     }
+
+
+def private_store(store: Path, folder: Path) -> Path:
+    """A copy of a shared store in ``folder``: classifying builds into the store, and other
+    tests expect the shared store to have no build yet."""
+    copy = folder / "store"
+    shutil.copytree(store, copy)
+    return copy
 
 
 def write_qa_folder(store: Path, out: Path) -> dict[str, list[dict[str, Any]]]:

@@ -20,7 +20,7 @@ import yaml
 
 from kgdiff.errors import InputError
 from kgdiff.export.tasks import write_tasks
-from tests.bench_folder import write_qa_folder
+from tests.bench_folder import private_store, write_qa_folder
 from tests.paths import ROOT
 
 BIN = Path(sys.executable).parent
@@ -32,7 +32,7 @@ def bench(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
     """A qa folder of the real samples with its task files."""
     folder = tmp_path_factory.mktemp("bench") / "kgdiff-bench"
     folder.mkdir()
-    records = write_qa_folder(sample_store, folder)
+    records = write_qa_folder(private_store(sample_store, folder.parent), folder)
     write_tasks(folder, ["qa"])
     return folder, records
 
@@ -67,6 +67,7 @@ def test_write_tasks_writes_a_task_per_form_and_split(bench: tuple[Path, Records
     assert names == sorted([*tasks, *groups, "kgdiff.yaml", "kgdiff_metrics.py"])
     inspect = sorted(path.name for path in (folder / "tasks" / "inspect").iterdir())
     assert inspect == ["kgdiff_metrics.py", "kgdiff_tasks.py"]
+    assert "lm_eval --model" in (folder / "tasks" / "README.md").read_text()
     task = read_yaml(lm_eval / "kgdiff_qa_mc_evolved.yaml")
     assert task["task"] == "kgdiff_qa_mc_evolved"
     assert task["dataset_path"] == "parquet"

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from kgdiff.export.text_match import normalise
-from tests.bench_folder import write_qa_folder
+from tests.bench_folder import private_store, write_qa_folder
 from tests.paths import run_kgdiff
 
 Records = dict[str, list[dict[str, Any]]]
@@ -23,7 +23,7 @@ GENERATION_KEYS = {"n", "em", "f1", "alias_em", "fuzzy", "outdated_rate", "unkno
 def bench(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Records]:
     folder = tmp_path_factory.mktemp("score") / "bench"
     folder.mkdir()
-    return folder, write_qa_folder(sample_store, folder)
+    return folder, write_qa_folder(private_store(sample_store, folder.parent), folder)
 
 
 def predictions(path: Path, answers: dict[str, Any]) -> Path:

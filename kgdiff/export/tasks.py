@@ -1,8 +1,9 @@
 """Task files for an exported benchmark folder: lm-evaluation-harness and Inspect.
 
 :func:`write_tasks` writes ``DIR/tasks/lm_eval/`` (one YAML task per config, form and split, a
-group per config and form, a group ``kgdiff`` of them all, and ``kgdiff_metrics.py``) and
-``DIR/tasks/inspect/`` (``kgdiff_tasks.py`` and the same ``kgdiff_metrics.py``). The files read
+group per config and form, a group ``kgdiff`` of them all, and ``kgdiff_metrics.py``),
+``DIR/tasks/inspect/`` (``kgdiff_tasks.py`` and the same ``kgdiff_metrics.py``) and
+``DIR/tasks/README.md`` (how to run them). The files read
 the folder's own data and import nothing from kgdiff (docs/benchmark-tasks.md).
 """
 
@@ -25,6 +26,7 @@ from kgdiff.export.task_forms import (
 from kgdiff.export.task_yaml import render
 
 TEMPLATES = "kgdiff.export.task_files"
+GUIDE = "README.md"
 LM_EVAL_FILES = ("kgdiff_metrics.py",)
 INSPECT_FILES = ("kgdiff_metrics.py", "kgdiff_tasks.py")
 TOP_GROUP = "kgdiff"
@@ -58,6 +60,7 @@ def write_tasks(dataset_dir: Path, configs: list[str]) -> list[Path]:
     written.append(_write_top_group(lm_eval, plans))
     written += [_copy_template(name, lm_eval) for name in LM_EVAL_FILES]
     written += [_copy_template(name, inspect) for name in INSPECT_FILES]
+    written.append(_copy_template(GUIDE, dataset_dir / "tasks"))
     return sorted(written)
 
 
