@@ -31,11 +31,11 @@ from typing import Any
 
 import duckdb
 
+from kgdiff.export.classified import GroupChoice
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.export import GroupChoice
 from kgdiff.temporal.parts import PLANNER_SETTING, classify_in_parts, plan_parts
 
 TOP_OPERATORS = 14

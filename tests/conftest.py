@@ -47,3 +47,20 @@ def demo_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         ingest_wikipedia(request)
         build_evidence(StoreLayout.resolve(store), sample.name)
     return store
+
+
+@pytest.fixture(scope="session")
+def export_sample_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``sample_store`` for the benchmark export's tests, whose classifications
+    would otherwise be found already built by the tests of ``kgdiff classify``."""
+    store = tmp_path_factory.mktemp("export-sample-store") / "store"
+    shutil.copytree(sample_store, store)
+    return store
+
+
+@pytest.fixture(scope="session")
+def export_demo_store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of ``demo_store`` for the benchmark export's tests (as ``export_sample_store``)."""
+    store = tmp_path_factory.mktemp("export-demo-store") / "store"
+    shutil.copytree(demo_store, store)
+    return store

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
         "Page views from the Wikimedia REST API.",
         {"fetch": "kgdiff.cli.pageviews:pageviews_fetch_command"},
     ),
+    "export": "kgdiff.cli.export:export_app",
     "demo": "kgdiff.cli.demo:demo",
     "serve": "kgdiff.cli.serve:serve_command",
 }

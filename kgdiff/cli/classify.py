@@ -22,16 +22,16 @@ from kgdiff.cli.options import (
 )
 from kgdiff.errors import AuditFailedError, UsageError
 from kgdiff.evidence.supported import SupportedSummary
-from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.audit import run_audits
-from kgdiff.temporal.builds import Build
-from kgdiff.temporal.classify import check_dates
-from kgdiff.temporal.export import (
+from kgdiff.export.classified import (
     GroupChoice,
     export_classification,
     level_counts,
     supported_counts,
 )
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.audit import run_audits
+from kgdiff.temporal.builds import Build
+from kgdiff.temporal.classify import check_dates
 from kgdiff.temporal.levels import LEVELS
 
 ModeOption = Annotated[

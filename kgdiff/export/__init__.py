@@ -2,9 +2,12 @@
 the scoring of a model's answers.
 
 This package sits above the temporal core (:mod:`kgdiff.temporal`) and the evidence; nothing
-below it imports from here. :mod:`kgdiff.export.relations` is the relation catalogue: per
-Wikidata property, its label, the type of its objects and the templates of its questions;
-:mod:`kgdiff.export.scoring` scores predictions against exported records;
-:mod:`kgdiff.export.tasks` writes an exported folder's lm-eval and Inspect task files, and
-:mod:`kgdiff.export.dataset_folder` reads the folder's records back.
+below it imports from here. :mod:`kgdiff.export.classified` writes classifications with their
+evidence columns (``kgdiff classify --out``); :mod:`kgdiff.export.relations` is the relation
+catalogue: per Wikidata property, its label, the type of its objects and the templates of its
+questions; :mod:`kgdiff.export.benchmark` writes a benchmark as a Hugging Face dataset folder
+(``kgdiff export benchmark``: the configs in ``qa_config``, ``multi_hop_config`` and
+``updates_config``); :mod:`kgdiff.export.tasks` writes the folder's lm-eval and Inspect task
+files, :mod:`kgdiff.export.dataset_folder` reads its records back, and
+:mod:`kgdiff.export.scoring` scores predictions against them.
 """

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from kgdiff.errors import UsageError
+from kgdiff.export.classified import GroupChoice, classified_rows
 from kgdiff.query.answer import Answer, Day, Ids, as_day, id_list, level_list
 from kgdiff.query.entity import entity_as_of
 from kgdiff.query.evidence_answers import EvidenceAnswers
@@ -24,7 +25,6 @@ from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
 from kgdiff.temporal.dates import GapPolicy, check_answerable
-from kgdiff.temporal.export import GroupChoice, classified_rows
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
 from kgdiff.temporal.parts import PartDone
 from kgdiff.temporal.pools import PoolRequest

@@ -25,10 +25,10 @@ import duckdb
 import msgspec
 
 from kgdiff.errors import UsageError
+from kgdiff.export.classified import GroupChoice, classified_rows
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
-from kgdiff.temporal.export import GroupChoice, classified_rows
 
 LANG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
 INDEX = "index.json"

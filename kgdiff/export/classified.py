@@ -1,7 +1,8 @@
 """Read back and export classification builds (JSON lines or Parquet).
 
 When the store has evidence (``kgdiff evidence``), exports carry the ``supported`` columns
-(:mod:`kgdiff.evidence.supported`), as the catalog's ``classified_*`` views do.
+(:mod:`kgdiff.evidence.supported`), as the catalog's ``classified_*`` views do. The join lives
+here, above the temporal core, so that :mod:`kgdiff.temporal` never imports the evidence.
 """
 
 from __future__ import annotations

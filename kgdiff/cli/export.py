@@ -1,0 +1,86 @@
+"""``kgdiff export benchmark``: a classification as a Hugging Face dataset of questions."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
+from kgdiff.cli.options import AllowGapOption, LangOption, MaxGapOption, gap_policy
+
+export_app = typer.Typer(help="Export benchmark datasets.", no_args_is_help=True)
+
+DEFAULT_CONFIGS = "qa"
+
+
+def _optional_day(value: str | None, option: str) -> date | None:
+    return parse_day(value, option) if value is not None else None
+
+
+@export_app.command("benchmark")
+def export_benchmark_command(
+    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
+    out: Annotated[Path, typer.Option("--out", help="The dataset folder to write (new or empty).")],
+    init: Annotated[
+        str | None, typer.Option("--init", help="Start of the window (default: first snapshot).")
+    ] = None,
+    current: Annotated[
+        str | None,
+        typer.Option("--current", help="The present (default: the latest snapshot)."),
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="At most N records per split (by the seed).")
+    ] = None,
+    configs: Annotated[
+        str, typer.Option("--configs", help="Configs to export, comma-separated.")
+    ] = DEFAULT_CONFIGS,
+    relations: Annotated[
+        Path | None,
+        typer.Option("--relations", help="A relation catalogue over the shipped one (TOML)."),
+    ] = None,
+    options: Annotated[
+        int, typer.Option("--options", help="Options per multiple-choice item (2 to 26).")
+    ] = 4,
+    lang: LangOption = "en",
+    max_gap: MaxGapOption = 31,
+    allow_gap: AllowGapOption = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a non-empty --out folder.")
+    ] = False,
+    store: StoreOption = None,
+) -> None:
+    """Write a Hugging Face dataset folder of questions for a cutoff (docs/benchmark-export.md)."""
+    from kgdiff.export.benchmark import check_configs, export_benchmark
+    from kgdiff.export.benchmark_model import BenchmarkRequest
+
+    names = check_configs([name.strip() for name in configs.split(",") if name.strip()])
+    request = BenchmarkRequest(
+        cutoff=parse_day(cutoff, "--cutoff"),
+        init=_optional_day(init, "--init"),
+        current=_optional_day(current, "--current"),
+        mode=mode,
+        seed=seed,
+        limit=limit,
+        configs=names,
+        relations=relations,
+        lang=lang,
+        options=options,
+        gap=gap_policy(max_gap, allow_gap),
+    )
+    done = export_benchmark(graph(store), request, out, force, _step)
+    table = Table("config", "split", "records", title=f"benchmark written to {done.out}")
+    for config, splits in done.configs.items():
+        for split, count in splits.items():
+            table.add_row(config, split, f"{count:,}")
+    console.print(table)
+    console.print(f"load it with: datasets.load_dataset({str(done.out)!r}, {names[0]!r})")
+
+
+def _step(message: str) -> None:
+    err_console.print(message, style="dim", highlight=False)

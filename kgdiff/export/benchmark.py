@@ -1,0 +1,133 @@
+"""``kgdiff export benchmark``: a classification turned into a Hugging Face dataset folder of
+questions (docs/benchmark-export.md).
+
+:func:`export_benchmark` classifies the store for the request's dates (reusing a build when
+there is one), builds each config asked for, and writes the folder atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import kgdiff
+from kgdiff.errors import UsageError
+from kgdiff.export.benchmark_model import (
+    BenchmarkRequest,
+    BuildFacts,
+    ConfigExport,
+    Dates,
+)
+from kgdiff.export.dataset_writer import check_target, write_dataset
+from kgdiff.export.groups import classified_groups
+from kgdiff.export.multi_hop_config import multi_hop_config
+from kgdiff.export.qa_config import qa_config
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.relations import dump_catalogue, load_catalogue
+from kgdiff.export.updates_config import updates_config
+from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.query.lookup import store_tag
+from kgdiff.temporal.classify import check_dates
+
+ConfigBuilder = Callable[..., ConfigExport]
+CONFIGS: dict[str, ConfigBuilder] = {
+    "qa": qa_config,
+    "multi_hop": multi_hop_config,
+    "updates": updates_config,
+}
+"""The configs that can be exported, in the order they are written."""
+EXPORT_MODES = ("record", "valid")
+
+
+@dataclass(frozen=True)
+class BenchmarkExport:
+    """What an export wrote: the folder, and per config its records per split."""
+
+    out: Path
+    configs: dict[str, dict[str, int]]
+    facts: BuildFacts
+
+
+def check_configs(names: Sequence[str]) -> tuple[str, ...]:
+    """The configs asked for, in the order of :data:`CONFIGS`; a usage error naming the ones
+    that exist for any other."""
+    unknown = [name for name in names if name not in CONFIGS]
+    if unknown or not names:
+        shown = repr(unknown[0]) if unknown else "(none)"
+        raise UsageError(
+            f"--configs {shown}: not a config this kgdiff exports; the ones it exports are"
+            f" {', '.join(CONFIGS)}"
+        )
+    return tuple(name for name in CONFIGS if name in names)
+
+
+def resolve_dates(kg: KnowledgeGraph, request: BenchmarkRequest) -> Dates:
+    """The request's dates, init and current defaulting to the first and latest snapshots'."""
+    first, latest = (None, None)
+    if request.init is None or request.current is None:
+        first, latest = kg.answers.span()
+    dates = Dates(request.init or first, request.cutoff, request.current or latest)  # type: ignore[arg-type]
+    check_dates(dates.init, dates.cutoff, dates.current)
+    return dates
+
+
+def _facts(
+    kg: KnowledgeGraph,
+    frame: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    configs: tuple[str, ...],
+) -> BuildFacts:
+    dumped = dump_catalogue(catalogue, replace=True).encode("utf-8")
+    parameters: dict[str, Any] = {
+        **dates.iso(),
+        "mode": request.mode,
+        "seed": request.seed,
+        "limit": request.limit,
+        "lang": request.lang,
+        "options": request.options,
+        "max_gap": request.gap.max_gap,
+        "allow_gap": request.gap.allow,
+        "configs": list(configs),
+        "relations": "shipped" if request.relations is None else request.relations.name,
+        "relations_sha256": hashlib.sha256(dumped).hexdigest(),
+    }
+    with kg.connection() as connection:
+        store: dict[str, Any] = {"fingerprint": store_tag(connection)}
+    for role in ("init", "cutoff", "current"):
+        column = f"{role}_snapshot"
+        store[f"{role}_snapshot"] = frame.get_column(column)[0] if frame.height else None
+    return BuildFacts(parameters, store, kgdiff.__version__)
+
+
+def export_benchmark(
+    kg: KnowledgeGraph,
+    request: BenchmarkRequest,
+    out: Path,
+    force: bool = False,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> BenchmarkExport:
+    """Classify, build the request's configs and write the dataset folder ``out``."""
+    configs = check_configs(request.configs)
+    if request.mode not in EXPORT_MODES:
+        raise UsageError(f"--mode {request.mode!r}: choose one of {', '.join(EXPORT_MODES)}")
+    if request.limit is not None and request.limit < 1:
+        raise UsageError(f"--limit {request.limit}: give a number of records, at least 1")
+    if not 2 <= request.options <= 26:
+        raise UsageError(f"--options {request.options}: an item takes 2 to 26 options")
+    check_target(out, force)
+    catalogue = load_catalogue(request.relations)
+    dates = resolve_dates(kg, request)
+    on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
+    frame = classified_groups(kg, request, dates)
+    built = [CONFIGS[name](kg, frame, request, dates, catalogue, on_step) for name in configs]
+    facts = _facts(kg, frame, request, dates, catalogue, configs)
+    on_step(f"writing {out}")
+    write_dataset(out, built, facts, force)
+    return BenchmarkExport(out, {config.name: config.records() for config in built}, facts)

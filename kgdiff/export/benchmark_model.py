@@ -1,0 +1,80 @@
+"""What a benchmark export is asked for, and what each of its configs produced."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from kgdiff.temporal.dates import GapPolicy
+
+DEFAULT_SEED = 0
+
+
+@dataclass(frozen=True)
+class BenchmarkRequest:
+    """The parameters of an export (``kgdiff export benchmark``)."""
+
+    cutoff: date
+    init: date | None = None
+    """Default: the first snapshot's date (as ``kgdiff classify``)."""
+    current: date | None = None
+    """Default: the latest snapshot's date."""
+    mode: str = "record"
+    seed: int = DEFAULT_SEED
+    limit: int | None = None
+    """At most this many records per split (chosen by the seed), or all."""
+    configs: tuple[str, ...] = ("qa",)
+    relations: Path | None = None
+    """A relation catalogue file over the shipped one (docs/relations.md)."""
+    lang: str = "en"
+    options: int = 4
+    """Options per multiple-choice item."""
+    gap: GapPolicy = field(default_factory=GapPolicy)
+    """How far past the data a date may go (``--max-gap``, ``--allow-gap``)."""
+
+
+@dataclass(frozen=True)
+class Dates:
+    """The three dates of an export, resolved (defaults filled in)."""
+
+    init: date
+    cutoff: date
+    current: date
+
+    def iso(self) -> dict[str, str]:
+        """``init``, ``cutoff`` and ``current`` as ISO strings."""
+        return {
+            "init": self.init.isoformat(),
+            "cutoff": self.cutoff.isoformat(),
+            "current": self.current.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class ConfigExport:
+    """One config's splits (sorted records, in the config's schema) and its counts."""
+
+    name: str
+    schema: pl.Schema
+    splits: dict[str, pl.DataFrame]
+    counts: dict[str, Any] = field(default_factory=dict)
+    """What the records came from and what was left out, for ``kgdiff_build.json``."""
+    description: str = ""
+    """A paragraph of the dataset card about this config."""
+
+    def records(self) -> dict[str, int]:
+        """Records per split."""
+        return {name: frame.height for name, frame in self.splits.items()}
+
+
+@dataclass(frozen=True)
+class BuildFacts:
+    """What the card and ``kgdiff_build.json`` say of the build besides the records."""
+
+    parameters: dict[str, Any]
+    store: dict[str, Any]
+    kgdiff_version: str

@@ -1,0 +1,160 @@
+"""The columns of each exported config: their polars types (so every split has the same
+schema, empty or not) and their Hugging Face feature types for the dataset card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+TEXT = pl.String()
+TEXTS = pl.List(pl.String())
+
+QA_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "level": TEXT,
+        "change_kind": TEXT,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "outdated": TEXTS,
+        "all_answers": TEXTS,
+        "outdated_answers": TEXTS,
+        "mc_question": TEXT,
+        "options": TEXTS,
+        "choice_types": TEXTS,
+        "gold": TEXT,
+        "tf_statement": TEXT,
+        "tf_label": pl.Boolean(),
+        "context": TEXT,
+        "context_page": TEXT,
+        "context_revision": pl.Int64(),
+        "context_sentence": pl.Int64(),
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``qa`` config's columns, in order (docs/benchmark-export.md#qa)."""
+
+WIKIPEDIA_FIELDS = frozenset({"context", "context_page", "hop_contexts", "hop_context_pages"})
+"""Columns holding Wikipedia text (CC BY-SA 4.0); every other column is Wikidata's (CC0)."""
+
+_SCALARS: dict[object, str] = {
+    pl.String(): "string",
+    pl.Boolean(): "bool",
+    pl.Int64(): "int64",
+    pl.Int32(): "int32",
+    pl.Float64(): "float64",
+}
+
+
+def feature_lines(schema: pl.Schema, indent: str) -> list[str]:
+    """The card's ``features:`` entries of ``schema`` (YAML lines, each starting with
+    ``indent``): a scalar as ``dtype``, a list of scalars as ``sequence`` (which every
+    version of the datasets library reads)."""
+    lines = []
+    for name, dtype in schema.items():
+        lines.append(f"{indent}- name: {name}")
+        if isinstance(dtype, pl.List):
+            lines.append(f"{indent}  sequence: {_SCALARS[dtype.inner]}")
+        else:
+            lines.append(f"{indent}  dtype: {_SCALARS[dtype]}")
+    return lines
+
+
+INTS = pl.List(pl.Int64())
+
+MULTI_HOP_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "n_hops": pl.Int64(),
+        "pids": TEXTS,
+        "relations": TEXTS,
+        "hop_subjects": TEXTS,
+        "hop_subject_labels": TEXTS,
+        "hop_objects": TEXTS,
+        "hop_object_labels": TEXTS,
+        "hop_questions": TEXTS,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "date": TEXT,
+        "snapshot": TEXT,
+        "hop_contexts": TEXTS,
+        "hop_context_pages": TEXTS,
+        "hop_context_revisions": INTS,
+        "hop_context_sentences": INTS,
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``multi_hop`` config's columns, in order (docs/benchmark-export.md#the-multi_hop-config);
+the ``hop_*`` lists have one entry per hop, in order (a context is null where a hop has none)."""
+
+UPDATES_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "latest": TEXTS,
+        "outdated": TEXTS,
+        "outdated_answers": TEXTS,
+        "new_start": TEXT,
+        "old_end": TEXT,
+        "mc_question": TEXT,
+        "options": TEXTS,
+        "choice_types": TEXTS,
+        "gold": TEXT,
+        "tf_statement": TEXT,
+        "tf_label": pl.Boolean(),
+        "context": TEXT,
+        "context_page": TEXT,
+        "context_revision": pl.Int64(),
+        "evidence_sentence": TEXT,
+        "distractors_3": TEXTS,
+        "distractors_5": TEXTS,
+        "distractors_7": TEXTS,
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``updates`` config's columns, in order (docs/benchmark-export.md#the-updates-config)."""
+
+
+def arrow_type(dtype: Any) -> pa.DataType:
+    """The Arrow type a column of ``dtype`` (a type of these schemas) is built with."""
+    if isinstance(dtype, pl.List):
+        return pa.list_(arrow_type(dtype.inner))
+    return _ARROW[dtype]
+
+
+_ARROW: dict[object, pa.DataType] = {
+    pl.String(): pa.string(),
+    pl.Boolean(): pa.bool_(),
+    pl.Int64(): pa.int64(),
+    pl.Float64(): pa.float64(),
+}

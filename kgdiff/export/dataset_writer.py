@@ -1,0 +1,76 @@
+"""Writing an exported benchmark folder: every file into a hidden sibling first, then one
+rename into place, so a reader never sees half a dataset and a failed export leaves nothing.
+
+Layout (docs/benchmark-export.md): ``README.md`` (the card), ``kgdiff_build.json``, and per
+config and split ``data/<config>/<split>.parquet`` with a JSON lines copy beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from kgdiff.errors import UsageError
+from kgdiff.export.benchmark_model import BuildFacts, ConfigExport
+from kgdiff.export.dataset_card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
+
+
+def check_target(out: Path, force: bool) -> None:
+    """A usage error, before any work, when ``out`` cannot receive the dataset: not a folder,
+    a folder that is not empty (unless ``force``), or a parent that does not exist."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file; give a folder for the dataset")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise UsageError(
+            f"--out {out} exists and is not empty; choose a new folder, or add --force to"
+            " replace it"
+        )
+    if not out.parent.is_dir():
+        raise UsageError(f"--out {out}: {out.parent} is not a folder")
+
+
+def write_split(frame: pl.DataFrame, folder: Path, config: str, split: str) -> None:
+    """One split as Parquet and JSON lines under ``folder``."""
+    parquet = folder / data_file(config, split, "parquet")
+    parquet.parent.mkdir(parents=True, exist_ok=True)
+    frame.write_parquet(parquet, compression="zstd", statistics=True)
+    frame.write_ndjson(folder / data_file(config, split, "jsonl"))
+
+
+def _fill(folder: Path, configs: Sequence[ConfigExport], facts: BuildFacts) -> None:
+    for config in configs:
+        for split, frame in config.splits.items():
+            write_split(frame, folder, config.name, split)
+    (folder / CARD_FILE).write_text(card_text(configs, facts), encoding="utf-8")
+    (folder / BUILD_FILE).write_text(build_json(configs, facts), encoding="utf-8")
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    """Put ``staging`` where ``out`` is (an existing ``out`` leaves only once it is there)."""
+    if not out.exists():
+        staging.rename(out)
+        return
+    old = out.parent / f".{out.name}.replaced-{os.getpid()}"
+    out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old)
+
+
+def write_dataset(
+    out: Path, configs: Sequence[ConfigExport], facts: BuildFacts, force: bool = False
+) -> None:
+    """Write the dataset folder ``out`` (replacing a non-empty one only with ``force``)."""
+    check_target(out, force)
+    staging = out.parent / f".{out.name}.partial-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        _fill(staging, configs, facts)
+        _swap_in(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -1,0 +1,101 @@
+"""The options of a multiple-choice item: the correct answer, the outdated one, "I don't
+know", and distractors, with the gold letter at a uniformly random place.
+
+Rules (docs/benchmark-export.md): the correct option is a label of a latest object; the outdated
+option, a label of an outdated object, is there whenever the group has one that reads
+differently from every latest label and alias; the "unknown" option is always there (given
+room); distractors fill the rest, in the order they are offered, each reading differently
+(once normalised as scoring normalises answers) from every label and alias of the latest and
+the outdated objects and from every option already taken. Which options a record gets never
+depends on the seed; the seeded generator only orders them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kgdiff.export.choices import letter
+from kgdiff.export.text_match import normalise
+
+UNKNOWN_OPTION = "I don't know"
+"""The option that abstains (the scoring reads it as an abstention: kgdiff.export.text_match)."""
+DEFAULT_OPTIONS = 4
+CHOICE_TYPES = ("correct", "outdated", "unknown", "noise")
+
+
+@dataclass(frozen=True)
+class OptionInputs:
+    """What a record's options are chosen from."""
+
+    correct: str
+    """The correct option's text (a label of a latest object)."""
+    latest: Sequence[str]
+    """Every label and alias of the latest objects."""
+    outdated: Sequence[str]
+    """Every label and alias of the outdated objects."""
+    outdated_labels: Sequence[str]
+    """The outdated objects' labels, in the order the outdated option prefers them."""
+    noise: Iterable[str]
+    """Distractor candidates, most wanted first (taken lazily)."""
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A record's options, what each one is, and the letter of the correct one."""
+
+    options: list[str]
+    choice_types: list[str]
+    gold: str
+
+
+# An export compares the same labels (countries, cities, years) again and again: each is
+# normalised once.
+_form = lru_cache(maxsize=1 << 20)(normalise)
+
+
+def _forms(texts: Iterable[str]) -> set[str]:
+    return {form for form in map(_form, texts) if form}
+
+
+def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
+    """The options besides the correct one, as (text, type), at most ``wanted``."""
+    latest = _forms([*inputs.latest, inputs.correct])
+    taken = latest | _forms([UNKNOWN_OPTION])
+    others: list[tuple[str, str]] = []
+    for label in inputs.outdated_labels:
+        form = _form(label)
+        if form and form not in taken:
+            others.append((label, "outdated"))
+            taken.add(form)
+            break
+    others.append((UNKNOWN_OPTION, "unknown"))
+    taken |= _forms(inputs.outdated)
+    for text in inputs.noise:
+        if len(others) >= wanted:
+            break
+        form = _form(text)
+        if form and form not in taken:
+            others.append((text, "noise"))
+            taken.add(form)
+    return others[:wanted]
+
+
+def build_choices(
+    inputs: OptionInputs, rng: random.Random, size: int = DEFAULT_OPTIONS
+) -> Choices | None:
+    """``size`` options (2 to 26) with the correct one at a uniformly random place; None when
+    there are not enough distinct options (or the correct text is empty once normalised)."""
+    if not 2 <= size <= 26:
+        raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")
+    if not _form(inputs.correct):
+        return None
+    others = _others(inputs, size - 1)
+    if len(others) < size - 1:
+        return None
+    rng.shuffle(others)
+    place = rng.randrange(size)
+    others.insert(place, (inputs.correct, "correct"))
+    return Choices([text for text, _ in others], [kind for _, kind in others], letter(place))

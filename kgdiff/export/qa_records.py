@@ -1,0 +1,165 @@
+"""One record of the ``qa`` config: a (subject, property) group of the classification asked
+as an open question, a cloze, a multiple-choice item and a true/false statement
+(docs/benchmark-export.md#qa)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kgdiff.export.choices import letter
+from kgdiff.export.contexts import Context
+from kgdiff.export.names import Names, main_texts_of, texts_of
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.options import Choices, OptionInputs, build_choices
+from kgdiff.export.relation_model import Relation
+from kgdiff.export.seeded import record_rng
+
+MC_INSTRUCTION = "Answer with the letter of the correct option."
+
+
+@dataclass(frozen=True)
+class QaSetting:
+    """What every record of an export shares: the dates, the seed, the options' count, and
+    the store's names, distractors, contexts and popularity."""
+
+    dates: Mapping[str, str]
+    """``init``, ``cutoff`` and ``current`` as ISO dates."""
+    seed: int
+    options: int
+    names: Names
+    noise: NoisePool
+    contexts: Mapping[tuple[str, str], Context]
+    popularity: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class QaItem:
+    """A record, and the true/false statement of the other truth value (None when the
+    record cannot be made false), which a split whose labels all agree may swap in."""
+
+    record: dict[str, Any]
+    other_statement: str | None
+
+
+def mc_question(question: str, options: list[str]) -> str:
+    """The question with its options lettered, one a line, and the instruction."""
+    lines = [f"{letter(index)}. {option}" for index, option in enumerate(options)]
+    return "\n".join([question, *lines, MC_INSTRUCTION])
+
+
+@dataclass(frozen=True)
+class AnswerTexts:
+    """The words of a group's answers, worked out once per record."""
+
+    answers: list[str]
+    """Labels and aliases of the latest objects (renderings of other values)."""
+    labels: list[str]
+    """The latest objects' labels."""
+    outdated: list[str]
+    """Labels and aliases of the outdated objects."""
+    outdated_labels: list[str]
+    correct: str | None
+    """The value whose label is the correct option (None: no latest value has words)."""
+
+
+def answer_texts(names: Names, latest: list[str], outdated: list[str]) -> AnswerTexts:
+    """The words of the ``latest`` and ``outdated`` values."""
+    correct = next((value for value in latest if names.main_text(value) is not None), None)
+    return AnswerTexts(
+        texts_of(names, latest),
+        main_texts_of(names, latest),
+        texts_of(names, outdated),
+        main_texts_of(names, outdated),
+        correct,
+    )
+
+
+def item_choices(
+    texts: AnswerTexts, all_answers: list[str], relation: Relation, setting: QaSetting, key: str
+) -> Choices | None:
+    """The multiple-choice item of a group whose latest values have words (``texts``);
+    distractors are none of ``all_answers``."""
+    names, value = setting.names, str(texts.correct)
+    classes = [*names.classes(value), *filter(None, [relation.object_class])]
+    inputs = OptionInputs(
+        correct=str(names.main_text(value)),
+        latest=texts.answers,
+        outdated=texts.outdated,
+        outdated_labels=texts.outdated_labels,
+        noise=setting.noise.offer(key, relation.pid, classes, all_answers),
+    )
+    return build_choices(inputs, record_rng(setting.seed, key, "options"), setting.options)
+
+
+def true_false(
+    relation: Relation, subject: str, choices: Choices, setting: QaSetting, key: str
+) -> tuple[str, bool, str | None]:
+    """The statement, its truth, and the statement of the other truth (if any): false ones
+    name the outdated option when there is one, else a distractor."""
+    correct = choices.options[choices.choice_types.index("correct")]
+    wrong = next(
+        (
+            choices.options[choices.choice_types.index(kind)]
+            for kind in ("outdated", "noise")
+            if kind in choices.choice_types
+        ),
+        None,
+    )
+    true_statement = relation.statement(subject, correct)
+    false_statement = relation.statement(subject, wrong) if wrong is not None else None
+    truth = false_statement is None or record_rng(setting.seed, key, "tf").random() < 0.5
+    if truth:
+        return true_statement, True, false_statement
+    assert false_statement is not None
+    return false_statement, False, true_statement
+
+
+def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> QaItem | str:
+    """The record of a classified group (a row of ``kg.classify``), or why it has none
+    (``unlabelled_subject``, ``no_answer_text``, ``too_few_options``)."""
+    subject = row["subject"]
+    subject_label = setting.names.label(subject) or subject
+    key = f"qa/{subject}/{relation.pid}"
+    if subject_label == subject:
+        return "unlabelled_subject"
+    texts = answer_texts(setting.names, row["latest"], row["outdated"])
+    if texts.correct is None:
+        return "no_answer_text"
+    choices = item_choices(texts, row["all_answers"], relation, setting, key)
+    if choices is None:
+        return "too_few_options"
+    question = relation.question(subject_label)
+    statement, truth, other = true_false(relation, subject_label, choices, setting, key)
+    context = setting.contexts.get((subject, relation.pid))
+    record = {
+        "id": key,
+        "subject": subject,
+        "subject_label": subject_label,
+        "pid": relation.pid,
+        "relation": relation.label,
+        "level": row["level"],
+        "change_kind": row["change_kind"] if row["level"] == "evolved" else None,
+        "question": question,
+        "cloze": relation.cloze(subject_label),
+        "answers": texts.answers,
+        "answer_labels": texts.labels,
+        "latest": list(row["latest"]),
+        "outdated": list(row["outdated"]),
+        "all_answers": list(row["all_answers"]),
+        "outdated_answers": texts.outdated,
+        "mc_question": mc_question(question, choices.options),
+        "options": choices.options,
+        "choice_types": choices.choice_types,
+        "gold": choices.gold,
+        "tf_statement": statement,
+        "tf_label": truth,
+        "context": context.sentence if context else None,
+        "context_page": context.page if context else None,
+        "context_revision": context.revision if context else None,
+        "context_sentence": context.index if context else None,
+        "popularity": setting.popularity.get(subject),
+        **setting.dates,
+    }
+    return QaItem(record, other)

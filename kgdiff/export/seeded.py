@@ -1,0 +1,32 @@
+"""Randomness that depends on the seed and a record's id alone, never on iteration order.
+
+Every random choice of an export draws from a generator of its own, derived by hashing the
+seed, the record's id and what the choice is for; so a record gets the same options whether it
+is built first or last, alone (``--limit``) or among a million others. Choices that must not
+move with the seed (which distractors a record gets) hash the record's id without the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+
+def _digest(*parts: str) -> int:
+    joined = "\x1f".join(parts).encode("utf-8")
+    return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big")
+
+
+def record_rng(seed: int, record_id: str, purpose: str) -> random.Random:
+    """A generator for one purpose of one record (``purpose`` e.g. "options", "tf")."""
+    return random.Random(_digest(str(seed), record_id, purpose))
+
+
+def fixed_rng(record_id: str, purpose: str) -> random.Random:
+    """A generator for a record that no seed moves (e.g. which distractors it is offered)."""
+    return random.Random(_digest("fixed", record_id, purpose))
+
+
+def seeded_rank(seed: int, record_id: str) -> int:
+    """A record's place in the seed's order (``--limit`` keeps the first N of a split)."""
+    return _digest(str(seed), record_id, "limit")

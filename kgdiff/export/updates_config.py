@@ -1,0 +1,180 @@
+"""The ``updates`` config: AntiLeakBench's knowledge updates after the cutoff (``kg.updates``,
+valid time), each asked like a ``qa`` record, with the first Wikipedia revision that states it
+as context when the store has the article's history (``kg.supporting_revisions``), and
+distractor documents (docs/benchmark-export.md#the-updates-config)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from kgdiff.errors import StoreError
+from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.contexts import subject_popularity, wikipedia_at
+from kgdiff.export.dataset_schema import UPDATES_SCHEMA
+from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
+from kgdiff.export.names import Names
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.qa_config import answer_pairs, split_frame
+from kgdiff.export.qa_records import (
+    QaItem,
+    QaSetting,
+    answer_texts,
+    item_choices,
+    mc_question,
+    true_false,
+)
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.query.entity import latest_history
+from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.sqlfiles import load_sql
+
+UPDATES_SPLIT = "updates"
+UPDATES_DESCRIPTION = (
+    "Knowledge updates after the cutoff, as AntiLeakBench defines them (valid time): an old"
+    " object valid at the cutoff whose statement ended, a new one that started after it. The"
+    " context is the lead of the first Wikipedia revision stating the new object, when the"
+    " store holds the article's history; `distractors_3/5/7` are leads of articles that"
+    " mention none of the record's entities."
+)
+Key = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Revision:
+    """The first revision that states an update: its article, id, lead and sentence."""
+
+    title: str
+    revision_id: int
+    lead: str | None
+    sentence: str | None
+
+
+def supporting(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates) -> dict[Key, Revision]:
+    """The supporting revision of each update that has one; empty without a history."""
+    wiki = f"{request.lang}wiki"
+    try:
+        latest_history(kg.layout, wiki)
+    except StoreError:
+        return {}
+    found = kg.supporting_revisions(
+        dates.cutoff, dates.current, wiki=wiki, lang=request.lang, gap=request.gap
+    ).filter(pl.col("revision_id").is_not_null())
+    ids = found.get_column("revision_id").to_list()
+    with kg.connection() as connection:
+        rows = connection.execute(
+            load_sql("export/revision_leads"), {"wiki": wiki, "revision_ids": ids}
+        )
+        leads = dict(rows.fetchall())
+    return {
+        (row["subject"], row["pid"], row["new_object"]): Revision(
+            row["title"], row["revision_id"], leads.get(row["revision_id"]), row["sentence"]
+        )
+        for row in found.iter_rows(named=True)
+    }
+
+
+def update_item(
+    row: Mapping[str, Any],
+    setting: QaSetting,
+    catalogue: RelationCatalogue,
+    revision: Revision | None,
+    documents: DistractorPool,
+) -> QaItem | str:
+    """The record of a knowledge update (a row of ``kg.updates``), or why it has none."""
+    relation = catalogue.get(row["pid"])
+    if relation is None:
+        return "relation_not_in_catalogue"
+    subject, label, names = row["subject"], row["subject_label"], setting.names
+    if not label or label == subject:
+        return "unlabelled_subject"
+    latest, outdated = [row["new_object"]], list(row["old_objects"])
+    texts = answer_texts(names, latest, outdated)
+    if texts.correct is None:
+        return "no_answer_text"
+    key = f"updates/{subject}/{relation.pid}/{row['new_object']}"
+    choices = item_choices(texts, [*latest, *outdated], relation, setting, key)
+    if choices is None:
+        return "too_few_options"
+    statement, truth, other = true_false(relation, label, choices, setting, key)
+    entity_names = [label, *texts.answers, *texts.outdated]
+    question = relation.question(label)
+    record = {
+        "id": key, "subject": subject, "subject_label": label, "pid": relation.pid,
+        "relation": relation.label, "question": question, "cloze": relation.cloze(label),
+        "answers": texts.answers, "answer_labels": texts.labels,
+        "latest": latest, "outdated": outdated, "outdated_answers": texts.outdated,
+        "new_start": row["new_start_lo"].isoformat(), "old_end": row["old_end_hi"].isoformat(),
+        "mc_question": mc_question(question, choices.options), "options": choices.options,
+        "choice_types": choices.choice_types, "gold": choices.gold,
+        "tf_statement": statement, "tf_label": truth,
+        "context": revision.lead if revision else None,
+        "context_page": revision.title if revision else None,
+        "context_revision": revision.revision_id if revision else None,
+        "evidence_sentence": revision.sentence if revision else None,
+        **document_variants(documents.pick(key, entity_names, max(DOCUMENT_COUNTS))),
+        "popularity": setting.popularity.get(subject),
+        **setting.dates,
+    }  # fmt: skip
+    return QaItem(record, other)
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    frame: pl.DataFrame,
+    updates: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> tuple[QaSetting, DistractorPool]:
+    pairs = answer_pairs(frame.filter(pl.col("pid").is_in(catalogue.pids)))
+    values = {*pairs.get_column("value").to_list(), *updates.get_column("new_object")}
+    values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
+    snapshot = updates.get_column("snapshot")[0] if updates.height else None
+    wiki = f"{request.lang}wiki"
+    with kg.connection() as connection:
+        names = Names.read(connection, values, snapshot, request.lang)
+        pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
+        subjects = updates.get_column("subject").to_list()
+        popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
+    noise = NoisePool.of(pairs, names, catalogue)
+    setting = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
+    return setting, pool
+
+
+def updates_config(
+    kg: KnowledgeGraph,
+    frame: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> ConfigExport:
+    """The ``updates`` config: every knowledge update between the cutoff and current."""
+    updates = kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
+    on_step(f"updates: {updates.height:,} knowledge updates")
+    setting, pool = _setting(kg, frame, updates, request, dates, catalogue)
+    revisions = supporting(kg, request, dates)
+    left_out: Counter[str] = Counter()
+    items: list[QaItem] = []
+    for row in updates.iter_rows(named=True):
+        revision = revisions.get((row["subject"], row["pid"], row["new_object"]))
+        built = update_item(row, setting, catalogue, revision, pool)
+        if isinstance(built, str):
+            left_out[built] += 1
+        else:
+            items.append(built)
+    split = split_frame(items, request, UPDATES_SCHEMA)
+    counts = {
+        "knowledge_updates": updates.height,
+        "supporting_revisions": len(revisions),
+        "left_out": dict(sorted(left_out.items())),
+        "built": {UPDATES_SPLIT: len(items)},
+    }
+    return ConfigExport(
+        "updates", UPDATES_SCHEMA, {UPDATES_SPLIT: split}, counts, UPDATES_DESCRIPTION
+    )

@@ -1,0 +1,42 @@
+"""Exports of the real samples that the benchmark tests share (made once per session)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+import kgdiff
+from kgdiff.export.benchmark import BenchmarkExport, export_benchmark
+from kgdiff.export.benchmark_model import BenchmarkRequest
+
+CUTOFF = date(2014, 10, 11)
+SPLITS = ("stable", "evolved", "uncharted")
+
+
+def export(store: Path, out: Path, **fields: Any) -> BenchmarkExport:
+    """Export the store's ``qa`` config to ``out`` (cutoff 2014-10-11 unless given)."""
+    request = BenchmarkRequest(**{"cutoff": CUTOFF, **fields})
+    return export_benchmark(kgdiff.open(store), request, out)
+
+
+def records(folder: Path, split: str, config: str = "qa") -> list[dict[str, Any]]:
+    """The records of a split, from its JSON lines copy."""
+    text = (folder / "data" / config / f"{split}.jsonl").read_bytes()
+    return [orjson.loads(line) for line in text.splitlines() if line]
+
+
+def all_records(folder: Path) -> list[dict[str, Any]]:
+    """The records of every ``qa`` split."""
+    return [record for split in SPLITS for record in records(folder, split)]
+
+
+def file_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file of a folder by its relative path."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }

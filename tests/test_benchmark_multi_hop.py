@@ -1,0 +1,121 @@
+"""kgdiff export benchmark, config multi_hop, on the real samples: every hop holds at the
+cutoff, the chain links up, the question is composed from the catalogue's templates, the
+folder loads with the datasets library, and hop contexts come from the evidence."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kgdiff
+from kgdiff.export.benchmark import BenchmarkExport
+from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
+from kgdiff.export.relations import load_catalogue
+from kgdiff.temporal.dates import GapPolicy
+from tests.benchmark_exports import CUTOFF, export, records
+
+SPLITS = ("hops_2", "hops_3")
+
+
+@pytest.fixture(scope="module")
+def exported(
+    export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
+) -> BenchmarkExport:
+    out = tmp_path_factory.mktemp("multi-hop") / "bench"
+    return export(export_sample_store, out, configs=("qa", "multi_hop"))
+
+
+def chains(folder: Path) -> list[dict[str, Any]]:
+    return [record for split in SPLITS for record in records(folder, split, "multi_hop")]
+
+
+def test_both_configs_are_written(exported: BenchmarkExport) -> None:
+    assert list(exported.configs) == ["qa", "multi_hop"]
+    assert exported.configs["multi_hop"]["hops_2"] > 50
+    assert exported.configs["multi_hop"]["hops_3"] > 20
+
+
+def test_every_hop_holds_at_the_cutoff_and_the_chain_links_up(
+    export_sample_store: Path, exported: BenchmarkExport
+) -> None:
+    found = chains(exported.out)
+    subjects = sorted({s for r in found for s in r["hop_subjects"]})
+    facts = kgdiff.open(export_sample_store).facts_at(CUTOFF, subject=subjects)
+    holds = {
+        (row["subject"], row["pid"]): set(row["objects"]) for row in facts.iter_rows(named=True)
+    }
+    for record in found:
+        hops = zip(record["hop_subjects"], record["pids"], record["hop_objects"], strict=True)
+        for subject, pid, obj in hops:
+            assert obj in holds[(subject, pid)], (record["id"], pid)
+        assert record["hop_subjects"][1:] == record["hop_objects"][:-1]
+        assert (
+            record["latest"][0] == record["hop_objects"][-1]
+            or record["hop_objects"][-1] in record["latest"]
+        )
+        assert record["date"] == CUTOFF.isoformat()
+        assert (
+            len(set(record["hop_subjects"]) | {record["hop_objects"][-1]}) == record["n_hops"] + 1
+        )
+
+
+def test_the_question_is_composed_from_the_relations_templates(exported: BenchmarkExport) -> None:
+    catalogue = load_catalogue()
+    for record in chains(exported.out):
+        relations = [catalogue[pid] for pid in record["pids"]]
+        question = str(record["question"])
+        assert relations[0].question(str(record["subject_label"])) in question
+        assert question.endswith(relations[-1].question(f"X{len(relations) - 1}"))
+        assert record["hop_questions"][0] == relations[0].question(str(record["subject_label"]))
+        assert set(record["answer_labels"]) <= set(record["answers"])
+
+
+def test_the_splits_load_offline_with_the_datasets_library(
+    exported: BenchmarkExport, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    datasets = pytest.importorskip("datasets")
+    for split in SPLITS:
+        loaded = datasets.load_dataset(
+            str(exported.out), "multi_hop", split=split, cache_dir=str(tmp_path)
+        )
+        assert loaded.column_names == list(MULTI_HOP_SCHEMA)
+        assert loaded.to_list() == records(exported.out, split, "multi_hop")
+
+
+def test_hop_contexts_come_from_the_evidence(export_demo_store: Path, tmp_path: Path) -> None:
+    # the demo's Wikipedia snapshot is dated 2016-05-01, after the latest Wikidata snapshot
+    done = export(
+        export_demo_store,
+        tmp_path / "ctx",
+        configs=("multi_hop",),
+        current=date(2016, 5, 1),
+        gap=GapPolicy(allow=True),
+    )
+    kg = kgdiff.open(export_demo_store)
+    seen = 0
+    for record in chains(done.out):
+        hops = zip(
+            record["hop_subjects"],
+            record["pids"],
+            record["hop_objects"],
+            record["hop_contexts"],
+            record["hop_context_pages"],
+            record["hop_context_sentences"],
+            strict=True,
+        )
+        for subject, pid, obj, sentence, page, index in hops:
+            if sentence is None:
+                assert page is None and index is None
+                continue
+            seen += 1
+            rows = kg.sql(
+                "SELECT count(*) FROM evidence WHERE subject = $s AND pid = $p AND object_qid = $o"
+                " AND title = $t AND sentence_index = $i AND sentence = $x AND NOT weak",
+                {"s": subject, "p": pid, "o": obj, "t": page, "i": index, "x": sentence},
+            )
+            assert rows.item() >= 1
+    assert seen > 0
