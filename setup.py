@@ -25,7 +25,7 @@ NATIVE = Path("native")
 SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp")
 RESOURCE_PACKAGES = {"kgdiff.sql": "sql", "kgdiff.snapshots": "snapshots"}
 PACKAGE_DATA = {
-    "kgdiff": ["py.typed", "data/*.json", "data/*.toml"],
+    "kgdiff": ["py.typed", "data/*.json", "data/*.toml", "export/task_files/*.md"],
     "kgdiff.sql": ["**/*.sql"],
     "kgdiff.snapshots": ["*.json", "*.bz2", "NOTICE"],
 }

@@ -118,7 +118,10 @@ def _resources() -> list[str]:
         if path.suffix in (".json", ".bz2") or path.name == "NOTICE"
     ]
     data = [*(ROOT / "kgdiff" / "data").glob("*.json"), *(ROOT / "kgdiff" / "data").glob("*.toml")]
-    return sorted(str(path.relative_to(ROOT)) for path in [*sql, *samples, *data])
+    # what write_tasks copies into a benchmark folder
+    task_files = (ROOT / "kgdiff" / "export" / "task_files").glob("*.*")
+    files = [*sql, *samples, *data, *task_files]
+    return sorted(str(path.relative_to(ROOT)) for path in files)
 
 
 def _in_package(path: str) -> str:

@@ -17,6 +17,7 @@ from api.models.common import reads
 from api.models.entities import EntityFacts, FactAt, Timeline, TimelineRow
 from api.models.facts import FactGroup, FactsPage
 from api.rows_json import rows_response
+from kgdiff.query.graph import KnowledgeGraph
 
 SUBJECTS = ["Q64", "Q183", "Q84", "Q42", "Q228"]
 
@@ -27,14 +28,14 @@ def _both(
     envelope: dict[str, Any],
     frame: pl.DataFrame,
 ) -> tuple[Any, Any]:
-    fast = json.loads(rows_response(model, row_model, envelope, frame).body)
+    fast = json.loads(bytes(rows_response(model, row_model, envelope, frame).body))
     rows = frame.select(list(row_model.model_fields)).to_dicts()
     slow = model.model_validate({**envelope, "items": rows}).model_dump(mode="json")
     return fast, slow
 
 
 @pytest.fixture(scope="module")
-def graph(sample_store: Path) -> kgdiff.KnowledgeGraph:
+def graph(sample_store: Path) -> KnowledgeGraph:
     return kgdiff.open(sample_store)
 
 

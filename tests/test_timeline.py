@@ -15,7 +15,8 @@ from tests.paths import run_kgdiff
 
 def rows(store: Path, qid: str) -> list[dict[str, object]]:
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
-        return timeline(connection, qid).to_pylist()
+        rows: list[dict[str, object]] = timeline(connection, qid).to_pylist()
+        return rows
 
 
 def test_a_statement_seen_in_every_snapshot(sample_store: Path) -> None:

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "pools": "kgdiff.cli.pools:pools_command",
     "chains": "kgdiff.cli.chains:chains_command",
     "updates": "kgdiff.cli.updates:updates_command",
+    "score": "kgdiff.cli.score:score_command",
     "evidence": "kgdiff.cli.evidence:evidence_app",
     "revisions": "kgdiff.cli.revisions:revisions_command",
     "page": "kgdiff.cli.page:page_command",

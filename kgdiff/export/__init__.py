@@ -7,5 +7,7 @@ evidence columns (``kgdiff classify --out``); :mod:`kgdiff.export.relations` is 
 catalogue: per Wikidata property, its label, the type of its objects and the templates of its
 questions; :mod:`kgdiff.export.benchmark` writes a benchmark as a Hugging Face dataset folder
 (``kgdiff export benchmark``: the configs in ``qa_config``, ``multi_hop_config`` and
-``updates_config``); :mod:`kgdiff.export.scoring` scores predictions against its records.
+``updates_config``); :mod:`kgdiff.export.tasks` writes the folder's lm-eval and Inspect task
+files, :mod:`kgdiff.export.dataset_folder` reads its records back, and
+:mod:`kgdiff.export.scoring` scores predictions against them.
 """

@@ -1,0 +1,72 @@
+"""The tables ``kgdiff score`` prints: the scores per level and relation, or the pools'
+patterns and per-year categories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from kgdiff.export.chrono import PATTERNS, YEAR_CATEGORIES
+from kgdiff.export.dataset_folder import split_order
+
+TASK_KEYS: dict[str, tuple[str, ...]] = {
+    "generation": ("em", "f1", "alias_em", "fuzzy", "outdated_rate", "unknown_rate"),
+    "mc": ("mc_accuracy", "outdated_rate", "unknown_rate", "invalid_rate"),
+    "tf": ("tf_accuracy", "unknown_rate", "invalid_rate"),
+}
+"""The columns of each task's table, in the order docs/scoring.md lists the keys."""
+
+
+def _cells(tally: Mapping[str, Any], keys: Sequence[str]) -> list[str]:
+    values = [tally.get(key) for key in keys]
+    return [str(tally["n"]), *("—" if v is None else f"{v:.3f}" for v in values)]
+
+
+def print_scores(console: Console, report: Mapping[str, Any]) -> None:
+    """The overall scores, then per level, then per relation; then what was not scored."""
+    keys = TASK_KEYS[report["task"]]
+    title = (
+        f"{report['config']} ({', '.join(report['splits'])}), {report['task']}: "
+        f"{report['overall']['n']:,} of {report['records']:,} records scored"
+    )
+    table = Table("level / relation", "n", *keys, title=title)
+    table.add_row("all", *_cells(report["overall"], keys), end_section=True)
+    for level in sorted(report["by_level"], key=split_order):
+        table.add_row(level, *_cells(report["by_level"][level], keys))
+    table.add_section()
+    for relation, tally in report["by_relation"].items():
+        table.add_row(relation, *_cells(tally, keys))
+    console.print(table)
+    _unscored(console, report)
+
+
+def _unscored(console: Console, report: Mapping[str, Any]) -> None:
+    if report["missing"]:
+        shown = ", ".join(report["missing_ids"])
+        line = f"{report['missing']:,} records have no prediction (e.g. {shown})"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if report["unmatched"]:
+        shown = ", ".join(report["unmatched_ids"])
+        line = f"{report['unmatched']:,} predictions name no record (e.g. {shown})"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+
+def print_pools(console: Console, report: Mapping[str, Any]) -> None:
+    """The groups' temporal patterns (all, and per state), then each year's categories."""
+    states = list(report["by_state"])
+    title = f"pools: {report['groups']:,} groups classified, {report['incomplete']:,} incomplete"
+    table = Table("pattern", "groups", "rate", *states, title=title)
+    for pattern in PATTERNS:
+        rate = report["patterns"]["rates"][pattern]
+        per_state = [str(report["by_state"][state][pattern]) for state in states]
+        shown = "—" if rate is None else f"{rate:.3f}"
+        table.add_row(pattern, str(report["patterns"][pattern]), shown, *per_state)
+    console.print(table)
+    years = Table("year", *YEAR_CATEGORIES, "earlier", "later", title="per year")
+    for year, counts in report["years"].items():
+        years.add_row(year, *(str(counts[key]) for key in (*YEAR_CATEGORIES, "earlier", "later")))
+    console.print(years)
+    _unscored(console, report)

@@ -1,0 +1,164 @@
+"""Inspect tasks for a kgdiff benchmark folder: open questions, multiple choice, true/false.
+
+Written by kgdiff into ``tasks/inspect/`` of an exported benchmark; it reads the JSON lines
+of ``data/<config>/<split>.jsonl`` two folders up, so it runs from any working directory::
+
+    inspect eval tasks/inspect/kgdiff_tasks.py@kgdiff_gen -T split=evolved --model …
+
+Task arguments: ``config`` (default ``qa``) and ``split`` (default: every split of the
+config). The answer matching is kgdiff's own (``kgdiff_metrics.py`` beside this file), so
+``em``, ``alias_em``, ``outdated_rate`` and ``unknown_rate`` mean what ``kgdiff score``
+reports.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Score, Scorer, Target, choice, includes, match, mean, scorer
+from inspect_ai.solver import TaskState, generate, multiple_choice, system_message
+
+DATASET = Path(__file__).resolve().parents[2]
+SPLIT_ORDER = ("stable", "evolved", "uncharted")
+ANSWER_KEYS = ("em", "alias_em", "f1", "outdated_rate", "unknown_rate")
+
+
+def _sibling(name: str) -> ModuleType:
+    # Loaded by path: the folder is not a package, and Inspect's own search path for task
+    # files is not guaranteed when this file is imported some other way.
+    path = Path(__file__).with_name(f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"kgdiff_benchmark_{name}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+METRICS = _sibling("kgdiff_metrics")
+
+
+def split_files(config: str, split: str) -> list[Path]:
+    """The JSON lines files of ``split`` of ``config`` (all its splits when ``split`` is empty),
+    stable, evolved and uncharted first."""
+    folder = DATASET / "data" / config
+    if split:
+        wanted = folder / f"{split}.jsonl"
+        if not wanted.is_file():
+            raise FileNotFoundError(f"{wanted}: no such split of the {config} config")
+        return [wanted]
+    found = sorted(folder.glob("*.jsonl"))
+    if not found:
+        raise FileNotFoundError(f"{folder}: no split (*.jsonl) of the {config} config")
+    rank = {name: position for position, name in enumerate(SPLIT_ORDER)}
+    return sorted(found, key=lambda path: (rank.get(path.stem, len(rank)), path.stem))
+
+
+def records(config: str, split: str) -> list[dict[str, Any]]:
+    """Every record of the split (or of every split), in file order."""
+    rows = []
+    for path in split_files(config, split):
+        with path.open(encoding="utf-8") as lines:
+            rows += [json.loads(line) for line in lines if line.strip()]
+    return rows
+
+
+def _about(record: dict[str, Any]) -> dict[str, Any]:
+    return {"level": record.get("level"), "relation": record.get("relation")}
+
+
+@scorer(metrics={key: [mean()] for key in ANSWER_KEYS})
+def kgdiff_answer() -> Scorer:
+    """kgdiff's scores of a free-text answer (docs/scoring.md of kgdiff, without fuzzy)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        answer = state.output.completion.strip()
+        return Score(value=METRICS.answer_scores(answer, state.metadata), answer=answer)
+
+    return score
+
+
+@scorer(metrics={"outdated_rate": [mean()], "unknown_rate": [mean()]})
+def chosen_kind() -> Scorer:
+    """Whether the chosen option is the outdated object, or "Unknown"."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        kinds = state.metadata.get("choice_types") or []
+        chosen = [c.original_position for c in state.choices if c.correct]
+        kind = kinds[chosen[0]] if len(chosen) == 1 and chosen[0] < len(kinds) else "none"
+        outdated, unknown = float(kind == "outdated"), float(kind == "unknown")
+        return Score(value={"outdated_rate": outdated, "unknown_rate": unknown}, answer=kind)
+
+    return score
+
+
+@task
+def kgdiff_gen(config: str = "qa", split: str = "") -> Task:
+    """Open questions answered in free text: kgdiff's matches, and Inspect's ``includes``."""
+    samples = [
+        Sample(
+            input=record["question"],
+            target=list(record["answers"]),
+            id=record["id"],
+            metadata={
+                **_about(record),
+                "answers": record["answers"],
+                "answer_labels": record.get("answer_labels"),
+                "outdated_answers": record.get("outdated_answers") or [],
+            },
+        )
+        for record in records(config, split)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name=f"kgdiff_{config}_gen"),
+        solver=[
+            system_message("Give only the answer, as a name or a value, on one line."),
+            generate(),
+        ],
+        scorer=[kgdiff_answer(), includes()],
+    )
+
+
+@task
+def kgdiff_mc(config: str = "qa", split: str = "") -> Task:
+    """Multiple choice: Inspect's ``choice`` and how often the outdated option is chosen."""
+    samples = [
+        Sample(
+            input=record["mc_question"],
+            choices=list(record["options"]),
+            target=record["gold"],
+            id=record["id"],
+            metadata={**_about(record), "choice_types": record.get("choice_types") or []},
+        )
+        for record in records(config, split)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name=f"kgdiff_{config}_mc"),
+        solver=multiple_choice(),
+        scorer=[choice(), chosen_kind()],
+    )
+
+
+@task
+def kgdiff_tf(config: str = "qa", split: str = "") -> Task:
+    """True or false statements, the answer matched at the start of the reply."""
+    samples = [
+        Sample(
+            input=f"True or false? {record['tf_statement']}",
+            target="True" if record["tf_label"] else "False",
+            id=record["id"],
+            metadata=_about(record),
+        )
+        for record in records(config, split)
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name=f"kgdiff_{config}_tf"),
+        solver=[system_message("Reply with True or False."), generate()],
+        scorer=match(location="begin"),
+    )

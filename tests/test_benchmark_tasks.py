@@ -1,0 +1,187 @@
+"""The task files of a benchmark folder: what write_tasks writes, lm-eval and Inspect running
+them on a folder made from the real samples (tests/bench_folder.py), and the folder's metrics
+module agreeing with kgdiff's scoring (docs/benchmark-tasks.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+import pytest
+import yaml
+
+from kgdiff.errors import InputError
+from kgdiff.export.tasks import write_tasks
+from tests.bench_folder import private_store, write_qa_folder
+from tests.paths import ROOT
+
+BIN = Path(sys.executable).parent
+Records = dict[str, list[dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def bench(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Records]:
+    """A qa folder of the real samples with its task files."""
+    folder = tmp_path_factory.mktemp("bench") / "kgdiff-bench"
+    folder.mkdir()
+    records = write_qa_folder(private_store(sample_store, folder.parent), folder)
+    write_tasks(folder, ["qa"])
+    return folder, records
+
+
+def load_module(path: Path) -> ModuleType:
+    """A task folder's Python file, imported from its path."""
+    spec = importlib.util.spec_from_file_location(f"bench_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _TaskLoader(yaml.SafeLoader):  # type: ignore[misc]  # yaml has no types here
+    """PyYAML's safe loader that reads lm-eval's ``!function`` as ``("function", name)``."""
+
+
+_TaskLoader.add_constructor("!function", lambda loader, node: ("function", node.value))
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.load(path.read_text(), Loader=_TaskLoader)
+    return loaded
+
+
+def test_write_tasks_writes_a_task_per_form_and_split(bench: tuple[Path, Records]) -> None:
+    folder, records = bench
+    lm_eval = folder / "tasks" / "lm_eval"
+    names = sorted(path.name for path in lm_eval.iterdir())
+    tasks = [f"kgdiff_qa_{form}_{split}.yaml" for form in ("gen", "mc", "tf") for split in records]
+    groups = [f"kgdiff_qa_{form}.yaml" for form in ("gen", "mc", "tf")]
+    assert names == sorted([*tasks, *groups, "kgdiff.yaml", "kgdiff_metrics.py"])
+    inspect = sorted(path.name for path in (folder / "tasks" / "inspect").iterdir())
+    assert inspect == ["kgdiff_metrics.py", "kgdiff_tasks.py"]
+    assert "lm_eval --model" in (folder / "tasks" / "README.md").read_text()
+    task = read_yaml(lm_eval / "kgdiff_qa_mc_evolved.yaml")
+    assert task["task"] == "kgdiff_qa_mc_evolved"
+    assert task["dataset_path"] == "parquet"
+    data_file = task["dataset_kwargs"]["data_files"]["evolved"]
+    assert (folder / data_file).is_file()
+    assert task["doc_to_choice"] == ("function", "kgdiff_metrics.mc_choices")
+    group = read_yaml(lm_eval / "kgdiff_qa_gen.yaml")
+    assert group["task"] == [
+        f"kgdiff_qa_gen_{split}" for split in ("stable", "evolved", "uncharted")
+    ]
+    assert read_yaml(lm_eval / "kgdiff.yaml")["task"] == [n.removesuffix(".yaml") for n in groups]
+
+
+def test_write_tasks_is_byte_stable_and_replaces_old_files(bench: tuple[Path, Records]) -> None:
+    folder, _ = bench
+    copy = folder.parent / "again"
+    shutil.copytree(folder, copy)
+    stale = copy / "tasks" / "lm_eval" / "kgdiff_qa_gen_gone.yaml"
+    stale.write_text("task: kgdiff_qa_gen_gone\n")
+    written = write_tasks(copy, ["qa", "pools"])  # pools has no forms: nothing for it
+    assert not stale.exists()
+    for path in written:
+        assert path.read_bytes() == (folder / path.relative_to(copy)).read_bytes()
+    assert write_tasks(copy, ["pools"]) == []
+
+
+def test_write_tasks_names_a_missing_column(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, _ = bench
+    shutil.copytree(folder / "data", tmp_path / "data")
+    evolved = tmp_path / "data" / "qa" / "evolved.parquet"
+    pl.read_parquet(evolved).drop("gold").write_parquet(evolved)
+    with pytest.raises(InputError, match=r"evolved\.parquet: no gold column; the mc tasks"):
+        write_tasks(tmp_path, ["qa"])
+
+
+def _tool_env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "INSPECT_LOG_DIR": str(tmp_path / "inspect-logs"),
+        "PYTHONPATH": "",
+    }
+
+
+def test_lm_eval_runs_the_task_files(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, _ = bench
+    command = [
+        str(BIN / "lm_eval"),
+        *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", "5"),
+        *("--tasks", "kgdiff_qa_gen,kgdiff_qa_mc,kgdiff_qa_tf"),
+        *("--output_path", str(tmp_path / "results")),
+    ]
+    done = subprocess.run(
+        command, cwd=folder, env=_tool_env(tmp_path), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    (results_file,) = (tmp_path / "results").rglob("results_*.json")
+    results = json.loads(results_file.read_text())["results"]
+    for form, metric in (("gen", "outdated_rate"), ("mc", "mc_accuracy"), ("tf", "tf_accuracy")):
+        for split in ("stable", "evolved", "uncharted"):
+            assert f"{metric},none" in results[f"kgdiff_qa_{form}_{split}"]
+        assert f"{metric},none" in results[f"kgdiff_qa_{form}"]
+    # the dummy model answers "lol": no answer of any record
+    assert results["kgdiff_qa_gen_evolved"]["em,none"] == 0.0
+
+
+def _inspect(folder: Path, tmp_path: Path, task: str, replies: dict[str, str]) -> dict[str, Any]:
+    replies_file = tmp_path / f"{task}-replies.json"
+    replies_file.write_text(json.dumps(replies))
+    spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
+    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
+    command += [str(tmp_path / "logs"), str(replies_file), "evolved"]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=_tool_env(tmp_path), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["status"] == "success", report["error"]
+    assert report["samples"] == 5
+    return report
+
+
+def test_inspect_runs_generation(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, records = bench
+    right = {r["question"]: r["answer_labels"][0] for r in records["evolved"]}
+    metrics = _inspect(folder, tmp_path, "kgdiff_gen", right)["metrics"]
+    assert metrics["em/mean"] == 1.0
+    assert metrics["outdated_rate/mean"] == 0.0
+    outdated = {r["question"]: r["outdated_answers"][0] for r in records["evolved"]}
+    metrics = _inspect(folder, tmp_path, "kgdiff_gen", outdated)["metrics"]
+    assert metrics["em/mean"] == 0.0
+    assert metrics["outdated_rate/mean"] == 1.0
+
+
+def test_inspect_runs_multiple_choice(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, records = bench
+    right = {r["mc_question"]: f"ANSWER: {r['gold']}" for r in records["evolved"]}
+    metrics = _inspect(folder, tmp_path, "kgdiff_mc", right)["metrics"]
+    assert metrics["choice/accuracy"] == 1.0
+    assert metrics["outdated_rate/mean"] == 0.0
+    letters = {
+        r["mc_question"]: "ABCD"[r["choice_types"].index("outdated")] for r in records["evolved"]
+    }
+    metrics = _inspect(
+        folder, tmp_path, "kgdiff_mc", {q: f"ANSWER: {a}" for q, a in letters.items()}
+    )
+    assert metrics["metrics"]["choice/accuracy"] == 0.0
+    assert metrics["metrics"]["outdated_rate/mean"] == 1.0
+
+
+def test_inspect_runs_true_false(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, records = bench
+    right = {r["tf_statement"]: str(r["tf_label"]) for r in records["evolved"]}
+    metrics = _inspect(folder, tmp_path, "kgdiff_tf", right)["metrics"]
+    assert metrics["match/accuracy"] == 1.0
