@@ -14,6 +14,7 @@ import yaml
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset_schema import QA_SCHEMA
+from kgdiff.export.scoring import score_predictions
 from kgdiff.export.text_match import normalise
 from kgdiff.export.value_text import is_entity
 from tests.benchmark_exports import CUTOFF, SPLITS, all_records, export, file_bytes, records
@@ -125,8 +126,8 @@ def test_options_follow_the_rules(folder: Path) -> None:
                 assert normalise(option) not in latest | outdated
             if kind == "outdated":
                 assert option in record["outdated_answers"]
-        usable = [t for t in record["outdated_answers"] if normalise(t) not in latest]
-        assert ("outdated" in kinds) == bool(usable), record["id"]
+        assert not {normalise(text) for text in record["outdated_answers"]} & latest
+        assert ("outdated" in kinds) == bool(record["outdated_answers"]), record["id"]
         assert len({normalise(option) for option in options}) == 4
         assert record["mc_question"].startswith(record["question"])
 
@@ -220,3 +221,17 @@ def test_parquet_and_jsonl_hold_the_same_rows(folder: Path) -> None:
         frame = pl.read_parquet(folder / "data" / "qa" / f"{split}.parquet")
         assert frame.schema == QA_SCHEMA
         assert frame.to_dicts() == records(folder, split)
+
+
+def test_the_scoring_reads_the_records_as_they_are(folder: Path) -> None:
+    evolved = records(folder, "evolved")
+    gold = {r["id"]: r["answer_labels"][0] for r in evolved}
+    assert score_predictions(evolved, gold)["overall"]["em"] == 1.0
+    letters = {r["id"]: r["gold"] for r in evolved}
+    assert score_predictions(evolved, letters, "mc")["overall"]["mc_accuracy"] == 1.0
+    stale = {r["id"]: r["outdated_answers"][0] for r in evolved if r["outdated_answers"]}
+    assert stale
+    report = score_predictions([r for r in evolved if r["id"] in stale], stale)
+    assert report["overall"]["outdated_rate"] == 1.0 and report["overall"]["em"] == 0.0
+    truths = {r["id"]: str(r["tf_label"]).lower() for r in evolved}
+    assert score_predictions(evolved, truths, "tf")["overall"]["tf_accuracy"] == 1.0

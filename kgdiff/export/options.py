@@ -53,11 +53,11 @@ class Choices:
 
 # An export compares the same labels (countries, cities, years) again and again: each is
 # normalised once.
-_form = lru_cache(maxsize=1 << 20)(normalise)
+normalised = lru_cache(maxsize=1 << 20)(normalise)
 
 
 def _forms(texts: Iterable[str]) -> set[str]:
-    return {form for form in map(_form, texts) if form}
+    return {form for form in map(normalised, texts) if form}
 
 
 def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
@@ -66,7 +66,7 @@ def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
     taken = latest | _forms([UNKNOWN_OPTION])
     others: list[tuple[str, str]] = []
     for label in inputs.outdated_labels:
-        form = _form(label)
+        form = normalised(label)
         if form and form not in taken:
             others.append((label, "outdated"))
             taken.add(form)
@@ -76,7 +76,7 @@ def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
     for text in inputs.noise:
         if len(others) >= wanted:
             break
-        form = _form(text)
+        form = normalised(text)
         if form and form not in taken:
             others.append((text, "noise"))
             taken.add(form)
@@ -90,7 +90,7 @@ def build_choices(
     there are not enough distinct options (or the correct text is empty once normalised)."""
     if not 2 <= size <= 26:
         raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")
-    if not _form(inputs.correct):
+    if not normalised(inputs.correct):
         return None
     others = _others(inputs, size - 1)
     if len(others) < size - 1:

@@ -12,7 +12,7 @@ from kgdiff.export.choices import letter
 from kgdiff.export.contexts import Context
 from kgdiff.export.names import Names, main_texts_of, texts_of
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.options import Choices, OptionInputs, build_choices
+from kgdiff.export.options import Choices, OptionInputs, build_choices, normalised
 from kgdiff.export.relation_model import Relation
 from kgdiff.export.seeded import record_rng
 
@@ -65,13 +65,17 @@ class AnswerTexts:
 
 
 def answer_texts(names: Names, latest: list[str], outdated: list[str]) -> AnswerTexts:
-    """The words of the ``latest`` and ``outdated`` values."""
+    """The words of the ``latest`` and ``outdated`` values; an outdated text that reads as a
+    latest one (once normalised as scoring normalises answers) is left out, since an answer
+    naming it is right, not outdated."""
     correct = next((value for value in latest if names.main_text(value) is not None), None)
+    answers = texts_of(names, latest)
+    current = {normalised(text) for text in answers}
     return AnswerTexts(
-        texts_of(names, latest),
+        answers,
         main_texts_of(names, latest),
-        texts_of(names, outdated),
-        main_texts_of(names, outdated),
+        [text for text in texts_of(names, outdated) if normalised(text) not in current],
+        [text for text in main_texts_of(names, outdated) if normalised(text) not in current],
         correct,
     )
 
