@@ -11,6 +11,16 @@ import pyarrow as pa
 TEXT = pl.String()
 TEXTS = pl.List(pl.String())
 
+CHOICE_FIELDS: dict[str, pl.DataType] = {
+    "mc_question": TEXT,
+    "options": TEXTS,
+    "choice_types": TEXTS,
+    "gold": TEXT,
+    "tf_statement": TEXT,
+    "tf_label": pl.Boolean(),
+}
+"""The multiple-choice and true/false fields, as ``qa`` and ``updates`` records hold them."""
+
 QA_SCHEMA = pl.Schema(
     {
         "id": TEXT,
@@ -28,12 +38,7 @@ QA_SCHEMA = pl.Schema(
         "outdated": TEXTS,
         "all_answers": TEXTS,
         "outdated_answers": TEXTS,
-        "mc_question": TEXT,
-        "options": TEXTS,
-        "choice_types": TEXTS,
-        "gold": TEXT,
-        "tf_statement": TEXT,
-        "tf_label": pl.Boolean(),
+        **CHOICE_FIELDS,
         "context": TEXT,
         "context_page": TEXT,
         "context_revision": pl.Int64(),
@@ -123,12 +128,7 @@ UPDATES_SCHEMA = pl.Schema(
         "outdated_answers": TEXTS,
         "new_start": TEXT,
         "old_end": TEXT,
-        "mc_question": TEXT,
-        "options": TEXTS,
-        "choice_types": TEXTS,
-        "gold": TEXT,
-        "tf_statement": TEXT,
-        "tf_label": pl.Boolean(),
+        **CHOICE_FIELDS,
         "context": TEXT,
         "context_page": TEXT,
         "context_revision": pl.Int64(),
