@@ -65,6 +65,8 @@ FORMS = {form.name: form for form in (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE)}
 
 CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "qa": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
+    # no true/false: an unanswerable item's statement has no truth value
+    "temporal": (GENERATION, MULTIPLE_CHOICE),
 }
 """The forms each config's task files ask; a config not here gets no task files."""
 
