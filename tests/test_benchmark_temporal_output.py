@@ -5,6 +5,7 @@ files (docs/benchmark-export.md#the-temporal-config, docs/scoring.md)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.scoring import score_predictions
 from kgdiff.export.tasks import write_tasks
 from tests.benchmark_exports import export, file_bytes, records
+from tests.paths import run_kgdiff
 from tests.test_benchmark_temporal import KINDS, every
 
 CHOICE_KEYS = {"mc_question", "options", "choice_types", "gold", "tf_statement", "tf_label"}
@@ -93,3 +95,20 @@ def test_task_files_ask_open_questions_and_multiple_choice(done: BenchmarkExport
         assert f"kgdiff_temporal_gen_{kind}.yaml" in names
         assert f"kgdiff_temporal_mc_{kind}.yaml" in names
     assert not any("_tf" in name for name in names)
+
+
+def test_kgdiff_score_reports_each_kind(done: BenchmarkExport, tmp_path: Path) -> None:
+    rows = read_records(done.out, "temporal")
+    lines = [json.dumps({"id": r["id"], "prediction": r["answer_labels"][0]}) for r in rows]
+    (tmp_path / "p.jsonl").write_text("\n".join(lines) + "\n")
+    command = ("score", str(tmp_path / "p.jsonl"), "--dataset", str(done.out))
+    ran = run_kgdiff(*command, "--config", "temporal", "--json")
+    assert ran.returncode == 0, ran.stderr
+    report = json.loads(ran.stdout)
+    assert set(report["overall"]) == {
+        "n", "em", "f1", "alias_em", "fuzzy", "outdated_rate", "unknown_rate", "date_match",
+    }  # fmt: skip
+    assert report["overall"]["em"] == report["overall"]["date_match"] == 1.0
+    assert list(report["by_kind"]) == sorted(KINDS)
+    table = run_kgdiff(*command, "--config", "temporal")
+    assert table.returncode == 0 and "date_match" in table.stdout and "unanswerable" in table.stdout

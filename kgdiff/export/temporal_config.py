@@ -32,11 +32,12 @@ TEMPORAL_KINDS = ("timestamp", "interval", "implicit", "unanswerable")
 """The splits, one per kind of item."""
 TEMPORAL_DESCRIPTION = (
     "Questions about when facts held, EvolveBench-style, from the start and end qualifiers of"
-    " the latest snapshot (valid time), one split per kind: `timestamp` (when a fact started"
-    " or ended, at the precision of its qualifier), `interval` (for how many years or months"
-    " it held), `implicit` (what held in a year whose objects the data know without doubt;"
-    " the group's other objects are outdated) and `unanswerable` (a year past the data or"
-    ' before the subject existed: the gold is the abstention, "I don\'t know").'
+    " the latest snapshot at or before `current` (valid time), one split per kind:"
+    " `timestamp` (when a fact started or ended, at the precision of its qualifier),"
+    " `interval` (for how many years or months it held), `implicit` (what held in a year"
+    " whose objects the data know without doubt; the group's other objects are outdated) and"
+    " `unanswerable` (a year past the data or before the subject existed: the gold is the"
+    ' abstention, "I don\'t know").'
 )
 
 
