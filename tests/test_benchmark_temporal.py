@@ -150,6 +150,12 @@ def test_unanswerable_years_are_past_the_data_or_before_the_subject(
         if record["unanswerable_reason"] == "after_data":
             # the data reach 31 days (--max-gap) past the snapshot read, 2014-12-31
             assert date(record["year"], 1, 1) > date(2015, 1, 31)
+            ended = kg.sql(
+                "SELECT count(*) FROM statements WHERE snapshot = $s AND subject = $q"
+                " AND pid IN ('P570', 'P576') AND rank <> 'deprecated' AND snaktype = 'value'",
+                {"s": LATEST, "q": record["subject"]},
+            ).item()
+            assert ended == 0  # the subject still exists
             continue
         born = kg.sql(
             "SELECT year(min(time_lo)) AS y FROM statements WHERE snapshot = $s AND subject = $q"

@@ -108,7 +108,7 @@ def _sources(
     tallies["implicit"]["no_year_without_doubt"] += summary.height - undoubted
     unanswerable = pl.concat(
         [
-            rows.after_data_rows(summary, reach),
+            rows.after_data_rows(summary, reach, tallies["unanswerable"]),
             rows.before_subject_rows(summary, tallies["unanswerable"]),
         ]
     )

@@ -109,7 +109,7 @@ def _choices(
     return build_choices(inputs, record_rng(setting.qa.seed, key, "options"), setting.qa.options)
 
 
-def bound_date(row: Mapping[str, Any], bound: str, setting: TemporalSetting) -> QualifierDate | str:
+def bound_date(row: Mapping[str, Any], bound: str) -> QualifierDate | str:
     """The start or end of a statement at its precision, or why it cannot be asked."""
     if row[f"{bound}_snaktype"] != "value" or not row[f"{bound}_values"]:
         return "unknown_date"
@@ -147,7 +147,7 @@ def timestamp_item(row: Mapping[str, Any], setting: TemporalSetting) -> QaItem |
     """When a statement started or ended (``row["bound"]``), at its qualifier's
     precision; or why it is not asked."""
     bound, key = row["bound"], row["_id"]
-    when = bound_date(row, bound, setting)
+    when = bound_date(row, bound)
     asked = _asked(row, setting)
     if isinstance(when, str) or isinstance(asked, str):
         return when if isinstance(when, str) else str(asked)
@@ -176,7 +176,7 @@ def timestamp_item(row: Mapping[str, Any], setting: TemporalSetting) -> QaItem |
 def interval_item(row: Mapping[str, Any], setting: TemporalSetting) -> QaItem | str:
     """How long a statement held, from its start and end; or why it is not asked."""
     key = row["_id"]
-    start, end = bound_date(row, "start", setting), bound_date(row, "end", setting)
+    start, end = bound_date(row, "start"), bound_date(row, "end")
     if isinstance(start, str) or isinstance(end, str):
         return start if isinstance(start, str) else str(end)
     held = held_for(start, end)

@@ -74,7 +74,8 @@ def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
     """One row per group: its objects, earliest start first (``group_objects``), whether a
     statement has a start or an end (``ranged``), the earliest day one may hold
     (``earliest``, a year) and whether each has a known first day (``all_started``), and the
-    year of the subject's start of existence (``existence``; years count 1 BCE as 0)."""
+    years of the subject's start and end of existence (``existence``, ``existence_end``; years
+    count 1 BCE as 0)."""
     ranged = pl.col("start_snaktype").is_in(KNOWN) | pl.col("end_snaktype").is_in(KNOWN)
     lower = (
         pl.when(ranged & (pl.col("start_snaktype") == "value"))
@@ -90,6 +91,7 @@ def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
         earliest=pl.col("_lower").min().dt.year(),
         all_started=pl.col("_lower").is_not_null().all(),
         existence=pl.col("existence_lo").first().dt.year(),
+        existence_end=pl.col("existence_end_lo").first().dt.year(),
     )
 
 
@@ -106,11 +108,14 @@ def implicit_rows(periods: pl.DataFrame, summary: pl.DataFrame) -> pl.DataFrame:
     return rows.join(summary.select("subject", "pid", "group_objects"), on=["subject", "pid"])
 
 
-def after_data_rows(summary: pl.DataFrame, reach: date) -> pl.DataFrame:
-    """Each group with a start or an end, asked about a year wholly after ``reach`` (the
-    last day the data answer for), its latest objects first."""
+def after_data_rows(summary: pl.DataFrame, reach: date, tally: Counter[str]) -> pl.DataFrame:
+    """Each group with a start or an end whose subject still exists (no death or
+    dissolution: a fact of the dead has no future to abstain about), asked about a year
+    wholly after ``reach`` (the last day the data answer for), its latest objects first."""
     first = reach.year + 1
-    groups = summary.filter(pl.col("ranged"))
+    ranged = summary.filter(pl.col("ranged"))
+    groups = ranged.filter(pl.col("existence_end").is_null())
+    tally["subject_no_longer_exists"] += ranged.height - groups.height
     years = [
         pick_year(first, first + YEARS_PAST_DATA - 1, subject, pid, "after_data")
         for subject, pid in groups.select("subject", "pid").iter_rows()
