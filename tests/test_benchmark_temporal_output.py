@@ -14,9 +14,9 @@ from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset_folder import read_records
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.scoring import score_predictions
-from kgdiff.export.tasks import write_tasks
 from tests.benchmark_exports import export, file_bytes, records
 from tests.paths import run_kgdiff
+from tests.task_tools import run_lm_eval
 from tests.test_benchmark_temporal import KINDS, every
 
 CHOICE_KEYS = {"mc_question", "options", "choice_types", "gold", "tf_statement", "tf_label"}
@@ -88,13 +88,18 @@ def test_gold_answers_score_one_per_kind(done: BenchmarkExport) -> None:
     assert score_predictions(rows, off)["overall"]["date_match"] == 0.0
 
 
-def test_task_files_ask_open_questions_and_multiple_choice(done: BenchmarkExport) -> None:
-    paths = write_tasks(done.out, ["temporal"])
-    names = {path.name for path in paths}
+def test_the_task_files_ask_open_questions_and_multiple_choice(
+    done: BenchmarkExport, tmp_path: Path
+) -> None:
+    names = {path.name for path in (done.out / "tasks" / "lm_eval").iterdir()}
     for kind in KINDS:
         assert f"kgdiff_temporal_gen_{kind}.yaml" in names
         assert f"kgdiff_temporal_mc_{kind}.yaml" in names
     assert not any("_tf" in name for name in names)
+    results = run_lm_eval(done.out, tmp_path, "kgdiff_temporal_gen,kgdiff_temporal_mc", limit=3)
+    for kind in KINDS:
+        assert results[f"kgdiff_temporal_gen_{kind}"]["em,none"] == 0.0  # the dummy says "lol"
+        assert "mc_accuracy,none" in results[f"kgdiff_temporal_mc_{kind}"]
 
 
 def test_kgdiff_score_reports_each_kind(done: BenchmarkExport, tmp_path: Path) -> None:
