@@ -1,5 +1,6 @@
 -- name: temporal_periods
--- purpose: For the benchmark export's `temporal` config (docs/benchmark-export.md#the-temporal-config):
+-- purpose: For the benchmark export's `temporal` config
+--          (docs/benchmark-export.md#the-temporal-config):
 --          the years in which a group's objects are known without doubt, as runs of years
 --          with the same objects ("periods"). A year is unambiguous for a group when each of
 --          its statements either surely holds on every day of the year or surely holds on
@@ -55,11 +56,13 @@ years AS (
         CASE
             WHEN coalesce(k.ranged, false) AND k.start_snaktype = 'value'
                  AND coalesce(k.end_snaktype, '') <> 'somevalue'
-            THEN year(k.start_hi) + CASE WHEN strftime(k.start_hi, '%m-%d') = '01-01' THEN 0 ELSE 1 END
+            THEN year(k.start_hi)
+                 + CASE WHEN strftime(k.start_hi, '%m-%d') = '01-01' THEN 0 ELSE 1 END
         END AS full_from,
         CASE
             WHEN k.end_snaktype = 'value'
-            THEN year(k.end_lo - 1) - CASE WHEN strftime(k.end_lo - 1, '%m-%d') = '12-31' THEN 0 ELSE 1 END
+            THEN year(k.end_lo - 1)
+                 - CASE WHEN strftime(k.end_lo - 1, '%m-%d') = '12-31' THEN 0 ELSE 1 END
             ELSE $last_year + 1
         END AS full_to
     FROM kinds AS k
@@ -133,7 +136,9 @@ runs AS (
         FROM judged AS x
     ) AS j
 )
-SELECT r.subject, r.pid, min(r.lo) AS first_year, max(r.hi) AS last_year, any_value(r.objects) AS objects
+SELECT
+    r.subject, r.pid, min(r.lo) AS first_year, max(r.hi) AS last_year,
+    any_value(r.objects) AS objects
 FROM runs AS r
 WHERE NOT r.doubtful AND len(r.objects) > 0
 GROUP BY r.subject, r.pid, r.run

@@ -1,5 +1,6 @@
 -- name: temporal_statements
--- purpose: For the benchmark export's `temporal` config (docs/benchmark-export.md#the-temporal-config):
+-- purpose: For the benchmark export's `temporal` config
+--          (docs/benchmark-export.md#the-temporal-config):
 --          the non-deprecated statements, in the snapshot read (the latest dated at or before
 --          $current: valid time), of the groups of the registered relation
 --          `temporal_groups(subject, pid)` that have a temporal qualifier (start P580, end
@@ -10,8 +11,8 @@
 --          how many known values each has (`start_values`, `end_values`), and the subject's
 --          start of existence (`existence_lo`: the earliest day of its birth P569 or inception
 --          P571) and end (`existence_end_lo`: the earliest day of its death P570 or
---          dissolution P576), NULL when the snapshot has neither. Every row names the snapshot read and
---          its date. Sorted by subject, property, value, statement id.
+--          dissolution P576), NULL when the snapshot has neither. Every row names the
+--          snapshot read and its date. Sorted by subject, property, value, statement id.
 -- params: $current (DATE). Reads the views `snapshots`, `statements` and `qualifiers`, and
 --         the relation `temporal_groups` registered by the caller.
 WITH
