@@ -30,6 +30,7 @@ from kgdiff.export.multi_hop_config import multi_hop_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue
+from kgdiff.export.temporal_config import temporal_config
 from kgdiff.export.updates_config import updates_config
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
@@ -40,6 +41,7 @@ CONFIGS: dict[str, ConfigBuilder] = {
     "qa": qa_config,
     "multi_hop": multi_hop_config,
     "updates": updates_config,
+    "temporal": temporal_config,
 }
 """The configs that can be exported, in the order they are written."""
 EXPORT_MODES = ("record", "valid")

@@ -76,6 +76,8 @@ CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "qa": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
     "multi_hop": (CHAIN_GENERATION,),
     "updates": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
+    # no true/false: an unanswerable item's statement has no truth value
+    "temporal": (GENERATION, MULTIPLE_CHOICE),
 }
 """The forms each config's task files ask; a config not here gets no task files."""
 
