@@ -17,11 +17,10 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.groups import Groups
-from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_config import answer_pairs
 from kgdiff.export.qa_records import QaItem, QaSetting
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.shared_naming import answer_pairs
 from kgdiff.export.splits import record_chunks
 from kgdiff.export.temporal_items import TemporalSetting, interval_item, timestamp_item
 from kgdiff.export.temporal_years import implicit_item, unanswerable_item
@@ -88,8 +87,8 @@ def _setting(
     subjects = facts.get_column("subject").unique()
     ids = pl.concat([values, units.str.split("|").list.get(1), subjects]).unique().to_list()
     snapshot = None if facts.is_empty() else str(facts.get_column("snapshot")[0])
+    names = groups.naming.names(ids, snapshot)
     with kg.connection() as connection:
-        names = Names.read(connection, ids, snapshot, request.lang)
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
