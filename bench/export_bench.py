@@ -46,6 +46,8 @@ def main() -> None:
                 "run": run + 1,
                 "seconds": round(measured.seconds, 1),
                 "peak_rss_mb": round(measured.peak_rss_bytes / 2**20),
+                "peak_pss_mb": round(measured.peak_pss_bytes / 2**20),
+                "cpu_seconds": round(measured.cpu_seconds, 1),
                 "returncode": measured.returncode,
             }
             print(json.dumps(figures), flush=True)

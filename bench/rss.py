@@ -14,6 +14,9 @@ Every ``interval`` seconds (50 ms) the RSS of the process and of all its descend
 is summed with psutil and the peak is kept. Summed RSS counts pages shared between
 processes (forked workers, shared libraries) once per process, so it is an upper
 bound on the tree's real footprint; a peak shorter than the interval can be missed.
+The same samples sum the proportional set size (PSS, /proc/PID/smaps_rollup: a page shared
+by n processes counts 1/n in each), the tree's footprint without that double counting:
+for a process that forks workers sharing its memory, PSS is the figure to read.
 
 The same samples give the CPU time (user + system) of the whole tree: the last value seen
 for each process, summed. The kernel's own accounting (``RUSAGE_CHILDREN``) cannot be used:
@@ -52,6 +55,8 @@ class Measured:
     stderr: str
     samples: int = 0
     cpu_seconds: float = 0.0
+    peak_pss_bytes: int = 0
+    """Peak summed PSS of the tree (0 where /proc/PID/smaps_rollup cannot be read)."""
     """User + system CPU time of the whole process tree (see the module doc)."""
 
 
@@ -77,6 +82,25 @@ def tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float] | None = 
     return total
 
 
+def tree_pss(root: psutil.Process) -> int:
+    """Sum of the proportional set sizes of ``root`` and its live descendants, in bytes."""
+    try:
+        processes = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for process in processes:
+        try:
+            text = Path(f"/proc/{process.pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if line.startswith("Pss:"):
+                total += int(line.split()[1]) * 1024
+                break
+    return total
+
+
 def _drain(stream: IO[bytes], sink: list[bytes]) -> None:
     """Read a pipe to the end so the child never blocks on a full pipe."""
     for chunk in iter(lambda: stream.read(65536), b""):
@@ -92,19 +116,23 @@ def _start_reader(stream: IO[bytes] | None, sink: list[bytes]) -> threading.Thre
     return thread
 
 
-def _sample_until_exit(process: subprocess.Popen[bytes], interval: float) -> tuple[int, int, float]:
-    """Sample the tree until the process exits; return (peak RSS bytes, samples, CPU s)."""
+def _sample_until_exit(
+    process: subprocess.Popen[bytes], interval: float
+) -> tuple[int, int, float, int]:
+    """Sample the tree until the process exits; return (peak RSS bytes, samples, CPU s,
+    peak PSS bytes)."""
     root = psutil.Process(process.pid)
-    peak = samples = 0
+    peak = samples = peak_pss = 0
     cpu: dict[tuple[int, float], float] = {}
     while True:
         peak = max(peak, tree_rss(root, cpu))
+        peak_pss = max(peak_pss, tree_pss(root))
         samples += 1
         try:
             process.wait(timeout=interval)
         except subprocess.TimeoutExpired:
             continue
-        return peak, samples, sum(cpu.values())
+        return peak, samples, sum(cpu.values()), peak_pss
 
 
 def run_measured(
@@ -137,7 +165,7 @@ def run_measured(
             _start_reader(process.stdout, out_chunks),
             _start_reader(process.stderr, err_chunks),
         ]
-        peak, samples, cpu_seconds = _sample_until_exit(process, interval)
+        peak, samples, cpu_seconds, peak_pss = _sample_until_exit(process, interval)
         seconds = time.perf_counter() - start
         for reader in readers:
             if reader is not None:
@@ -150,6 +178,7 @@ def run_measured(
         stderr=b"".join(err_chunks).decode("utf-8", "replace"),
         samples=samples,
         cpu_seconds=cpu_seconds,
+        peak_pss_bytes=peak_pss,
     )
 
 

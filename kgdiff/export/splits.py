@@ -7,13 +7,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import polars as pl
-import pyarrow as pa
 
 from kgdiff.export.benchmark_model import BenchmarkRequest
-from kgdiff.export.dataset_schema import arrow_type
+from kgdiff.export.chunk_workers import (
+    arrow_schema,
+    build_chunk,
+    export_workers,
+    parallel_chunks,
+    records_table,
+    table_frame,
+)
 from kgdiff.export.qa_records import QaItem
 from kgdiff.export.seeded import seeded_rank
 
@@ -41,13 +48,7 @@ def balance_truth(items: list[QaItem], seed: int) -> list[QaItem]:
 def columns_frame(records: list[dict[str, Any]], schema: pl.Schema) -> pl.DataFrame:
     """``records`` as a frame of ``schema``, built column by column through Arrow (polars
     would build a Series for every list of every record: ~10 times slower)."""
-    arrays = {
-        name: pa.array([record[name] for record in records], type=arrow_type(dtype))
-        for name, dtype in schema.items()
-    }
-    frame = pl.from_arrow(pa.table(arrays))
-    assert isinstance(frame, pl.DataFrame)
-    return frame.cast(schema)
+    return table_frame(records_table(records, arrow_schema(schema)), schema)
 
 
 def split_frame(
@@ -64,7 +65,7 @@ def split_frame(
 
 
 def _built(rows: pl.DataFrame, build: Build, tally: Counter[str]) -> Iterator[QaItem]:
-    for row in rows.iter_rows(named=True):
+    for row in rows.to_arrow().to_pylist():  # as the chunk workers see rows
         item = build(row)
         if isinstance(item, str):
             tally[item] += 1
@@ -102,8 +103,16 @@ def record_chunks(
     if request.limit is not None:
         yield split_frame(_limited(rows, build, request, tally), request, schema)
         return
+    finish = partial(balance_truth, seed=request.seed)
+    workers = export_workers()
+    if workers > 1 and rows.height > CHUNK:
+        for frame, counts in parallel_chunks(rows, CHUNK, build, schema, finish, workers):
+            tally.update(counts)
+            yield frame
+        return
+    arrow = arrow_schema(schema)
     for offset in range(0, max(rows.height, 1), CHUNK):
-        items = list(_built(rows.slice(offset, CHUNK), build, tally))
-        if offset == 0:
-            items = balance_truth(items, request.seed)
-        yield columns_frame([item.record for item in items], schema)
+        chunk = rows.slice(offset, CHUNK).to_arrow().to_pylist()
+        table, counts = build_chunk(chunk, build, arrow, finish if offset == 0 else None)
+        tally.update(counts)
+        yield table_frame(table, schema)
