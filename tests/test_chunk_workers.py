@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgdiff.export import splits
-from kgdiff.export.chunk_workers import build_chunk, export_workers
+from kgdiff.export.chunk_workers import arrow_schema, build_chunk, export_workers
 from kgdiff.export.dataset_schema import QA_SCHEMA
 from tests.benchmark_exports import export, file_bytes
 
@@ -44,7 +44,7 @@ def test_a_failing_record_fails_the_export_and_leaves_no_folder(
 
 
 def test_a_chunk_counts_what_it_leaves_out() -> None:
-    schema = splits.arrow_schema(QA_SCHEMA)
+    schema = arrow_schema(QA_SCHEMA)
     table, tally = build_chunk([{"n": 1}, {"n": 2}], lambda row: "no_answer_text", schema, None)
     assert table.num_rows == 0 and tally == {"no_answer_text": 2}
     assert 1 <= export_workers() <= 4
