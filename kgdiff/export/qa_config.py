@@ -35,7 +35,7 @@ def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
     return exploded.drop_nulls().unique()
 
 
-def _value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
+def value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
     """The values to name, the units of their quantities and the subjects."""
     values = pairs.get_column("value")
     units = values.filter(values.str.count_matches("|", literal=True) == 1)
@@ -55,7 +55,7 @@ def _setting(
     pairs = answer_pairs(groups)
     subjects = chosen.get_column("subject")
     with kg.connection() as connection:
-        ids = _value_ids(pairs, subjects).to_list()
+        ids = value_ids(pairs, subjects).to_list()
         names = Names.read(connection, ids, snapshot, request.lang)
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)
         wiki = f"{request.lang}wiki"
