@@ -38,7 +38,10 @@ def export_benchmark_command(
         int | None, typer.Option("--limit", help="At most N records per split (by the seed).")
     ] = None,
     configs: Annotated[
-        str, typer.Option("--configs", help="Configs to export, comma-separated.")
+        str,
+        typer.Option(
+            "--configs", help="Configs to export, comma-separated: qa, multi_hop, updates, pools."
+        ),
     ] = DEFAULT_CONFIGS,
     relations: Annotated[
         Path | None,

@@ -65,6 +65,7 @@ FORMS = {form.name: form for form in (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE)}
 
 CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "qa": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
+    "pools": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
 }
 """The forms each config's task files ask; a config not here gets no task files."""
 
