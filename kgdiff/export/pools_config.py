@@ -37,12 +37,13 @@ from kgdiff.query.graph import KnowledgeGraph
 POOLS_SPLITS = ("dynamic", "static")
 POOLS_DESCRIPTION = (
     "ChroKnowBench's chronological object pools: per (subject, property) group, the objects"
-    " valid in each year of the window (valid time, read from the latest snapshot), one record"
-    " per year, asked in that year as an open question, a cloze, a multiple-choice item and a"
-    " true/false statement. Split by the group's state: `dynamic` (its pool changes over the"
-    " years) or `static`. `earlier_objects` and `later_objects` are the group's objects of other"
-    " years only; their labels are the `outdated_answers`. Score with `kgdiff score --config"
-    " pools` (ChroKnowBench's known / unknown / cut-off / partial-known patterns)."
+    " that may be valid in each year of the window (valid time, read from the latest"
+    " snapshot), one record per year that has a pool of its own, asked in that year as an open"
+    " question, a cloze, a multiple-choice item and a true/false statement. Split by the"
+    " group's state: `dynamic` (the pools of its years differ) or `static`. `earlier_objects`"
+    " and `later_objects` are the group's objects of other years only; their labels and aliases"
+    " are the `outdated_answers`. Score with `kgdiff score --config pools` (ChroKnowBench's"
+    " known / unknown / cut-off / partial-known patterns)."
 )
 Build = Callable[[list[dict[str, Any]]], list[Built]]
 
