@@ -35,7 +35,7 @@ def bench(store: Path, out: Path, *extra: str) -> tuple[int, str, str]:
 def test_the_command_writes_the_dataset(export_sample_store: Path, tmp_path: Path) -> None:
     code, out, err = bench(export_sample_store, tmp_path / "b", "--seed", "3", "--limit", "4")
     assert code == 0, err
-    assert "benchmark written to" in out and "evolved" in out
+    assert f"written to {tmp_path / 'b'}" in out and "evolved" in out
     build = json.loads((tmp_path / "b" / "kgdiff_build.json").read_text())
     assert build["parameters"]["seed"] == 3
     assert all(len(records(tmp_path / "b", split)) <= 4 for split in SPLITS)
@@ -70,7 +70,10 @@ def test_an_empty_folder_is_filled(export_sample_store: Path, tmp_path: Path) ->
     ("extra", "message"),
     [
         (("--configs", "qa,chrono"), "--configs 'chrono': not a config this kgdiff exports"),
-        (("--configs", "temporal"), "the ones it exports are qa, multi_hop, updates, pools"),
+        (
+            ("--configs", "timeline"),
+            "the ones it exports are qa, multi_hop, updates, temporal, pools",
+        ),
         (("--mode", "both"), "--mode 'both'"),
         (("--limit", "0"), "--limit 0"),
         (("--options", "1"), "--options 1"),

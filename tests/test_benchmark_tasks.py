@@ -5,10 +5,7 @@ module agreeing with kgdiff's scoring (docs/benchmark-tasks.md)."""
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -16,12 +13,11 @@ from typing import Any
 
 import polars as pl
 import pytest
-import yaml
 
 from kgdiff.errors import InputError
 from kgdiff.export.tasks import write_tasks
 from tests.bench_folder import private_store, write_qa_folder
-from tests.paths import ROOT
+from tests.task_tools import read_yaml, run_inspect, run_lm_eval
 
 BIN = Path(sys.executable).parent
 Records = dict[str, list[dict[str, Any]]]
@@ -44,18 +40,6 @@ def load_module(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-class _TaskLoader(yaml.SafeLoader):  # type: ignore[misc]  # yaml has no types here
-    """PyYAML's safe loader that reads lm-eval's ``!function`` as ``("function", name)``."""
-
-
-_TaskLoader.add_constructor("!function", lambda loader, node: ("function", node.value))
-
-
-def read_yaml(path: Path) -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.load(path.read_text(), Loader=_TaskLoader)
-    return loaded
 
 
 def test_write_tasks_writes_a_task_per_form_and_split(bench: tuple[Path, Records]) -> None:
@@ -103,31 +87,9 @@ def test_write_tasks_names_a_missing_column(bench: tuple[Path, Records], tmp_pat
         write_tasks(tmp_path, ["qa"])
 
 
-def _tool_env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "HF_HOME": str(tmp_path / "hf"),
-        "HF_DATASETS_OFFLINE": "1",
-        "HF_HUB_OFFLINE": "1",
-        "INSPECT_LOG_DIR": str(tmp_path / "inspect-logs"),
-        "PYTHONPATH": "",
-    }
-
-
 def test_lm_eval_runs_the_task_files(bench: tuple[Path, Records], tmp_path: Path) -> None:
     folder, _ = bench
-    command = [
-        str(BIN / "lm_eval"),
-        *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", "5"),
-        *("--tasks", "kgdiff_qa_gen,kgdiff_qa_mc,kgdiff_qa_tf"),
-        *("--output_path", str(tmp_path / "results")),
-    ]
-    done = subprocess.run(
-        command, cwd=folder, env=_tool_env(tmp_path), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    (results_file,) = (tmp_path / "results").rglob("results_*.json")
-    results = json.loads(results_file.read_text())["results"]
+    results = run_lm_eval(folder, tmp_path, "kgdiff_qa_gen,kgdiff_qa_mc,kgdiff_qa_tf")
     for form, metric in (("gen", "outdated_rate"), ("mc", "mc_accuracy"), ("tf", "tf_accuracy")):
         for split in ("stable", "evolved", "uncharted"):
             assert f"{metric},none" in results[f"kgdiff_qa_{form}_{split}"]
@@ -137,17 +99,7 @@ def test_lm_eval_runs_the_task_files(bench: tuple[Path, Records], tmp_path: Path
 
 
 def _inspect(folder: Path, tmp_path: Path, task: str, replies: dict[str, str]) -> dict[str, Any]:
-    replies_file = tmp_path / f"{task}-replies.json"
-    replies_file.write_text(json.dumps(replies))
-    spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
-    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
-    command += [str(tmp_path / "logs"), str(replies_file), "evolved"]
-    done = subprocess.run(
-        command, cwd=tmp_path, env=_tool_env(tmp_path), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["status"] == "success", report["error"]
+    report = run_inspect(folder, tmp_path, task, replies, split="evolved")
     assert report["samples"] == 5
     return report
 

@@ -291,3 +291,7 @@ def test_demo_command_runs(tmp_path: Path) -> None:
     for level in ("stable", "evolved", "uncharted", "recent", "retracted", "ambiguous"):
         assert re.search(rf"^.\s*{level}\s", out, re.M), level
     assert (tmp_path / "demo" / "kg.duckdb").is_file()
+    benchmark = tmp_path / "demo" / "exports" / "benchmark-2014-10-11"
+    assert f"written to {benchmark}" in out and "one record of qa/evolved" in out
+    assert "(gold)" in out and "(outdated)" in out
+    assert (benchmark / "tasks" / "lm_eval" / "kgdiff.yaml").is_file()

@@ -162,6 +162,7 @@ def test_the_demo_then_a_classification_from_another_folder(installed: Installed
     demo = installed.run("demo", "--store", store)
     assert demo.returncode == 0, demo.stderr
     assert "wd-2014-12" in demo.stdout and "mentioning sentence" in demo.stdout
+    assert "one record of qa/evolved" in demo.stdout  # the catalogue and task files shipped
     classify = installed.run("classify", *DATES, "--store", store)
     assert classify.returncode == 0, classify.stderr
     assert "evolved" in classify.stdout and "stable" in classify.stdout

@@ -5,6 +5,7 @@ the Python examples of the README and of docs/python.md, run in order as one pro
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -107,3 +108,25 @@ def test_the_python_examples_run(demo_store: Path, tmp_path: Path, doc: str) -> 
     assert result.returncode == 0, result.stderr
     outputs = result.stdout.split(marker)
     assert len(outputs) == len(blocks) and all(out.strip() for out in outputs), result.stdout
+
+
+def test_the_benchmark_example_exports_and_scores(export_demo_store: Path, tmp_path: Path) -> None:
+    text = fenced(section(README, "## Building a benchmark for a cutoff"), "sh")[0]
+    lines = [re.sub(r"\[[^\]]*\]", "", line) for line in text.replace("\\\n", " ").splitlines()]
+    files = {"bench-2014", "predictions.jsonl"}  # the README's relative paths, under tmp_path
+    export, score = (
+        [str(tmp_path / arg) if arg in files else arg for arg in shlex.split(line)[1:]]
+        for line in lines
+        if line.startswith(".venv/bin/")
+    )
+    done = run_kgdiff(*export, "--store", str(export_demo_store))
+    assert done.returncode == 0, done.stderr
+    evolved = (tmp_path / "bench-2014" / "data" / "qa" / "evolved.jsonl").read_text().splitlines()
+    with (tmp_path / "predictions.jsonl").open("w") as out:
+        for record in map(json.loads, evolved):
+            out.write(json.dumps({"id": record["id"], "prediction": record["answer_labels"][0]}))
+            out.write("\n")
+    done = run_kgdiff(*score, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["overall"]["n"] == len(evolved) > 0 and report["overall"]["em"] == 1.0

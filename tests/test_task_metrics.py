@@ -20,7 +20,7 @@ RECORD: dict[str, Any] = {
     "answer_labels": ["Olaf Scholz"],
     "answers": ["Olaf Scholz", "Scholz"],
     "outdated_answers": ["Angela Merkel", "Merkel", "Gerhard Schröder"],
-    "mc_question": "Who is the head of government of Germany?",
+    "mc_question": "Who is the head of government of Germany?\nA. Angela Merkel\n…",
     "options": ["Angela Merkel", "Unknown", "Olaf Scholz", "Emmanuel Macron"],
     "choice_types": ["outdated", "unknown", "correct", "noise"],
     "gold": "C",
@@ -85,7 +85,7 @@ def test_multiple_choice_results(best: int, expected: dict[str, float]) -> None:
 def test_prompts() -> None:
     assert folder.gen_text(RECORD) == f"Question: {RECORD['question']}\nAnswer:"
     assert folder.mc_text(RECORD).splitlines() == [
-        RECORD["mc_question"],
+        RECORD["question"],
         "A. Angela Merkel",
         "B. Unknown",
         "C. Olaf Scholz",
@@ -96,4 +96,15 @@ def test_prompts() -> None:
     assert folder.tf_results(RECORD, _likelihoods(0, 2)) == {"tf_accuracy": 1.0}
     assert folder.tf_results({**RECORD, "tf_label": False}, _likelihoods(0, 2)) == {
         "tf_accuracy": 0.0
+    }
+
+
+def test_a_chain_is_scored_without_outdated_answers() -> None:
+    chain = {key: RECORD[key] for key in ("question", "answers", "answer_labels")}
+    assert folder.chain_text(chain) == folder.gen_text(chain)
+    assert folder.chain_results(chain, [" Scholz\n"]) == {
+        "em": 0.0,
+        "alias_em": 1.0,
+        "f1": 1.0,
+        "unknown_rate": 0.0,
     }

@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, resumable
+from kgdiff.cli.demo_benchmark import export_demo_benchmark
 from kgdiff.cli.ingest import print_result
 from kgdiff.cli.ingest_wikipedia import print_wikipedia_result
 from kgdiff.cli.progress import progress_for
@@ -105,6 +106,7 @@ def demo(store: StoreOption = None) -> None:
         "one subject's evidence: [bold].venv/bin/kgdiff evidence show Q937 --pid P27 "
         f"--store {report.catalog.parent}[/]"
     )
+    export_demo_benchmark(report.catalog.parent, report.classification)
     _print_serve(report.catalog.parent)
 
 

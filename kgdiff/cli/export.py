@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
+from kgdiff.cli.common import StoreOption, err_console, graph, parse_day
+from kgdiff.cli.demo_benchmark import print_export
 from kgdiff.cli.options import AllowGapOption, LangOption, MaxGapOption, gap_policy
 
 export_app = typer.Typer(help="Export benchmark datasets.", no_args_is_help=True)
@@ -40,7 +40,8 @@ def export_benchmark_command(
     configs: Annotated[
         str,
         typer.Option(
-            "--configs", help="Configs to export, comma-separated: qa, multi_hop, updates, pools."
+            "--configs",
+            help="Configs to export, comma-separated: qa, multi_hop, updates, temporal, pools.",
         ),
     ] = DEFAULT_CONFIGS,
     relations: Annotated[
@@ -77,12 +78,7 @@ def export_benchmark_command(
         gap=gap_policy(max_gap, allow_gap),
     )
     done = export_benchmark(graph(store), request, out, force, _step)
-    table = Table("config", "split", "records", title=f"benchmark written to {done.out}")
-    for config, splits in done.configs.items():
-        for split, count in splits.items():
-            table.add_row(config, split, f"{count:,}")
-    console.print(table)
-    console.print(f"load it with: datasets.load_dataset({str(done.out)!r}, {names[0]!r})")
+    print_export(done, names[0])
 
 
 def _step(message: str) -> None:

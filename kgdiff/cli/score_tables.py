@@ -28,14 +28,20 @@ def _cells(tally: Mapping[str, Any], keys: Sequence[str]) -> list[str]:
 def print_scores(console: Console, report: Mapping[str, Any]) -> None:
     """The overall scores, then per level, then per relation; then what was not scored."""
     keys = TASK_KEYS[report["task"]]
+    if "date_match" in report["overall"]:
+        keys = (*keys, "date_match")
     title = (
         f"{report['config']} ({', '.join(report['splits'])}), {report['task']}: "
         f"{report['overall']['n']:,} of {report['records']:,} records scored"
     )
-    table = Table("level / relation", "n", *keys, title=title)
+    # a temporal benchmark's records have a kind (the split) and no level
+    groups = report.get("by_kind") or report["by_level"]
+    table = Table(
+        "kind / relation" if "by_kind" in report else "level / relation", "n", *keys, title=title
+    )
     table.add_row("all", *_cells(report["overall"], keys), end_section=True)
-    for level in sorted(report["by_level"], key=split_order):
-        table.add_row(level, *_cells(report["by_level"][level], keys))
+    for group in sorted(groups, key=split_order):
+        table.add_row(group, *_cells(groups[group], keys))
     table.add_section()
     for relation, tally in report["by_relation"].items():
         table.add_row(relation, *_cells(tally, keys))

@@ -188,3 +188,40 @@ _ARROW: dict[object, pa.DataType] = {
     pl.Int64(): pa.int64(),
     pl.Float64(): pa.float64(),
 }
+
+TEMPORAL_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "kind": TEXT,
+        "question": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "outdated_answers": TEXTS,
+        "objects": TEXTS,
+        "object_labels": TEXTS,
+        "outdated": TEXTS,
+        "statement_id": TEXT,
+        "bound": TEXT,
+        "start": TEXT,
+        "start_precision": TEXT,
+        "end": TEXT,
+        "end_precision": TEXT,
+        "date": TEXT,
+        "date_precision": TEXT,
+        "duration": pl.Int64(),
+        "duration_unit": TEXT,
+        "year": pl.Int64(),
+        "unanswerable_reason": TEXT,
+        **CHOICE_FIELDS,
+        "popularity": pl.Float64(),
+        "snapshot": TEXT,
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``temporal`` config's columns, in order (docs/benchmark-export.md#the-temporal-config)."""

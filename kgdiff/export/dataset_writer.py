@@ -2,7 +2,8 @@
 rename into place, so a reader never sees half a dataset and a failed export leaves nothing.
 
 Layout (docs/benchmark-export.md): ``README.md`` (the card), ``kgdiff_build.json``, and per
-config and split ``data/<config>/<split>.parquet`` with a JSON lines copy beside it.
+config and split ``data/<config>/<split>.parquet`` with a JSON lines copy beside it, and the
+task files of lm-eval and Inspect under ``tasks/`` (:mod:`kgdiff.export.tasks`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from kgdiff.errors import UsageError
 from kgdiff.export.benchmark_model import BuildFacts, ConfigExport
 from kgdiff.export.dataset_card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
 from kgdiff.export.dataset_schema import arrow_type
+from kgdiff.export.tasks import write_tasks
 
 
 def check_target(out: Path, force: bool) -> None:
@@ -62,6 +64,7 @@ def _fill(folder: Path, configs: Sequence[ConfigExport], facts: BuildFacts) -> N
             config.sizes[split] = write_split(chunks, folder, config.name, split, config.schema)
     (folder / CARD_FILE).write_text(card_text(configs, facts), encoding="utf-8")
     (folder / BUILD_FILE).write_text(build_json(configs, facts), encoding="utf-8")
+    write_tasks(folder, [config.name for config in configs])
 
 
 def _swap_in(staging: Path, out: Path) -> None:

@@ -6,7 +6,7 @@ columns ``kg.classify`` joins: the export names what it needs itself
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -14,6 +14,7 @@ from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.export.contexts import wikipedia_at
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.shared_naming import SharedNaming
 from kgdiff.query.graph import KnowledgeGraph
 
 GROUP_COLUMNS = (
@@ -40,6 +41,8 @@ class Groups:
     """One row per catalogued group: :data:`GROUP_COLUMNS` and ``wikipedia_current``."""
     counts: dict[str, tuple[int, int]]
     """Level → (groups of catalogued relations, groups of the others)."""
+    naming: SharedNaming = field(compare=False)
+    """The names and distractors the configs share (read once per export)."""
 
     def by_level(self) -> dict[str, int]:
         """Every group of the classification, per level (sorted)."""
@@ -62,7 +65,8 @@ def classified_groups(
     )
     files = sorted(build.path.parent.glob(build.path.name))
     if not files:
-        return Groups(_empty(), {})
+        empty = _empty()
+        return Groups(empty, {}, SharedNaming(kg, empty, catalogue, request.lang))
     scan = pl.scan_parquet(files)
     catalogued = pl.col("pid").is_in(catalogue.pids)
     frame = scan.filter(catalogued).select(GROUP_COLUMNS).collect()
@@ -73,7 +77,8 @@ def classified_groups(
     with kg.connection() as connection:
         snapshot = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
     frame = frame.with_columns(pl.lit(snapshot, dtype=pl.String()).alias("wikipedia_current"))
-    return Groups(frame, {level: (pair[0], pair[1]) for level, pair in counts.items()})
+    naming = SharedNaming(kg, frame, catalogue, request.lang)
+    return Groups(frame, {level: (pair[0], pair[1]) for level, pair in counts.items()}, naming)
 
 
 def _empty() -> pl.DataFrame:

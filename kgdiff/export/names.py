@@ -4,7 +4,7 @@ every other value (:mod:`kgdiff.export.value_text`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import duckdb
@@ -46,6 +46,11 @@ class Names:
             {qid: Name(label, tuple(aliases), tuple(p31)) for qid, label, aliases, p31 in rows}
         )
 
+    def merge(self, other: Names) -> None:
+        """Take the names ``other`` read (texts worked out before are worked out again)."""
+        self._names.update(other._names)
+        self._texts.clear()
+
     def label(self, qid: str) -> str | None:
         """The label of an entity id, or None when the store has none in the language."""
         name = self._names.get(qid)
@@ -61,15 +66,16 @@ class Names:
         return (f"time precision {precision}",) if precision is not None else ()
 
     def texts(self, value: str) -> list[str]:
-        """Every text naming ``value``, its main one first: an entity's label then its
-        aliases; another value's rendering(s). Empty when it has no words."""
+        """Every text naming ``value``, its main one first, without repeats or blank ones:
+        an entity's label then its aliases; another value's rendering(s). Empty when it has
+        no words. (The list is shared: copy it to change it.)"""
         known = self._texts.get(value)
         if known is None:
             name = self._names.get(value)
             if name is not None:
                 known = _unique([name.label, *name.aliases])
             else:
-                known = value_texts(value, self.label)
+                known = _unique(value_texts(value, self.label))
             self._texts[value] = known
         return known
 
@@ -83,11 +89,14 @@ def _unique(texts: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(text for text in texts if text.strip()))
 
 
-def texts_of(names: Names, values: Iterable[str]) -> list[str]:
+def texts_of(names: Names, values: Sequence[str]) -> list[str]:
     """Every text of every value, in order, without repeats."""
-    return _unique(text for value in values for text in names.texts(value))
+    if len(values) == 1:  # most groups have one value: its texts are already unique
+        return list(names.texts(values[0]))
+    return list(dict.fromkeys(text for value in values for text in names.texts(value)))
 
 
-def main_texts_of(names: Names, values: Iterable[str]) -> list[str]:
+def main_texts_of(names: Names, values: Sequence[str]) -> list[str]:
     """The main text of every value that has one, in order, without repeats."""
-    return _unique(text for value in values if (text := names.main_text(value)) is not None)
+    found = (texts[0] for value in values if (texts := names.texts(value)))
+    return list(dict.fromkeys(found))

@@ -16,8 +16,6 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
 from kgdiff.export.groups import Groups
-from kgdiff.export.names import Names
-from kgdiff.export.noise import NoisePool
 from kgdiff.export.pool_groups import (
     PoolYears,
     asked_years,
@@ -27,7 +25,7 @@ from kgdiff.export.pool_groups import (
     states,
 )
 from kgdiff.export.pool_records import Built, group_items
-from kgdiff.export.qa_config import answer_pairs, value_ids
+from kgdiff.export.qa_config import value_ids
 from kgdiff.export.qa_records import QaItem, QaSetting
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
@@ -49,26 +47,21 @@ Build = Callable[[list[dict[str, Any]]], list[Built]]
 
 
 def _setting(
-    kg: KnowledgeGraph,
-    groups: pl.DataFrame,
-    years: pl.DataFrame,
-    request: BenchmarkRequest,
-    dates: Dates,
-    catalogue: RelationCatalogue,
+    kg: KnowledgeGraph, groups: Groups, years: pl.DataFrame, request: BenchmarkRequest, dates: Dates
 ) -> QaSetting:
-    """Names, distractors (the objects of the classification and of the pools) and
-    popularity of an export's years."""
-    snapshot = groups.get_column("current_snapshot")[0] if groups.height else None
+    """Names (the export's, shared with its other configs), distractors (the classification's
+    answers, as for ``qa``) and popularity of an export's asked years."""
+    frame = groups.frame
+    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
     pooled = years.select("pid", pl.col("objects").alias("value")).explode("value")
-    pairs = pl.concat([answer_pairs(groups), pooled.drop_nulls()]).unique()
     subjects = years.get_column("subject").unique()
+    names = groups.naming.names(value_ids(pooled.drop_nulls(), subjects).to_list(), snapshot)
+    noise = groups.naming.noise(snapshot)
     with kg.connection() as connection:
-        names = Names.read(connection, value_ids(pairs, subjects).to_list(), snapshot, request.lang)
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
-    noise = NoisePool.of(pairs, names, catalogue)
     return QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
 
 
@@ -160,7 +153,7 @@ def pools_config(
     on_step(f"pools: object pools of {groups.frame.height:,} groups, {span.first}–{span.last}")
     years = read_pool_years(kg, groups.frame, span, request)
     asked = asked_years(years)
-    setting = _setting(kg, groups.frame, asked, request, dates, catalogue)
+    setting = _setting(kg, groups, asked, request, dates)
     left_out = reasons(years)
 
     def build(rows: list[dict[str, Any]]) -> list[Built]:

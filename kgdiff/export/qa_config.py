@@ -12,14 +12,14 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
 from kgdiff.export.dataset_schema import QA_SCHEMA
 from kgdiff.export.groups import Groups
-from kgdiff.export.names import Names
-from kgdiff.export.noise import NoisePool
 from kgdiff.export.qa_records import QaSetting, qa_item
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.splits import record_chunks
 from kgdiff.query.graph import KnowledgeGraph
 
 QA_SPLITS = ("stable", "evolved", "uncharted")
+ROW_COLUMNS = ("subject", "pid", "level", "change_kind", "latest", "outdated", "all_answers")
+"""The columns of a group that its record is built from."""
 QA_DESCRIPTION = (
     "Single-hop questions, one per (subject, property) group of the classification, split by"
     " level: `stable` (the same objects at init, cutoff and current), `evolved` (established"
@@ -27,12 +27,6 @@ QA_DESCRIPTION = (
     " after the cutoff). Each record asks its fact four ways: an open question, a cloze, a"
     " multiple-choice item and a true/false statement."
 )
-
-
-def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
-    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
-    exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
-    return exploded.drop_nulls().unique()
 
 
 def value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
@@ -45,24 +39,23 @@ def value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
 
 def _setting(
     kg: KnowledgeGraph,
-    groups: pl.DataFrame,
+    groups: Groups,
     chosen: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> QaSetting:
-    snapshot = groups.get_column("current_snapshot")[0] if groups.height else None
-    pairs = answer_pairs(groups)
+    frame = groups.frame
+    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
     subjects = chosen.get_column("subject")
+    names = groups.naming.names(value_ids(groups.naming.pairs(), subjects).to_list(), snapshot)
+    noise = groups.naming.noise(snapshot)
     with kg.connection() as connection:
-        ids = value_ids(pairs, subjects).to_list()
-        names = Names.read(connection, ids, snapshot, request.lang)
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
-    noise = NoisePool.of(pairs, names, catalogue)
     return QaSetting(dates.iso(), request.seed, request.options, names, noise, contexts, popularity)
 
 
@@ -78,11 +71,11 @@ def qa_config(
     frame = groups.frame
     chosen = frame.filter(pl.col("level").is_in(QA_SPLITS))
     on_step(f"qa: naming the answers of {chosen.height:,} groups")
-    setting = _setting(kg, frame, chosen, request, dates, catalogue)
+    setting = _setting(kg, groups, chosen, request, dates, catalogue)
     left_out: Counter[str] = Counter({"relation_not_in_catalogue": groups.uncatalogued(QA_SPLITS)})
     splits = {
         name: record_chunks(
-            chosen.filter(pl.col("level") == name),
+            chosen.filter(pl.col("level") == name).select(ROW_COLUMNS),
             pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
             lambda row: qa_item(row, catalogue[row["pid"]], setting),
             request,

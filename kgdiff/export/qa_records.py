@@ -70,6 +70,8 @@ def answer_texts(names: Names, latest: list[str], outdated: list[str]) -> Answer
     naming it is right, not outdated."""
     correct = next((value for value in latest if names.main_text(value) is not None), None)
     answers = texts_of(names, latest)
+    if not outdated:
+        return AnswerTexts(answers, main_texts_of(names, latest), [], [], correct)
     current = {normalised(text) for text in answers}
     return AnswerTexts(
         answers,

@@ -4,7 +4,9 @@ A record is a mapping with ``id``, ``level``, ``relation``, ``answers`` (labels 
 latest objects) and ``outdated_answers`` (labels and aliases of the outdated objects), optionally
 ``answer_labels`` (the latest objects' labels: what ``em`` compares against; without them ``em``
 compares against ``answers``), ``options`` with ``gold`` (a letter) and ``choice_types``, and
-``tf_label``. The metrics and their JSON keys are described in docs/scoring.md.
+``tf_label``. The metrics and their JSON keys are described in docs/scoring.md. A record of the
+``temporal`` config also has a ``kind``: its scores are reported per kind as well, and its
+timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, Literal
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.export.choices import chosen_option, mc_correct, truth_value
+from kgdiff.export.date_match import date_matches, duration_matches
 from kgdiff.export.predictions import Prediction
 from kgdiff.export.text_match import fuzzy_match, is_unknown, matches_any, token_f1
 
@@ -24,6 +27,8 @@ ItemScore = dict[str, float]
 
 EXAMPLE_IDS = 20
 """How many of the missing or unmatched ids a report lists (the counts are complete)."""
+DATE_KINDS = ("timestamp", "interval")
+"""The kinds of ``temporal`` records whose answers are a date or a duration."""
 
 
 def text_list(record: Record, key: str, required: bool = True) -> list[str]:
@@ -46,7 +51,7 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
     # An outdated answer is one that names an outdated object and no latest one; fuzzy matching
     # does not count it as correct either (its words often overlap the latest object's).
     outdated = not latest and matches_any(prediction, text_list(record, "outdated_answers"))
-    return {
+    scores = {
         "em": float(matches_any(prediction, labels)),
         "f1": token_f1(prediction, gold),
         "alias_em": float(latest),
@@ -54,6 +59,23 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
         "outdated_rate": float(outdated),
         "unknown_rate": float(is_unknown(prediction)),
     }
+    if record.get("kind") in DATE_KINDS:
+        scores["date_match"] = float(date_match(prediction, record))
+    return scores
+
+
+def date_match(prediction: str, record: Record) -> bool:
+    """Whether a timestamp record's ``date`` (at its ``date_precision``) or an interval
+    record's ``duration`` (in its ``duration_unit``) is what the prediction states."""
+    try:
+        if record.get("kind") == "timestamp":
+            return date_matches(prediction, record["date"], record["date_precision"])
+        return duration_matches(prediction, int(record["duration"]), record["duration_unit"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(
+            f"record {record.get('id')!r}: a {record.get('kind')} record needs its date or"
+            f" duration fields ({exc})"
+        ) from exc
 
 
 def mc_score(prediction: str, record: Record) -> ItemScore:
@@ -115,30 +137,35 @@ class Tally:
 
     n: int = 0
     sums: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
     def add(self, score: ItemScore) -> None:
         """Count one scored item."""
         self.n += 1
         for key, value in score.items():
             self.sums[key] = self.sums.get(key, 0.0) + value
+            self.counts[key] = self.counts.get(key, 0) + 1
 
     def report(self) -> dict[str, Any]:
-        """``{"n": n, metric: mean, …}`` (only ``n`` when nothing was scored)."""
-        return {"n": self.n, **{key: total / self.n for key, total in self.sums.items()}}
+        """``{"n": n, metric: mean, …}`` (only ``n`` when nothing was scored); a metric only
+        some items have (``date_match``) is the mean over those."""
+        return {"n": self.n, **{key: total / self.counts[key] for key, total in self.sums.items()}}
 
 
 def score_predictions(
     records: Iterable[Record], predictions: Mapping[str, Prediction], task: Task = "generation"
 ) -> dict[str, Any]:
     """Score ``predictions`` (id → answer) on ``records`` for one task (``generation``, ``mc``
-    or ``tf``): ``overall``, ``by_level`` and ``by_relation`` tallies, and the records without a
-    prediction and the predictions without a record (counted and listed, not scored)."""
+    or ``tf``): ``overall``, ``by_level`` and ``by_relation`` tallies (and ``by_kind`` when the
+    records have a ``kind``), and the records without a prediction and the predictions without
+    a record (counted and listed, not scored)."""
     scorer = SCORERS.get(task)
     if scorer is None:
         raise UsageError(f"unknown task {task!r}; choose one of {', '.join(SCORERS)}")
     overall = Tally()
     levels: dict[str, Tally] = {}
     relations: dict[str, Tally] = {}
+    kinds: dict[str, Tally] = {}
     seen: set[str] = set()
     missing: list[str] = []
     for record in records:
@@ -150,12 +177,15 @@ def score_predictions(
         overall.add(score)
         levels.setdefault(str(record.get("level")), Tally()).add(score)
         relations.setdefault(str(record.get("relation")), Tally()).add(score)
+        if record.get("kind") is not None:
+            kinds.setdefault(str(record["kind"]), Tally()).add(score)
     unmatched = sorted(set(predictions) - seen)
     return {
         "task": task,
         "overall": overall.report(),
         "by_level": _reports(levels),
         "by_relation": _reports(relations),
+        **({"by_kind": _reports(kinds)} if kinds else {}),
         "records": len(seen),
         "missing": len(missing),
         "missing_ids": sorted(missing)[:EXAMPLE_IDS],

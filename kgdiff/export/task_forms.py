@@ -10,7 +10,7 @@ config; a config whose records carry a form's fields gets that form by one entry
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgdiff.export.task_yaml import Function
@@ -51,7 +51,7 @@ MULTIPLE_CHOICE = Form(
     name="mc",
     title="multiple choice, the likeliest option letter",
     output_type="multiple_choice",
-    fields=("mc_question", "options", "choice_types", "gold"),
+    fields=("question", "options", "choice_types", "gold"),
     metrics=("mc_accuracy", "outdated_rate", "unknown_rate"),
 )
 TRUE_FALSE = Form(
@@ -61,10 +61,23 @@ TRUE_FALSE = Form(
     fields=("tf_statement", "tf_label"),
     metrics=("tf_accuracy",),
 )
+CHAIN_GENERATION = replace(
+    GENERATION,
+    title="multi-hop chains asked as one open question, answered in free text",
+    fields=("question", "answers", "answer_labels"),
+    metrics=("em", "alias_em", "f1", "unknown_rate"),
+    hooks="chain",
+)
+"""A ``multi_hop`` chain's question: the open form without outdated answers (a chain holds
+at one date)."""
 FORMS = {form.name: form for form in (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE)}
 
 CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "qa": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
+    "multi_hop": (CHAIN_GENERATION,),
+    "updates": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
+    # no true/false: an unanswerable item's statement has no truth value
+    "temporal": (GENERATION, MULTIPLE_CHOICE),
     "pools": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
 }
 """The forms each config's task files ask; a config not here gets no task files."""

@@ -18,9 +18,6 @@ from kgdiff.export.contexts import subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import UPDATES_SCHEMA
 from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
 from kgdiff.export.groups import Groups
-from kgdiff.export.names import Names
-from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_config import answer_pairs
 from kgdiff.export.qa_records import (
     QaItem,
     QaSetting,
@@ -127,23 +124,21 @@ def update_item(
 
 def _setting(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    groups: Groups,
     updates: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
-    catalogue: RelationCatalogue,
 ) -> tuple[QaSetting, DistractorPool]:
-    pairs = answer_pairs(frame)
-    values = {*pairs.get_column("value").to_list(), *updates.get_column("new_object")}
+    values = set(updates.get_column("new_object"))
     values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
+    names = groups.naming.names(values, snapshot)
+    noise = groups.naming.noise(snapshot)
     wiki = f"{request.lang}wiki"
     with kg.connection() as connection:
-        names = Names.read(connection, values, snapshot, request.lang)
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         subjects = updates.get_column("subject").to_list()
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-    noise = NoisePool.of(pairs, names, catalogue)
     setting = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
     return setting, pool
 
@@ -159,7 +154,7 @@ def updates_config(
     """The ``updates`` config: every knowledge update between the cutoff and current."""
     updates = kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
     on_step(f"updates: {updates.height:,} knowledge updates")
-    setting, pool = _setting(kg, groups.frame, updates, request, dates, catalogue)
+    setting, pool = _setting(kg, groups, updates, request, dates)
     revisions = supporting(kg, request, dates)
     left_out: Counter[str] = Counter()
     items: list[QaItem] = []

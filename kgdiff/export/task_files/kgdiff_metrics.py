@@ -139,12 +139,27 @@ def gen_results(doc: Doc, results: Sequence[str]) -> dict[str, float]:
     return answer_scores(results[0].strip(), doc)
 
 
+# --- lm-eval: a multi-hop chain's open question ---------------------------------------------
+
+chain_text = gen_text
+chain_target = gen_target
+
+
+def chain_results(doc: Doc, results: Sequence[str]) -> dict[str, float]:
+    """The generated answer scored as :func:`gen_results`, without ``outdated_rate``: a
+    chain is valid at one date and has no outdated answers."""
+    scores = gen_results(doc, results)
+    del scores["outdated_rate"]
+    return scores
+
+
 # --- lm-eval: multiple choice, the option letter with the highest likelihood -----------------
 
 
 def mc_text(doc: Doc) -> str:
-    """The question with its lettered options, then "Answer:"."""
-    return option_lines(str(doc["mc_question"]), doc["options"]) + "\nAnswer:"
+    """The question with its lettered options, then "Answer:" (``question``, not
+    ``mc_question``: that one already holds the options, lettered, and an instruction)."""
+    return option_lines(str(doc["question"]), doc["options"]) + "\nAnswer:"
 
 
 def mc_choices(doc: Doc) -> list[str]:

@@ -130,7 +130,7 @@ def kgdiff_mc(config: str = "qa", split: str = "") -> Task:
     """Multiple choice: Inspect's ``choice`` and how often the outdated option is chosen."""
     samples = [
         Sample(
-            input=record["mc_question"],
+            input=record["question"],
             choices=list(record["options"]),
             target=record["gold"],
             id=record["id"],

@@ -1,0 +1,66 @@
+"""The names and the distractor pool that the configs of one export share, read once.
+
+Every config names values (labels, aliases, classes: :mod:`kgdiff.export.names`) and the
+``qa`` and ``updates`` configs draw distractors from the same pool (every answer of the
+classified groups, :mod:`kgdiff.export.noise`). On a store of millions of groups reading the
+names takes seconds and the pool hundreds of megabytes: an export reads each name once per
+snapshot, whichever config asks first, and builds the pool once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from kgdiff.export.names import Names
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.value_text import is_entity
+from kgdiff.query.graph import KnowledgeGraph
+
+
+def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
+    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
+    exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
+    return exploded.drop_nulls().unique()
+
+
+class SharedNaming:
+    """One export's names per snapshot and its distractor pool, filled as configs ask."""
+
+    def __init__(
+        self, kg: KnowledgeGraph, groups: pl.DataFrame, catalogue: RelationCatalogue, lang: str
+    ) -> None:
+        self._kg, self._groups, self._catalogue, self._lang = kg, groups, catalogue, lang
+        self._names: dict[str | None, Names] = {}
+        self._asked: dict[str | None, set[str]] = {}
+        self._pairs: pl.DataFrame | None = None
+        self._noise: dict[str | None, NoisePool] = {}
+
+    def names(self, ids: Iterable[str], snapshot: str | None) -> Names:
+        """The names of ``snapshot`` with those of every entity id among ``ids`` read (each
+        id is read from the store once: a later call reads only ids not asked before)."""
+        book = self._names.setdefault(snapshot, Names({}))
+        asked = self._asked.setdefault(snapshot, set())
+        missing = {value for value in ids if value not in asked and is_entity(value)}
+        if missing:
+            with self._kg.connection() as connection:
+                book.merge(Names.read(connection, missing, snapshot, self._lang))
+            asked |= missing
+        return book
+
+    def pairs(self) -> pl.DataFrame:
+        """:func:`answer_pairs` of the export's groups."""
+        if self._pairs is None:
+            self._pairs = answer_pairs(self._groups)
+        return self._pairs
+
+    def noise(self, snapshot: str | None) -> NoisePool:
+        """The distractor pool of the groups' answers, named as of ``snapshot``."""
+        pool = self._noise.get(snapshot)
+        if pool is None:
+            pairs = self.pairs()
+            names = self.names(pairs.get_column("value").to_list(), snapshot)
+            pool = self._noise[snapshot] = NoisePool.of(pairs, names, self._catalogue)
+        return pool

@@ -1,0 +1,173 @@
+"""The ``temporal`` config: EvolveBench-style questions from the timelines of the
+classification's groups, in valid time (the start and end qualifiers of the snapshot read for
+``current``), one split per kind: ``timestamp``, ``interval``, ``implicit`` and
+``unanswerable`` (docs/benchmark-export.md#the-temporal-config)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from datetime import date, timedelta
+from typing import Any
+
+import polars as pl
+
+from kgdiff.export import temporal_rows as rows
+from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.contexts import subject_popularity
+from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
+from kgdiff.export.groups import Groups
+from kgdiff.export.noise import NoisePool
+from kgdiff.export.qa_records import QaItem, QaSetting
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.shared_naming import answer_pairs
+from kgdiff.export.splits import record_chunks
+from kgdiff.export.temporal_items import TemporalSetting, interval_item, timestamp_item
+from kgdiff.export.temporal_years import implicit_item, unanswerable_item
+from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.sqlfiles import load_sql
+
+TEMPORAL_KINDS = ("timestamp", "interval", "implicit", "unanswerable")
+"""The splits, one per kind of item."""
+TEMPORAL_DESCRIPTION = (
+    "Questions about when facts held, EvolveBench-style, from the start and end qualifiers of"
+    " the latest snapshot at or before `current` (valid time), one split per kind:"
+    " `timestamp` (when a fact started or ended, at the precision of its qualifier),"
+    " `interval` (for how many years or months it held), `implicit` (what held in a year"
+    " whose objects the data know without doubt; the group's other objects are outdated) and"
+    " `unanswerable` (a year past the data or before the subject existed: the gold is the"
+    ' abstention, "I don\'t know").'
+)
+
+
+def _read(kg: KnowledgeGraph, groups: Groups, dates: Dates) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The dated groups' statements in the snapshot read, and their periods."""
+    with kg.connection() as connection:
+        connection.register("temporal_groups", groups.frame.select("subject", "pid").to_arrow())
+        facts = connection.sql(
+            load_sql("export/temporal_statements"), params={"current": dates.current}
+        ).pl()
+        connection.register("temporal_facts", facts.to_arrow())
+        periods = connection.sql(
+            load_sql("export/temporal_periods"), params={"last_year": last_whole_year(facts)}
+        ).pl()
+    return facts, periods
+
+
+def last_whole_year(facts: pl.DataFrame) -> int:
+    """The last year the snapshot read knows whole (0 when nothing was read)."""
+    if facts.is_empty():
+        return 0
+    day: date = facts.get_column("snapshot_date")[0]
+    return day.year if (day.month, day.day) == (12, 31) else day.year - 1
+
+
+def data_reach(facts: pl.DataFrame, request: BenchmarkRequest, dates: Dates) -> date:
+    """The last day the export answers for: ``--max-gap`` days after the snapshot read
+    (the store's rule for dates past the data), or ``current`` if later."""
+    if facts.is_empty():
+        return dates.current
+    day: date = facts.get_column("snapshot_date")[0]
+    return max(day + timedelta(days=request.gap.max_gap), dates.current)
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    facts: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> TemporalSetting:
+    pids = facts.get_column("pid").unique().to_list()
+    pairs = answer_pairs(groups.frame.filter(pl.col("pid").is_in(pids)))
+    pairs = pl.concat([pairs, facts.select("pid", "value")]).unique()
+    values = pairs.get_column("value")
+    units = values.filter(values.str.count_matches("|", literal=True) == 1)
+    subjects = facts.get_column("subject").unique()
+    ids = pl.concat([values, units.str.split("|").list.get(1), subjects]).unique().to_list()
+    snapshot = None if facts.is_empty() else str(facts.get_column("snapshot")[0])
+    names = groups.naming.names(ids, snapshot)
+    with kg.connection() as connection:
+        popularity = subject_popularity(
+            connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
+        )
+    noise = NoisePool.of(pairs, names, catalogue)
+    qa = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
+    return TemporalSetting(qa, catalogue, snapshot)
+
+
+def _sources(
+    facts: pl.DataFrame, periods: pl.DataFrame, reach: date, tallies: dict[str, Counter[str]]
+) -> dict[str, tuple[pl.DataFrame, pl.Expr]]:
+    """Per kind, the rows its items are built from and the expression of their ids."""
+    snapshot_date = None if facts.is_empty() else facts.get_column("snapshot_date")[0]
+    summary = rows.group_summary(facts)
+    undoubted = periods.select("subject", "pid").unique().height
+    tallies["implicit"]["no_year_without_doubt"] += summary.height - undoubted
+    unanswerable = pl.concat(
+        [
+            rows.after_data_rows(summary, reach, tallies["unanswerable"]),
+            rows.before_subject_rows(summary, tallies["unanswerable"]),
+        ]
+    )
+    return {
+        "timestamp": (rows.timestamp_rows(facts, snapshot_date), rows.TIMESTAMP_KEY),
+        "interval": (rows.interval_rows(facts, snapshot_date), rows.INTERVAL_KEY),
+        "implicit": (rows.implicit_rows(periods, summary), rows.YEAR_KEY["implicit"]),
+        "unanswerable": (unanswerable, rows.YEAR_KEY["unanswerable"]),
+    }
+
+
+Builder = Callable[[Mapping[str, Any], TemporalSetting], QaItem | str]
+BUILDERS: dict[str, Builder] = {
+    "timestamp": timestamp_item,
+    "interval": interval_item,
+    "implicit": implicit_item,
+    "unanswerable": unanswerable_item,
+}
+
+
+def _builder(kind: str, setting: TemporalSetting) -> Callable[[dict[str, Any]], QaItem | str]:
+    build = BUILDERS[kind]
+    return lambda row: build(row, setting)
+
+
+def temporal_config(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> ConfigExport:
+    """The ``temporal`` config of the classification's catalogued groups."""
+    facts, periods = _read(kg, groups, dates)
+    dated = facts.select("subject", "pid").unique().height
+    on_step(f"temporal: {facts.height:,} statements of {dated:,} groups with dates")
+    setting = _setting(kg, groups, facts, request, dates, catalogue)
+    reach = data_reach(facts, request, dates)
+    tallies: dict[str, Counter[str]] = {kind: Counter() for kind in TEMPORAL_KINDS}
+    sources = _sources(facts, periods, reach, tallies)
+    splits = {
+        kind: record_chunks(
+            frame,
+            key,
+            _builder(kind, setting),
+            request,
+            TEMPORAL_SCHEMA,
+            tallies[kind],
+        )
+        for kind, (frame, key) in sources.items()
+    }
+    counts: dict[str, Any] = {
+        "snapshot": setting.snapshot,
+        "data_reach": reach.isoformat(),
+        "groups": groups.frame.height,
+        "groups_not_in_catalogue": groups.uncatalogued(groups.counts),
+        "groups_without_dates": groups.frame.height - dated,
+        "statements": facts.height,
+        "periods": periods.height,
+        "left_out": tallies,  # filled as the splits are written
+    }
+    return ConfigExport("temporal", TEMPORAL_SCHEMA, splits, counts, TEMPORAL_DESCRIPTION)

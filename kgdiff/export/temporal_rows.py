@@ -1,0 +1,152 @@
+"""The rows each kind of ``temporal`` item is built from, assembled with polars from the
+statements of the snapshot read (``sql/export/temporal_statements.sql``) and the periods whose
+objects are known without doubt (``sql/export/temporal_periods.sql``), each with the id of its
+record (docs/benchmark-export.md#the-temporal-config)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+
+import polars as pl
+
+from kgdiff.export.temporal_years import YEARS_PAST_DATA, pick_year
+
+KNOWN = ["value", "somevalue"]
+"""A bound is asked about when the data have it, as a value or as unknown (never "no end")."""
+
+
+def _key(kind: str, *parts: str | pl.Expr) -> pl.Expr:
+    pieces: list[str | pl.Expr] = [pl.lit(f"temporal/{kind}")]
+    for part in parts:
+        pieces += [pl.lit("/"), part]
+    return pl.concat_str(pieces)
+
+
+STATEMENT = pl.coalesce("statement_id", "value")
+TIMESTAMP_KEY = _key("timestamp", "subject", "pid", STATEMENT, "bound")
+INTERVAL_KEY = _key("interval", "subject", "pid", STATEMENT)
+YEAR_KEY = {
+    kind: _key(kind, "subject", "pid", pl.col("year").cast(pl.String()))
+    for kind in ("implicit", "unanswerable")
+}
+
+
+STATEMENT_COLUMNS = [
+    "subject", "pid", "statement_id", "value", "start_snaktype", "start_value", "start_values",
+    "end_snaktype", "end_value", "end_values",
+]  # fmt: skip
+"""What a statement's items are built from (no date: a date before the common era has no
+Python value)."""
+
+
+def _statements(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFrame:
+    """The statements' columns, with whether their start and end may fall after the
+    snapshot's date (``start_after``, ``end_after``)."""
+    day = pl.lit(snapshot_date, dtype=pl.Date())
+    return facts.select(
+        *STATEMENT_COLUMNS,
+        start_after=(pl.col("start_hi") > day).fill_null(False),
+        end_after=(pl.col("end_hi") > day).fill_null(False),
+    )
+
+
+def timestamp_rows(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFrame:
+    """One row per statement and bound (start, end) the data give."""
+    statements = _statements(facts, snapshot_date)
+    parts = [
+        statements.filter(pl.col(f"{bound}_snaktype").is_in(KNOWN)).with_columns(
+            bound=pl.lit(bound)
+        )
+        for bound in ("start", "end")
+    ]
+    return pl.concat(parts)
+
+
+def interval_rows(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFrame:
+    """The statements with both a start and an end."""
+    return _statements(facts, snapshot_date).filter(
+        pl.col("start_snaktype").is_in(KNOWN) & pl.col("end_snaktype").is_in(KNOWN)
+    )
+
+
+def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
+    """One row per group: its objects, earliest start first (``group_objects``), whether a
+    statement has a start or an end (``ranged``), the earliest day one may hold
+    (``earliest``, a year) and whether each has a known first day (``all_started``), and the
+    years of the subject's start and end of existence (``existence``, ``existence_end``; years
+    count 1 BCE as 0)."""
+    ranged = pl.col("start_snaktype").is_in(KNOWN) | pl.col("end_snaktype").is_in(KNOWN)
+    lower = (
+        pl.when(ranged & (pl.col("start_snaktype") == "value"))
+        .then(pl.col("start_lo"))
+        .when(~ranged & (pl.col("point_snaktype") == "value"))
+        .then(pl.col("point_lo"))
+    )
+    dated = facts.with_columns(_ranged=ranged.fill_null(False), _lower=lower)
+    dated = dated.sort("subject", "pid", "_lower", "value", nulls_last=False)
+    return dated.group_by("subject", "pid", maintain_order=True).agg(
+        group_objects=pl.col("value").unique(maintain_order=True),
+        ranged=pl.col("_ranged").any(),
+        earliest=pl.col("_lower").min().dt.year(),
+        all_started=pl.col("_lower").is_not_null().all(),
+        existence=pl.col("existence_lo").first().dt.year(),
+        existence_end=pl.col("existence_end_lo").first().dt.year(),
+    )
+
+
+def implicit_rows(periods: pl.DataFrame, summary: pl.DataFrame) -> pl.DataFrame:
+    """One row per period, with a year of it (drawn from the group and the period's first
+    year) and the group's objects."""
+    years = [
+        pick_year(first, last, subject, pid, str(first))
+        for subject, pid, first, last in periods.select(
+            "subject", "pid", "first_year", "last_year"
+        ).iter_rows()
+    ]
+    rows = periods.with_columns(year=pl.Series(years, dtype=pl.Int64()))
+    return rows.join(summary.select("subject", "pid", "group_objects"), on=["subject", "pid"])
+
+
+def after_data_rows(summary: pl.DataFrame, reach: date, tally: Counter[str]) -> pl.DataFrame:
+    """Each group with a start or an end whose subject still exists (no death or
+    dissolution: a fact of the dead has no future to abstain about), asked about a year
+    wholly after ``reach`` (the last day the data answer for), its latest objects first."""
+    first = reach.year + 1
+    ranged = summary.filter(pl.col("ranged"))
+    groups = ranged.filter(pl.col("existence_end").is_null())
+    tally["subject_no_longer_exists"] += ranged.height - groups.height
+    years = [
+        pick_year(first, first + YEARS_PAST_DATA - 1, subject, pid, "after_data")
+        for subject, pid in groups.select("subject", "pid").iter_rows()
+    ]
+    return groups.select(
+        "subject",
+        "pid",
+        pl.col("group_objects").list.reverse(),
+        year=pl.Series(years, dtype=pl.Int64()),
+        reason=pl.lit("after_data"),
+    )
+
+
+def before_subject_rows(summary: pl.DataFrame, tally: Counter[str]) -> pl.DataFrame:
+    """Each group with a start or an end whose subject's start of existence is known,
+    asked about one of the years before it in which no statement may hold; why the others
+    are not asked is counted in ``tally``."""
+    rows: list[tuple[str, str, list[str], int]] = []
+    for row in summary.filter(pl.col("ranged")).iter_rows(named=True):
+        if row["existence"] is None:
+            tally["no_start_of_existence"] += 1
+        elif not row["all_started"]:
+            tally["statement_without_start"] += 1
+        else:
+            last = min(row["existence"], row["earliest"]) - 1
+            first = max(1, row["existence"] - YEARS_PAST_DATA)
+            if last < first:
+                tally["no_year_before_existence"] += 1
+                continue
+            year = pick_year(first, last, row["subject"], row["pid"], "before_subject")
+            rows.append((row["subject"], row["pid"], row["group_objects"], year))
+    schema = {"subject": pl.String(), "pid": pl.String(), "group_objects": pl.List(pl.String())}
+    frame = pl.DataFrame(rows, schema={**schema, "year": pl.Int64()}, orient="row")
+    return frame.with_columns(reason=pl.lit("before_subject"))

@@ -1,0 +1,79 @@
+"""Running the task files of a benchmark folder in the tests: reading their YAML, and running
+lm-eval and Inspect as subprocesses offline (tests/test_benchmark_tasks.py,
+tests/test_benchmark_task_runs.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.paths import ROOT
+
+BIN = Path(sys.executable).parent
+
+
+class _TaskLoader(yaml.SafeLoader):  # type: ignore[misc]  # yaml has no types here
+    """PyYAML's safe loader that reads lm-eval's ``!function`` as ``("function", name)``."""
+
+
+_TaskLoader.add_constructor("!function", lambda loader, node: ("function", node.value))
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """A task file, ``!function`` tags read as ``("function", name)``."""
+    loaded: dict[str, Any] = yaml.load(path.read_text(), Loader=_TaskLoader)
+    return loaded
+
+
+def tool_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a tool run: offline, its caches and logs under ``tmp_path``."""
+    return {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "INSPECT_LOG_DIR": str(tmp_path / "inspect-logs"),
+        "PYTHONPATH": "",
+    }
+
+
+def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dict[str, Any]:
+    """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it; its results."""
+    command = [
+        str(BIN / "lm_eval"),
+        *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", str(limit)),
+        *("--tasks", tasks, "--output_path", str(tmp_path / "results")),
+    ]
+    done = subprocess.run(
+        command, cwd=folder, env=tool_env(tmp_path), capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    (results_file,) = (tmp_path / "results").rglob("results_*.json")
+    results: dict[str, Any] = json.loads(results_file.read_text())["results"]
+    return results
+
+
+def run_inspect(
+    folder: Path, tmp_path: Path, task: str, replies: dict[str, str], **task_args: str
+) -> dict[str, Any]:
+    """An Inspect task of the folder with the mock model replying from ``replies``
+    (tests/inspect_run.py), at most 5 samples; its status, samples and metrics."""
+    replies_file = tmp_path / f"{task}-replies.json"
+    replies_file.write_text(json.dumps(replies))
+    spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
+    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
+    command += [str(tmp_path / "logs"), str(replies_file)]
+    command += [f"{name}={value}" for name, value in task_args.items()]
+    done = subprocess.run(
+        command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["status"] == "success", report["error"]
+    return report
