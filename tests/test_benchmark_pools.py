@@ -1,12 +1,11 @@
 """kgdiff export benchmark, config pools, on the real samples (2010–2014, valid time): every
 record is a year of its group's pools as `kgdiff pools` gives them, the export is reproducible,
 the options follow the rules, the folder loads with the datasets library, and `kgdiff score
---config pools` reads the records as they are."""
+--config pools` reads the records as they are; lm-eval runs its task files."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter, defaultdict
 from datetime import date
 from pathlib import Path
@@ -18,9 +17,9 @@ import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
 from kgdiff.export.pool_scoring import score_pools
-from kgdiff.export.tasks import write_tasks
 from kgdiff.export.text_match import normalise
 from tests.benchmark_exports import export, file_bytes, records
+from tests.task_tools import read_yaml, run_lm_eval
 
 SPLITS = ("dynamic", "static")
 WINDOW: dict[str, Any] = {"configs": ("pools",), "mode": "valid", "init": date(2010, 1, 1)}
@@ -224,8 +223,9 @@ def test_the_card_and_the_task_files_name_the_splits(
     for split in SPLITS:
         assert f"path: data/pools/{split}.parquet" in card
     assert "### `pools`" in card and "ChroKnowBench" in card
-    folder = tmp_path / "folder"
-    shutil.copytree(exported.out, folder)
-    written = {path.name for path in write_tasks(folder, ["pools"])}
-    for form in ("gen", "mc", "tf"):
-        assert {f"kgdiff_pools_{form}_{split}.yaml" for split in SPLITS} <= written
+    groups = read_yaml(exported.out / "tasks" / "lm_eval" / "kgdiff.yaml")["task"]
+    assert groups == ["kgdiff_pools_gen", "kgdiff_pools_mc", "kgdiff_pools_tf"]
+    results = run_lm_eval(exported.out, tmp_path, "kgdiff_pools_mc,kgdiff_pools_tf", limit=3)
+    for split in SPLITS:
+        assert "mc_accuracy,none" in results[f"kgdiff_pools_mc_{split}"]
+        assert "tf_accuracy,none" in results[f"kgdiff_pools_tf_{split}"]
