@@ -69,8 +69,11 @@ def test_an_empty_folder_is_filled(export_sample_store: Path, tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (("--configs", "qa,pools"), "--configs 'pools': not a config this kgdiff exports"),
-        (("--configs", "timeline"), "the ones it exports are qa, multi_hop, updates"),
+        (("--configs", "qa,chrono"), "--configs 'chrono': not a config this kgdiff exports"),
+        (
+            ("--configs", "timeline"),
+            "the ones it exports are qa, multi_hop, updates, temporal, pools",
+        ),
         (("--mode", "both"), "--mode 'both'"),
         (("--limit", "0"), "--limit 0"),
         (("--options", "1"), "--options 1"),

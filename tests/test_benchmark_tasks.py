@@ -71,11 +71,11 @@ def test_write_tasks_is_byte_stable_and_replaces_old_files(bench: tuple[Path, Re
     shutil.copytree(folder, copy)
     stale = copy / "tasks" / "lm_eval" / "kgdiff_qa_gen_gone.yaml"
     stale.write_text("task: kgdiff_qa_gen_gone\n")
-    written = write_tasks(copy, ["qa", "pools"])  # pools has no forms: nothing for it
+    written = write_tasks(copy, ["qa", "chains"])  # a config without forms: nothing for it
     assert not stale.exists()
     for path in written:
         assert path.read_bytes() == (folder / path.relative_to(copy)).read_bytes()
-    assert write_tasks(copy, ["pools"]) == []
+    assert write_tasks(copy, ["chains"]) == []
 
 
 def test_write_tasks_names_a_missing_column(bench: tuple[Path, Records], tmp_path: Path) -> None:

@@ -386,3 +386,14 @@ def test_score_pools_counts_groups_years_and_missing_items() -> None:
         "elsewhere"
     ]
     assert json.loads(json.dumps(report)) == report
+
+
+def test_two_properties_sharing_a_relation_label_are_two_groups() -> None:
+    records = [
+        {**record, "id": f"{pid}-{record['id']}", "pid": pid, "relation": "member of"}
+        for pid in ("P54", "P463")
+        for record in pool_records("Q1", "dynamic")
+    ]
+    predictions = {record["id"]: record["answers"][0] for record in records}
+    report = score_pools(records, predictions)
+    assert report["groups"] == report["patterns"]["known"] == 2

@@ -41,7 +41,7 @@ def export_benchmark_command(
         str,
         typer.Option(
             "--configs",
-            help="Configs to export, comma-separated: qa, multi_hop, updates, temporal.",
+            help="Configs to export, comma-separated: qa, multi_hop, updates, temporal, pools.",
         ),
     ] = DEFAULT_CONFIGS,
     relations: Annotated[

@@ -27,6 +27,7 @@ from kgdiff.export.benchmark_model import (
 from kgdiff.export.dataset_writer import check_target, write_dataset
 from kgdiff.export.groups import classified_groups
 from kgdiff.export.multi_hop_config import multi_hop_config
+from kgdiff.export.pools_config import pools_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue
@@ -42,6 +43,7 @@ CONFIGS: dict[str, ConfigBuilder] = {
     "multi_hop": multi_hop_config,
     "updates": updates_config,
     "temporal": temporal_config,
+    "pools": pools_config,
 }
 """The configs that can be exported, in the order they are written."""
 EXPORT_MODES = ("record", "valid")

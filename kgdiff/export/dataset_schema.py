@@ -19,7 +19,8 @@ CHOICE_FIELDS: dict[str, pl.DataType] = {
     "tf_statement": TEXT,
     "tf_label": pl.Boolean(),
 }
-"""The multiple-choice and true/false fields, as ``qa`` and ``updates`` records hold them."""
+"""The multiple-choice and true/false fields, as ``qa``, ``updates`` and ``pools`` records hold
+them."""
 
 QA_SCHEMA = pl.Schema(
     {
@@ -143,6 +144,35 @@ UPDATES_SCHEMA = pl.Schema(
     }
 )
 """The ``updates`` config's columns, in order (docs/benchmark-export.md#the-updates-config)."""
+
+POOLS_SCHEMA = pl.Schema(
+    {
+        "id": TEXT,
+        "subject": TEXT,
+        "subject_label": TEXT,
+        "pid": TEXT,
+        "relation": TEXT,
+        "year": pl.Int64(),
+        "state": TEXT,
+        "question": TEXT,
+        "cloze": TEXT,
+        "answers": TEXTS,
+        "answer_labels": TEXTS,
+        "objects": TEXTS,
+        "precision_only": TEXTS,
+        "earlier_objects": TEXTS,
+        "later_objects": TEXTS,
+        "outdated_answers": TEXTS,
+        **CHOICE_FIELDS,
+        "snapshot": TEXT,
+        "popularity": pl.Float64(),
+        "init": TEXT,
+        "cutoff": TEXT,
+        "current": TEXT,
+    }
+)
+"""The ``pools`` config's columns, in order (docs/benchmark-export.md#the-pools-config): one
+record per year of a group, as ``kgdiff score --config pools`` reads them."""
 
 
 def arrow_type(dtype: Any) -> pa.DataType:

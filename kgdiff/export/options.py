@@ -24,6 +24,8 @@ UNKNOWN_OPTION = "I don't know"
 """The option that abstains (the scoring reads it as an abstention: kgdiff.export.text_match)."""
 DEFAULT_OPTIONS = 4
 CHOICE_TYPES = ("correct", "outdated", "unknown", "noise")
+Option = tuple[str, str]
+"""An option's text and type (one of :data:`CHOICE_TYPES`)."""
 
 
 @dataclass(frozen=True)
@@ -60,11 +62,11 @@ def _forms(texts: Iterable[str]) -> set[str]:
     return {form for form in map(normalised, texts) if form}
 
 
-def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
+def _others(inputs: OptionInputs, wanted: int) -> list[Option]:
     """The options besides the correct one, as (text, type), at most ``wanted``."""
     latest = _forms([*inputs.latest, inputs.correct])
     taken = latest | _forms([UNKNOWN_OPTION])
-    others: list[tuple[str, str]] = []
+    others: list[Option] = []
     for label in inputs.outdated_labels:
         form = normalised(label)
         if form and form not in taken:
@@ -83,19 +85,31 @@ def _others(inputs: OptionInputs, wanted: int) -> list[tuple[str, str]]:
     return others[:wanted]
 
 
-def build_choices(
-    inputs: OptionInputs, rng: random.Random, size: int = DEFAULT_OPTIONS
-) -> Choices | None:
-    """``size`` options (2 to 26) with the correct one at a uniformly random place; None when
-    there are not enough distinct options (or the correct text is empty once normalised)."""
+def chosen_options(inputs: OptionInputs, size: int = DEFAULT_OPTIONS) -> list[Option] | None:
+    """The ``size - 1`` options (2 to 26 in all) besides the correct one, as (text, type),
+    unordered; None when there are not enough distinct options (or the correct text is empty
+    once normalised)."""
     if not 2 <= size <= 26:
         raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")
     if not normalised(inputs.correct):
         return None
     others = _others(inputs, size - 1)
-    if len(others) < size - 1:
-        return None
-    rng.shuffle(others)
-    place = rng.randrange(size)
-    others.insert(place, (inputs.correct, "correct"))
-    return Choices([text for text, _ in others], [kind for _, kind in others], letter(place))
+    return others if len(others) == size - 1 else None
+
+
+def ordered_choices(correct: str, others: Sequence[Option], rng: random.Random) -> Choices:
+    """The options in a random order, the ``correct`` one at a uniformly random place."""
+    placed = list(others)
+    rng.shuffle(placed)
+    place = rng.randrange(len(placed) + 1)
+    placed.insert(place, (correct, "correct"))
+    return Choices([text for text, _ in placed], [kind for _, kind in placed], letter(place))
+
+
+def build_choices(
+    inputs: OptionInputs, rng: random.Random, size: int = DEFAULT_OPTIONS
+) -> Choices | None:
+    """``size`` options (2 to 26) with the correct one at a uniformly random place; None when
+    there are not enough distinct options (or the correct text is empty once normalised)."""
+    others = chosen_options(inputs, size)
+    return ordered_choices(inputs.correct, others, rng) if others is not None else None

@@ -3,7 +3,8 @@ group (:mod:`kgdiff.export.chrono`; docs/scoring.md).
 
 A record is one year of a group: ``id``, ``subject``, ``relation``, ``year`` (an int, ``YYYY``
 or ``YYYY-MM``), ``answers`` (labels and aliases of that year's objects), and optionally
-``state`` (``dynamic`` / ``static``). A prediction is one answer or a list of sampled answers.
+``state`` (``dynamic`` / ``static``) and ``pid`` (then the group is (subject, pid), else
+(subject, relation)). A prediction is one answer or a list of sampled answers.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def score_pools(
         if not isinstance(key, str) or key in seen:
             raise InputError(f"record id {key!r} is not a string or occurs twice in the records")
         seen.add(key)
-        group_key = (str(record.get("subject")), str(record.get("relation")))
+        # Two properties may share a relation label (a user's catalogue): the pid, when the
+        # records carry it, tells their groups apart.
+        group_key = (str(record.get("subject")), str(record.get("pid") or record.get("relation")))
         groups.setdefault(group_key, _Group()).add(record, predictions.get(key))
     complete = [group for group in groups.values() if group.complete]
     results = [(g.state, classify_group(g.pools, g.answers, matcher)) for g in complete]

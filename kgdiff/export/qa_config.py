@@ -29,7 +29,7 @@ QA_DESCRIPTION = (
 )
 
 
-def _value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
+def value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
     """The values to name, the units of their quantities and the subjects."""
     values = pairs.get_column("value")
     units = values.filter(values.str.count_matches("|", literal=True) == 1)
@@ -48,7 +48,7 @@ def _setting(
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
     subjects = chosen.get_column("subject")
-    names = groups.naming.names(_value_ids(groups.naming.pairs(), subjects).to_list(), snapshot)
+    names = groups.naming.names(value_ids(groups.naming.pairs(), subjects).to_list(), snapshot)
     noise = groups.naming.noise(snapshot)
     with kg.connection() as connection:
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)

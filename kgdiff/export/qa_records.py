@@ -82,28 +82,42 @@ def answer_texts(names: Names, latest: list[str], outdated: list[str]) -> Answer
     )
 
 
-def item_choices(
+def option_inputs(
     texts: AnswerTexts, all_answers: list[str], relation: Relation, setting: QaSetting, key: str
-) -> Choices | None:
-    """The multiple-choice item of a group whose latest values have words (``texts``);
-    distractors are none of ``all_answers``."""
+) -> OptionInputs:
+    """What the options of an item whose latest values have words (``texts``) are chosen
+    from; distractors are none of ``all_answers``, drawn in an order fixed by ``key``."""
     names, value = setting.names, str(texts.correct)
     classes = [*names.classes(value), *filter(None, [relation.object_class])]
-    inputs = OptionInputs(
+    return OptionInputs(
         correct=str(names.main_text(value)),
         latest=texts.answers,
         outdated=texts.outdated,
         outdated_labels=texts.outdated_labels,
         noise=setting.noise.offer(key, relation.pid, classes, all_answers),
     )
+
+
+def item_choices(
+    texts: AnswerTexts, all_answers: list[str], relation: Relation, setting: QaSetting, key: str
+) -> Choices | None:
+    """The multiple-choice item of a group whose latest values have words (``texts``);
+    distractors are none of ``all_answers``."""
+    inputs = option_inputs(texts, all_answers, relation, setting, key)
     return build_choices(inputs, record_rng(setting.seed, key, "options"), setting.options)
 
 
 def true_false(
-    relation: Relation, subject: str, choices: Choices, setting: QaSetting, key: str
+    relation: Relation,
+    subject: str,
+    choices: Choices,
+    setting: QaSetting,
+    key: str,
+    year: int | None = None,
 ) -> tuple[str, bool, str | None]:
     """The statement, its truth, and the statement of the other truth (if any): false ones
-    name the outdated option when there is one, else a distractor."""
+    name the outdated option when there is one, else a distractor; with a ``year``, the
+    relation's statement anchored in it."""
     correct = choices.options[choices.choice_types.index("correct")]
     wrong = next(
         (
@@ -113,8 +127,14 @@ def true_false(
         ),
         None,
     )
-    true_statement = relation.statement(subject, correct)
-    false_statement = relation.statement(subject, wrong) if wrong is not None else None
+
+    def said(object: str) -> str:
+        if year is None:
+            return relation.statement(subject, object)
+        return relation.statement_at(subject, object, year)
+
+    true_statement = said(correct)
+    false_statement = said(wrong) if wrong is not None else None
     truth = false_statement is None or record_rng(setting.seed, key, "tf").random() < 0.5
     if truth:
         return true_statement, True, false_statement

@@ -78,6 +78,7 @@ CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "updates": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
     # no true/false: an unanswerable item's statement has no truth value
     "temporal": (GENERATION, MULTIPLE_CHOICE),
+    "pools": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
 }
 """The forms each config's task files ask; a config not here gets no task files."""
 
