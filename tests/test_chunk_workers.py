@@ -13,7 +13,7 @@ from kgdiff.export.chunk_workers import arrow_schema, build_chunk, export_worker
 from kgdiff.export.dataset_schema import QA_SCHEMA
 from tests.benchmark_exports import export, file_bytes
 
-CONFIGS = ("qa", "temporal")
+CONFIGS = ("qa", "temporal", "pools")
 
 
 def _export(store: Path, out: Path, workers: int, monkeypatch: pytest.MonkeyPatch) -> Path:

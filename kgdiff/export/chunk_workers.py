@@ -25,7 +25,8 @@ from kgdiff.export.dataset_schema import arrow_type
 
 MAX_WORKERS = 4
 Build = Callable[[dict[str, Any]], Any]
-"""A record's builder: a row (as a dict) to a ``QaItem``, or why the row has none."""
+"""A record's builder: a row (as a dict) to a ``QaItem``, or why the row has none, or a list
+of those (a row that stands for several records, as a group's years)."""
 Finish = Callable[[list[Any]], list[Any]]
 """What is done to the first chunk's items before they are written (both true/false
 labels: :func:`kgdiff.export.splits.balance_truth`)."""
@@ -62,18 +63,21 @@ def table_frame(table: pa.Table, schema: pl.Schema) -> pl.DataFrame:
 def build_chunk(
     rows: list[dict[str, Any]], build: Build, schema: pa.Schema, finish: Finish | None
 ) -> ChunkResult:
-    """The records ``build`` makes of ``rows`` as a table, and why the others have none."""
+    """The records ``build`` makes of ``rows`` as a table, sorted by id, and why the others
+    have none."""
     tally: Counter[str] = Counter()
     items = []
     for row in rows:
-        item = build(row)
-        if isinstance(item, str):
-            tally[item] += 1
-        else:
-            items.append(item)
+        built = build(row)
+        for item in built if isinstance(built, list) else (built,):
+            if isinstance(item, str):
+                tally[item] += 1
+            else:
+                items.append(item)
     if finish is not None:
         items = finish(items)
-    return records_table([item.record for item in items], schema), tally
+    records = sorted((item.record for item in items), key=lambda record: record["id"])
+    return records_table(records, schema), tally
 
 
 def _work(first: bool, chunk: pa.Table) -> ChunkResult:

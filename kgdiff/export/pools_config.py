@@ -29,7 +29,7 @@ from kgdiff.export.qa_config import value_ids
 from kgdiff.export.qa_records import QaItem, QaSetting
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
-from kgdiff.export.splits import CHUNK, balance_truth, columns_frame
+from kgdiff.export.splits import balance_truth, columns_frame, record_chunks
 from kgdiff.query.graph import KnowledgeGraph
 
 POOLS_SPLITS = ("dynamic", "static")
@@ -100,27 +100,25 @@ def _limited(
 def pool_chunks(
     years: pl.DataFrame, build: Build, request: BenchmarkRequest, tally: Counter[str]
 ) -> Iterator[pl.DataFrame]:
-    """The records of a split's asked ``years``, sorted by id, in frames of about
-    :data:`CHUNK` records (whole groups); both true/false labels among the first frame's
-    whenever they can be. Why a year has no record is counted in ``tally``."""
+    """The records of a split's asked ``years``, sorted by id, in frames of the records of
+    :data:`~kgdiff.export.splits.CHUNK` groups (built on every core when there are more:
+    :func:`~kgdiff.export.splits.record_chunks`); both true/false labels among the first
+    frame's whenever they can be. Why a year has no record is counted in ``tally``."""
     if request.limit is not None:
         yield _limited(years, build, request, tally)
         return
-    chunk: list[QaItem] = []
-    first = True
-    for rows in _groups(years):
-        chunk += _items(build(rows), tally)
-        if len(chunk) >= CHUNK:
-            yield _frame(chunk, request, first)
-            chunk, first = [], False
-    if chunk or first:
-        yield _frame(chunk, request, first)
+    # one row per group (its years as lists), so that a chunk holds whole groups
+    grouped = years.group_by("group_id", maintain_order=True).agg(pl.all())
+    columns = [name for name in years.columns if name != "group_id"]
 
+    def build_group(row: dict[str, Any]) -> list[Built]:
+        rows = [
+            {"group_id": row["group_id"], **dict(zip(columns, values, strict=True))}
+            for values in zip(*(row[name] for name in columns), strict=True)
+        ]
+        return build(rows)
 
-def _frame(items: list[QaItem], request: BenchmarkRequest, first: bool) -> pl.DataFrame:
-    if first:
-        items = balance_truth(items, request.seed)
-    return columns_frame(sorted((i.record for i in items), key=lambda r: r["id"]), POOLS_SCHEMA)
+    yield from record_chunks(grouped, pl.col("group_id"), build_group, request, POOLS_SCHEMA, tally)
 
 
 def _counts(

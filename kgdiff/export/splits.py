@@ -26,7 +26,7 @@ from kgdiff.export.seeded import seeded_rank
 
 CHUNK = 50_000
 """Records built and written at a time (the Parquet files' row groups are as large)."""
-Build = Callable[[dict[str, Any]], QaItem | str]
+Build = Callable[[dict[str, Any]], QaItem | str | list[QaItem | str]]
 
 
 def balance_truth(items: list[QaItem], seed: int) -> list[QaItem]:
@@ -66,11 +66,12 @@ def split_frame(
 
 def _built(rows: pl.DataFrame, build: Build, tally: Counter[str]) -> Iterator[QaItem]:
     for row in rows.to_arrow().to_pylist():  # as the chunk workers see rows
-        item = build(row)
-        if isinstance(item, str):
-            tally[item] += 1
-        else:
-            yield item
+        built = build(row)
+        for item in built if isinstance(built, list) else (built,):
+            if isinstance(item, str):
+                tally[item] += 1
+            else:
+                yield item
 
 
 def _limited(
