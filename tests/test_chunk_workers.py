@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgdiff.export import splits
-from kgdiff.export.chunk_workers import arrow_schema, build_chunk, export_workers
+from kgdiff.export.chunk_workers import arrow_schema, build_chunk
 from kgdiff.export.dataset_schema import QA_SCHEMA
 from tests.benchmark_exports import export, file_bytes
 
@@ -18,8 +18,7 @@ CONFIGS = ("qa", "temporal", "pools")
 
 def _export(store: Path, out: Path, workers: int, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(splits, "CHUNK", 7)  # many chunks of every split
-    monkeypatch.setattr(splits, "export_workers", lambda: workers)
-    return export(store, out, configs=CONFIGS).out
+    return export(store, out, configs=CONFIGS, workers=workers).out
 
 
 def test_workers_write_the_bytes_one_process_writes(
@@ -47,4 +46,3 @@ def test_a_chunk_counts_what_it_leaves_out() -> None:
     schema = arrow_schema(QA_SCHEMA)
     table, tally = build_chunk([{"n": 1}, {"n": 2}], lambda row: "no_answer_text", schema, None)
     assert table.num_rows == 0 and tally == {"no_answer_text": 2}
-    assert 1 <= export_workers() <= 4

@@ -48,6 +48,14 @@ def export_benchmark_command(
         Path | None,
         typer.Option("--relations", help="A relation catalogue over the shipped one (TOML)."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            help="Processes building the records of large splits (default 1: least memory;"
+            " each more is faster on another core and holds a copy of much of the names).",
+        ),
+    ] = 1,
     options: Annotated[
         int, typer.Option("--options", help="Options per multiple-choice item (2 to 26).")
     ] = 4,
@@ -75,6 +83,7 @@ def export_benchmark_command(
         relations=relations,
         lang=lang,
         options=options,
+        workers=workers,
         gap=gap_policy(max_gap, allow_gap),
     )
     done = export_benchmark(graph(store), request, out, force, _step)

@@ -36,6 +36,8 @@ class BenchmarkRequest:
     """Options per multiple-choice item."""
     gap: GapPolicy = field(default_factory=GapPolicy)
     """How far past the data a date may go (``--max-gap``, ``--allow-gap``)."""
+    workers: int = 1
+    """Processes building a large split's records (:mod:`kgdiff.export.chunk_workers`)."""
 
 
 @dataclass(frozen=True)

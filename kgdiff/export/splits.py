@@ -16,7 +16,6 @@ from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.chunk_workers import (
     arrow_schema,
     build_chunk,
-    export_workers,
     parallel_chunks,
     records_table,
     table_frame,
@@ -105,7 +104,7 @@ def record_chunks(
         yield split_frame(_limited(rows, build, request, tally), request, schema)
         return
     finish = partial(balance_truth, seed=request.seed)
-    workers = export_workers()
+    workers = request.workers
     if workers > 1 and rows.height > CHUNK:
         for frame, counts in parallel_chunks(rows, CHUNK, build, schema, finish, workers):
             tally.update(counts)
