@@ -60,17 +60,21 @@ class Measured:
     """User + system CPU time of the whole process tree (see the module doc)."""
 
 
+def _tree(root: psutil.Process) -> list[psutil.Process]:
+    """``root`` and its live descendants (none once it is gone)."""
+    try:
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
 def tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float] | None = None) -> int:
     """Sum of the RSS of ``root`` and all its live descendants (0 once it is gone).
 
     ``cpu``, when given, gets each process's CPU seconds so far, by (pid, start time).
     """
-    try:
-        processes = [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return 0
     total = 0
-    for process in processes:
+    for process in _tree(root):
         try:
             with process.oneshot():
                 total += int(process.memory_info().rss)
@@ -84,12 +88,8 @@ def tree_rss(root: psutil.Process, cpu: dict[tuple[int, float], float] | None = 
 
 def tree_pss(root: psutil.Process) -> int:
     """Sum of the proportional set sizes of ``root`` and its live descendants, in bytes."""
-    try:
-        processes = [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return 0
     total = 0
-    for process in processes:
+    for process in _tree(root):
         try:
             text = Path(f"/proc/{process.pid}/smaps_rollup").read_text()
         except OSError:

@@ -4,7 +4,7 @@ as an open question, a cloze, a multiple-choice item and a true/false statement
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +118,21 @@ def true_false(
     """The statement, its truth, and the statement of the other truth (if any): false ones
     name the outdated option when there is one, else a distractor; with a ``year``, the
     relation's statement anchored in it."""
+
+    def said(object: str) -> str:
+        if year is None:
+            return relation.statement(subject, object)
+        return relation.statement_at(subject, object, year)
+
+    return statement_pair(choices, said, setting.seed, key)
+
+
+def statement_pair(
+    choices: Choices, render: Callable[[str], str], seed: int, key: str
+) -> tuple[str, bool, str | None]:
+    """A true/false statement (``render`` of an option), its truth, and the statement of the
+    other truth (if any): the false one names the outdated option when there is one, else a
+    distractor; which of the two a record states is the seed's choice."""
     correct = choices.options[choices.choice_types.index("correct")]
     wrong = next(
         (
@@ -127,19 +142,10 @@ def true_false(
         ),
         None,
     )
-
-    def said(object: str) -> str:
-        if year is None:
-            return relation.statement(subject, object)
-        return relation.statement_at(subject, object, year)
-
-    true_statement = said(correct)
-    false_statement = said(wrong) if wrong is not None else None
-    truth = false_statement is None or record_rng(setting.seed, key, "tf").random() < 0.5
-    if truth:
-        return true_statement, True, false_statement
-    assert false_statement is not None
-    return false_statement, False, true_statement
+    true_text, false_text = render(correct), render(wrong) if wrong is not None else None
+    if false_text is None or record_rng(seed, key, "tf").random() < 0.5:
+        return true_text, True, false_text
+    return false_text, False, true_text
 
 
 def qa_item(row: Mapping[str, Any], relation: Relation, setting: QaSetting) -> QaItem | str:

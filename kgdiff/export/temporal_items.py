@@ -10,7 +10,7 @@ from typing import Any
 
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.options import Choices, OptionInputs, build_choices
-from kgdiff.export.qa_records import QaItem, QaSetting, mc_question
+from kgdiff.export.qa_records import QaItem, QaSetting, mc_question, statement_pair
 from kgdiff.export.relation_model import Relation, RelationCatalogue
 from kgdiff.export.seeded import fixed_rng, record_rng
 from kgdiff.export.temporal_dates import Duration, QualifierDate, held_for, qualifier_date
@@ -50,20 +50,8 @@ def truth(
     choices: Choices, render: Callable[[str], str], setting: TemporalSetting, key: str
 ) -> tuple[str, bool, str | None]:
     """The true/false statement (``render`` of an option), its truth and the statement of
-    the other truth: false ones name the outdated option if any, else a distractor."""
-    correct = choices.options[choices.choice_types.index("correct")]
-    wrong = next(
-        (
-            choices.options[choices.choice_types.index(kind)]
-            for kind in ("outdated", "noise")
-            if kind in choices.choice_types
-        ),
-        None,
-    )
-    true_text, false_text = render(correct), render(wrong) if wrong is not None else None
-    if false_text is None or record_rng(setting.qa.seed, key, "tf").random() < 0.5:
-        return true_text, True, false_text
-    return false_text, False, true_text
+    the other truth (:func:`~kgdiff.export.qa_records.statement_pair`)."""
+    return statement_pair(choices, render, setting.qa.seed, key)
 
 
 def choice_fields(
