@@ -293,5 +293,5 @@ def test_demo_command_runs(tmp_path: Path) -> None:
     assert (tmp_path / "demo" / "kg.duckdb").is_file()
     benchmark = tmp_path / "demo" / "exports" / "benchmark-2014-10-11"
     assert f"written to {benchmark}" in out and "one record of qa/evolved" in out
-    assert "(gold)" in out and "(outdated)" in out
+    assert "(correct)  ← gold" in out and "(outdated)" in out
     assert (benchmark / "tasks" / "lm_eval" / "kgdiff.yaml").is_file()

@@ -69,7 +69,7 @@ def _print_record(split: Path) -> None:
     for letter, option, kind in zip(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZ", record["options"], record["choice_types"], strict=False
     ):
-        mark = " (gold)" if letter == record["gold"] else ""
+        mark = "  ← gold" if letter == record["gold"] else ""
         table.add_row(f"option {letter}", escape(f"{option} ({kind}){mark}"))
     table.add_row("answers", ", ".join(record["answers"]))
     table.add_row("outdated answers", ", ".join(record["outdated_answers"]))
