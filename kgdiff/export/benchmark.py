@@ -157,8 +157,8 @@ def export_benchmark(
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
     with bounded_duckdb(kg):
         groups = classified_groups(kg, request, dates, catalogue)
-        built = [CONFIGS[name](kg, groups, request, dates, catalogue, on_step) for name in configs]
         facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
+        built = (CONFIGS[name](kg, groups, request, dates, catalogue, on_step) for name in configs)
         on_step(f"writing {out}")
-        write_dataset(out, built, facts, force)
-    return BenchmarkExport(out, {config.name: config.records() for config in built}, facts)
+        written = write_dataset(out, built, facts, force)
+    return BenchmarkExport(out, {config.name: config.records() for config in written}, facts)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -58,13 +59,18 @@ def write_split(
     return written
 
 
-def _fill(folder: Path, configs: Sequence[ConfigExport], facts: BuildFacts) -> None:
-    for config in configs:
+def _fill(folder: Path, configs: Iterable[ConfigExport], facts: BuildFacts) -> list[ConfigExport]:
+    written = []
+    for config in configs:  # built one after the other, each written before the next is built
         for split, chunks in config.splits.items():
             config.sizes[split] = write_split(chunks, folder, config.name, split, config.schema)
-    (folder / CARD_FILE).write_text(card_text(configs, facts), encoding="utf-8")
-    (folder / BUILD_FILE).write_text(build_json(configs, facts), encoding="utf-8")
-    write_tasks(folder, [config.name for config in configs])
+        # what built the records (names, distractors, contexts) is let go before the next
+        written.append(replace(config, splits={split: () for split in config.splits}))
+        del config
+    (folder / CARD_FILE).write_text(card_text(written, facts), encoding="utf-8")
+    (folder / BUILD_FILE).write_text(build_json(written, facts), encoding="utf-8")
+    write_tasks(folder, [config.name for config in written])
+    return written
 
 
 def _swap_in(staging: Path, out: Path) -> None:
@@ -79,16 +85,19 @@ def _swap_in(staging: Path, out: Path) -> None:
 
 
 def write_dataset(
-    out: Path, configs: Sequence[ConfigExport], facts: BuildFacts, force: bool = False
-) -> None:
-    """Write the dataset folder ``out`` (replacing a non-empty one only with ``force``)."""
+    out: Path, configs: Iterable[ConfigExport], facts: BuildFacts, force: bool = False
+) -> list[ConfigExport]:
+    """Write the dataset folder ``out`` (replacing a non-empty one only with ``force``) and
+    return the configs written. ``configs`` may be built lazily: each is written before the
+    next is asked for, so one config's records and setting are in memory at a time."""
     check_target(out, force)
     staging = out.parent / f".{out.name}.partial-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:
-        _fill(staging, configs, facts)
+        written = _fill(staging, configs, facts)
         _swap_in(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    return written
