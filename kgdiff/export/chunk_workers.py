@@ -1,5 +1,6 @@
-"""Building a large split's records on every core: chunks of rows handed to forked workers,
-their records handed back as Arrow tables, in order.
+"""Building a large split's records in several processes (``kgdiff export benchmark
+--workers N``): chunks of rows handed to forked workers, their records handed back as Arrow
+tables, in order.
 
 A record depends on its row and on the export's setting alone (every random choice is seeded
 by the record's id: :mod:`kgdiff.export.seeded`), so building chunks side by side gives the
