@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import kgdiff
+from kgdiff.errors import BeyondDataError
 from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
 from kgdiff.export.relations import load_catalogue
@@ -119,3 +120,17 @@ def test_hop_contexts_come_from_the_evidence(export_demo_store: Path, tmp_path: 
             )
             assert rows.item() >= 1
     assert seen > 0
+
+
+def test_a_cutoff_the_chains_cannot_be_read_at_is_refused_before_any_work(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    # valid time classifies a 2012 cutoff, but chains are read in record time, and the first
+    # snapshot is of 2013-12-21
+    window = {"init": date(2005, 1, 1), "cutoff": date(2012, 1, 1), "mode": "valid"}
+    with pytest.raises(BeyondDataError, match="multi_hop config reads its chains") as refused:
+        export(export_sample_store, tmp_path / "b", configs=("qa", "multi_hop"), **window)
+    assert "before the first snapshot" in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+    done = export(export_sample_store, tmp_path / "qa", configs=("qa",), **window)
+    assert done.configs["qa"]["stable"] > 0

@@ -27,7 +27,7 @@ from kgdiff.export.benchmark_model import (
 from kgdiff.export.chunk_workers import MAX_WORKERS, usable_cores
 from kgdiff.export.dataset_writer import check_target, write_dataset
 from kgdiff.export.groups import classified_groups
-from kgdiff.export.multi_hop_config import multi_hop_config
+from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config
 from kgdiff.export.pools_config import pools_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
@@ -154,6 +154,8 @@ def export_benchmark(
     check_target(out, force)
     catalogue = load_catalogue(request.relations)
     dates = resolve_dates(kg, request)
+    if "multi_hop" in configs:
+        check_chain_date(kg, request, dates)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
     with bounded_duckdb(kg):
         groups = classified_groups(kg, request, dates, catalogue)

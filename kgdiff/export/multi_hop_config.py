@@ -21,6 +21,7 @@ from kgdiff.export.relation_model import Relation, RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
 from kgdiff.export.splits import columns_frame
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.temporal.dates import check_answerable
 
 MULTI_HOP_SPLITS = {2: "hops_2", 3: "hops_3"}
 """The splits, by the number of hops."""
@@ -134,6 +135,21 @@ def _setting(
             connection, kg.layout, starts, f"{request.lang}wiki", dates.current
         )
     return ChainSetting(dates.iso(), names, contexts, popularity)
+
+
+CHAIN_DATE_HINT = (
+    "The multi_hop config reads its chains at the cutoff in record time: choose a cutoff the"
+    " snapshots answer, leave multi_hop out of --configs, or pass --allow-gap or --max-gap DAYS"
+)
+
+
+def check_chain_date(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates) -> None:
+    """Refuse, before any work, a cutoff the chains cannot be read at: they are read in record
+    time whatever ``--mode`` (a ``valid`` export's cutoff may precede every snapshot)."""
+    with kg.connection() as connection:
+        check_answerable(
+            connection, {"cutoff": dates.cutoff}, "record", request.gap, hint=CHAIN_DATE_HINT
+        )
 
 
 def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataFrame:
