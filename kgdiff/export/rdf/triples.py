@@ -1,0 +1,105 @@
+"""The N-Triples lines of the store's rows: entities, terms, sitelinks, statements and
+qualifiers, each from one Arrow batch of the rows the ``sql/rdf/`` statements read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pyarrow as pa
+
+from kgdiff.export.rdf import ntriples as nt
+from kgdiff.export.rdf.sites import page_url, site_of
+from kgdiff.export.rdf.snaks import snak_lines
+
+RANKS = {"preferred": "PreferredRank", "normal": "NormalRank", "deprecated": "DeprecatedRank"}
+ENTITY_CLASSES = {
+    "item": nt.wb("Item"),
+    "property": nt.wb("Property"),
+    "lexeme": "<http://www.w3.org/ns/lemon/ontolex#LexicalEntry>",
+}
+TERM_PREDICATES = {
+    "label": (nt.RDFS_LABEL, f"<{nt.SKOS}prefLabel>", f"<{nt.SCHEMA}name>"),
+    "description": (f"<{nt.SCHEMA}description>",),
+    "alias": (f"<{nt.SKOS}altLabel>",),
+    "lemma": (nt.wb("lemma"),),
+}
+_NOT_NAME = re.compile(r"[^\w-]", re.ASCII)
+
+
+def rows(batch: pa.RecordBatch) -> Iterator[dict[str, Any]]:
+    """The rows of a batch as dicts (column lists zipped: cheaper than ``to_pylist``)."""
+    names = batch.schema.names
+    columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+    for values in zip(*columns, strict=True):
+        yield dict(zip(names, values, strict=True))
+
+
+def statement_iri(statement_id: str) -> str:
+    """``s:Q42-…``: the statement id with every character but letters, digits, ``_`` and
+    ``-`` (its ``$``) replaced by ``-``, as Wikibase names statement nodes."""
+    return nt.iri(nt.WDS + _NOT_NAME.sub("-", statement_id))
+
+
+def entity_lines(batch: pa.RecordBatch) -> Iterator[str]:
+    """``wd:Q42 a wikibase:Item``; a redirect as ``owl:sameAs`` its target."""
+    for row in rows(batch):
+        subject = nt.entity(row["qid"])
+        if row["redirect_to"]:
+            yield nt.line(subject, nt.OWL_SAME_AS, nt.entity(row["redirect_to"]))
+        elif row["type"] in ENTITY_CLASSES:
+            yield nt.line(subject, nt.RDF_TYPE, ENTITY_CLASSES[row["type"]])
+
+
+def label_lines(batch: pa.RecordBatch) -> Iterator[str]:
+    """Labels (``rdfs:label``, ``skos:prefLabel``, ``schema:name``), descriptions, aliases."""
+    for row in rows(batch):
+        subject = nt.entity(row["qid"])
+        literal = nt.tagged(row["value"], row["lang"])
+        for predicate in TERM_PREDICATES.get(row["kind"], ()):
+            yield nt.line(subject, predicate, literal)
+
+
+def sitelink_lines(batch: pa.RecordBatch) -> Iterator[str]:
+    """A sitelink's page as a ``schema:Article`` about the entity."""
+    for row in rows(batch):
+        site = site_of(row["site"])
+        if site is None:
+            continue
+        page = nt.iri(page_url(site, row["title"]))
+        yield nt.line(page, nt.RDF_TYPE, f"<{nt.SCHEMA}Article>")
+        yield nt.line(page, f"<{nt.SCHEMA}about>", nt.entity(row["qid"]))
+        yield nt.line(page, f"<{nt.SCHEMA}inLanguage>", nt.plain(site.language))
+        yield nt.line(page, f"<{nt.SCHEMA}isPartOf>", nt.iri(f"https://{site.host}/"))
+        yield nt.line(page, f"<{nt.SCHEMA}name>", nt.tagged(row["title"], site.language))
+
+
+def statement_lines(
+    batch: pa.RecordBatch, datatypes: Mapping[str, str], full: bool = True
+) -> Iterator[str]:
+    """Each statement's node (``p:``, rank, best rank, main snak) when ``full``, and the
+    truthy ``wdt:`` triple of each best-ranked one."""
+    for row in rows(batch):
+        subject, pid, sid = nt.entity(row["subject"]), row["pid"], row["statement_id"]
+        datatype = row["datatype"] or datatypes.get(pid)
+        if row["best"]:
+            yield from snak_lines(subject, "wdt", pid, row, datatype, sid)
+        if not full:
+            continue
+        node = statement_iri(sid)
+        yield nt.line(subject, nt.prop("p", pid), node)
+        yield nt.line(node, nt.RDF_TYPE, nt.wb("Statement"))
+        if row["best"]:
+            yield nt.line(node, nt.RDF_TYPE, nt.wb("BestRank"))
+        yield nt.line(node, nt.wb("rank"), nt.wb(RANKS[row["rank"]]))
+        yield from snak_lines(node, "ps", pid, row, datatype, sid)
+
+
+def qualifier_lines(batch: pa.RecordBatch, datatypes: Mapping[str, str]) -> Iterator[str]:
+    """The ``pq:`` / ``pqv:`` triples of each qualifier, about its statement's node."""
+    for row in rows(batch):
+        pid = row["qualifier_pid"]
+        node = statement_iri(row["statement_id"])
+        key = f"{row['statement_id']}|{pid}|{row['ordinal']}"
+        yield from snak_lines(node, "pq", pid, row, row["datatype"] or datatypes.get(pid), key)
