@@ -1,4 +1,5 @@
-"""``kgdiff export benchmark``: a classification as a Hugging Face dataset of questions."""
+"""``kgdiff export benchmark``: a classification as a Hugging Face dataset of questions;
+``kgdiff export rdf``: a snapshot as RDF in Wikidata's mapping."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from kgdiff.cli.common import StoreOption, err_console, graph, parse_day
+from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
 from kgdiff.cli.demo_benchmark import print_export
 from kgdiff.cli.options import AllowGapOption, LangOption, MaxGapOption, gap_policy
 
-export_app = typer.Typer(help="Export benchmark datasets.", no_args_is_help=True)
+export_app = typer.Typer(help="Export benchmark datasets and RDF.", no_args_is_help=True)
 
 DEFAULT_CONFIGS = "qa"
 
@@ -92,3 +93,31 @@ def export_benchmark_command(
 
 def _step(message: str) -> None:
     err_console.print(message, style="dim", highlight=False)
+
+
+@export_app.command("rdf")
+def export_rdf_command(
+    snapshot: Annotated[str, typer.Option("--snapshot", help="The snapshot to export.")],
+    out: Annotated[Path, typer.Option("--out", help="The file to write (replaced whole).")],
+    fmt: Annotated[
+        str, typer.Option("--format", help="nt (N-Triples, streamed) or ttl (Turtle, a subset).")
+    ] = "nt",
+    entities: Annotated[
+        str | None, typer.Option("--entities", help="Only these entities, e.g. Q1,Q2.")
+    ] = None,
+    truthy: Annotated[
+        bool,
+        typer.Option("--truthy", help="Only the truthy wdt: triples (with terms and sitelinks)."),
+    ] = False,
+    store: StoreOption = None,
+) -> None:
+    """Write a snapshot as RDF in Wikidata's own mapping (docs/rdf.md): N-Triples of the whole
+    snapshot, or Turtle of a few entities."""
+    from kgdiff.export.rdf.writer import RdfRequest, export_rdf
+
+    wanted = [qid.strip() for qid in entities.split(",") if qid.strip()] if entities else None
+    request = RdfRequest(snapshot, out, fmt, wanted, truthy)
+    done = export_rdf(store, request)
+    console.print(
+        f"{done.triples:,} triples written to {done.path}", highlight=False, soft_wrap=True
+    )
