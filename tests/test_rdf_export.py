@@ -14,6 +14,8 @@ import pytest
 import rdflib
 from rdflib import RDF, URIRef
 
+from kgdiff.export.rdf import ntriples as nt
+from kgdiff.export.rdf.times import parse_key, xsd_datetime
 from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 from tests.paths import DATA, run_kgdiff
 
@@ -186,3 +188,39 @@ def test_turtle_of_a_few_entities_and_one_line_errors(store, tmp_path):
     assert refused.returncode == 2
     assert refused.stderr.strip().count("\n") == 0 and "--entities" in refused.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["q8.ttl"]
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        # year precision: month and day are 01, as Wikibase's RDF writes them
+        ("+1952-00-00T00:00:00Z|9|Q1985727", "1952-01-01T00:00:00Z"),
+        ("+1887-07-00T00:00:00Z|10|Q1985727", "1887-07-01T00:00:00Z"),
+        # XSD 1.1: 44 BCE is year -43 at year precision or finer, not coarser
+        ("-0044-03-15T00:00:00Z|11|Q1985727", "-0043-03-15T00:00:00Z"),
+        ("-13798000000-00-00T00:00:00Z|2|Q1985727", "-13798000000-01-01T00:00:00Z"),
+        # a Julian day is converted to the Gregorian calendar (Newton's birth); a Julian
+        # year is not (nothing to convert)
+        ("+1642-12-25T00:00:00Z|11|Q1985786", "1643-01-04T00:00:00Z"),
+        ("+1642-00-00T00:00:00Z|9|Q1985786", "1642-01-01T00:00:00Z"),
+        # a day past the month's end is clamped; year 0 has no RDF form
+        ("+2023-02-30T00:00:00Z|11|Q1985727", "2023-02-28T00:00:00Z"),
+        ("+0000-00-00T00:00:00Z|9|Q1985727", None),
+    ],
+)
+def test_time_values_as_wikibase_writes_them(key, expected):
+    parsed = parse_key(key)
+    assert parsed is not None
+    assert xsd_datetime(parsed) == expected
+
+
+def test_terms_are_escaped_for_n_triples():
+    assert nt.plain('a "b"\\\nc\r') == '"a \\"b\\"\\\\\\nc\\r"'
+    assert nt.iri("http://example.org/a b<c>") == "<http://example.org/a%20b%3Cc%3E>"
+    assert nt.tagged("x", "zh-hans") == '"x"@zh-Hans'
+    assert nt.tagged("x", "en-gb") == '"x"@en-GB'
+    assert nt.tagged("x", "not a code") == '"x"'
+    parsed = rdflib.Graph().parse(
+        data=nt.line(nt.entity("Q1"), nt.RDFS_LABEL, nt.plain('a "b"\\\nc')), format="nt"
+    )
+    assert {str(o) for o in parsed.objects()} == {'a "b"\\\nc'}

@@ -1,8 +1,9 @@
 -- name: statements
--- purpose: The statements of one snapshot for its RDF export, in the tables' order (subject,
---          property, order in the entity), each with `best`: whether it is among the best-ranked
---          statements of its (subject, pid) by Wikidata's rule for truthy triples (preferred if
---          the group has a preferred statement, else normal; never deprecated).
+-- purpose: The statements of one snapshot for its RDF export, each with `best`: whether it
+--          is among the best-ranked statements of its (subject, pid) by Wikidata's rule for
+--          truthy triples (preferred if the group has a preferred statement, else normal;
+--          never deprecated). No ORDER BY: N-Triples need none, and sorting a whole dump's
+--          statements would cost memory.
 -- params: {{files}} the snapshot's statements Parquet files; $entities a list of subjects to
 --         keep, or NULL for every subject.
 SELECT
@@ -21,4 +22,3 @@ SELECT
         END AS best
 FROM read_parquet({{files}})
 WHERE $entities IS NULL OR list_contains($entities, subject)
-ORDER BY subject, pid, ordinal

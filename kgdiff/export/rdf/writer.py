@@ -11,6 +11,7 @@ it is written beside ``out`` under a temporary name, then renamed.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from kgdiff.store.layout import StoreLayout, table_files
 
 FORMATS = ("nt", "ttl")
 BATCH_ROWS = 20_000
+MEMORY_LIMIT = "1GB"
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,13 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     layout = StoreLayout.resolve(store)
     folder = _check(layout, request)
     temporary = request.out.with_name(f".{request.out.name}.{os.getpid()}.tmp")
-    connection = duckdb.connect()
+    spill = tempfile.TemporaryDirectory(prefix=".kgdiff-rdf-", dir=request.out.parent)
+    # the truthy rule's window spills to disk past this limit instead of growing with the dump
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "memory_limit": MEMORY_LIMIT,
+        "temp_directory": spill.name,
+    }
+    connection = duckdb.connect(config=config)
     try:
         datatypes = property_datatypes(connection, layout)
         lines = snapshot_lines(connection, folder, datatypes, request)
@@ -155,4 +163,5 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     finally:
         connection.close()
         temporary.unlink(missing_ok=True)
+        spill.cleanup()
     return RdfResult(request.out, count)
