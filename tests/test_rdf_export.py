@@ -16,6 +16,7 @@ from rdflib import RDF, URIRef
 
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf.times import parse_key, xsd_datetime
+from kgdiff.export.rdf.values import simple_value
 from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 from tests.paths import DATA, run_kgdiff
 
@@ -224,3 +225,19 @@ def test_terms_are_escaped_for_n_triples():
         data=nt.line(nt.entity("Q1"), nt.RDFS_LABEL, nt.plain('a "b"\\\nc')), format="nt"
     )
     assert {str(o) for o in parsed.objects()} == {'a "b"\\\nc'}
+
+
+def test_numbers_as_wikibase_writes_them():
+    assert simple_value(None, "globecoordinate", "8.0,39.0,Q2") == (
+        '"Point(39 8)"^^<http://www.opengis.net/ont/geosparql#wktLiteral>'
+    )
+    assert simple_value(None, "globecoordinate", "1e-05,-71.5,Q405") == (
+        '"<http://www.wikidata.org/entity/Q405> Point(-71.5 0.00001)"'
+        "^^<http://www.opengis.net/ont/geosparql#wktLiteral>"
+    )
+    assert simple_value(None, "quantity", "+8848|Q11573") == (
+        '"+8848"^^<http://www.w3.org/2001/XMLSchema#decimal>'
+    )
+    assert simple_value("commonsMedia", "string", "A b.jpg") == (
+        "<http://commons.wikimedia.org/wiki/Special:FilePath/A%20b.jpg>"
+    )

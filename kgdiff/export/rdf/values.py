@@ -11,6 +11,7 @@ a time's time zone is written as 0 (the store does not keep it; Wikidata's are 0
 from __future__ import annotations
 
 import hashlib
+from decimal import Decimal
 from urllib.parse import quote
 
 from kgdiff.export.rdf import ntriples as nt
@@ -38,12 +39,25 @@ def _iri_value(datatype: str, value: str) -> str:
 
 
 def _decimal(amount: str) -> str:
+    if "e" in amount or "E" in amount:
+        # a float read from an old dump may be kept as 1e-05, which xsd:decimal does not allow
+        amount = ("+" if amount.startswith("+") else "") + format(Decimal(amount), "f")
     return nt.typed(amount, nt.XSD + "decimal")
+
+
+def _number(text: str) -> str:
+    """A coordinate as Wikibase (PHP) writes a float: no exponent, no ``.0`` of a whole number
+    (the key holds Python's ``repr``, which writes 8.0 where PHP writes 8)."""
+    if "e" in text or "E" in text:
+        text = format(Decimal(text), "f")
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _split_coordinate(value: str) -> tuple[str, str, str] | None:
     parts = value.split(",")
-    return (parts[0], parts[1], parts[2] or EARTH) if len(parts) == 3 else None
+    if len(parts) != 3:
+        return None
+    return _number(parts[0]), _number(parts[1]), parts[2] or EARTH
 
 
 def _coordinate(value: str) -> str | None:
