@@ -188,7 +188,20 @@ def test_turtle_of_a_few_entities_and_one_line_errors(store, tmp_path):
     refused = run_kgdiff(*args, "--format", "ttl", "--out", str(tmp_path / "all.ttl"))
     assert refused.returncode == 2
     assert refused.stderr.strip().count("\n") == 0 and "--entities" in refused.stderr
+    unknown = run_kgdiff(*args, "--entities", "Q8,Q999999999", "--out", str(tmp_path / "x.nt"))
+    assert unknown.returncode == 2 and "Q999999999" in unknown.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["q8.ttl"]
+
+
+def test_truthy_export_holds_the_same_wdt_triples_and_no_statement_nodes(graph, store, tmp_path):
+    out = tmp_path / "truthy.nt"
+    export_rdf(store, RdfRequest(SNAPSHOT, out, entities=["Q8", "Q31"], truthy=True))
+    truthy = rdflib.Graph().parse(out, format="nt")
+    entities = {URIRef(WD + "Q8"), URIRef(WD + "Q31")}
+    assert {t for t in truthy if str(t[1]).startswith(WDT)} == {
+        t for t in graph if t[0] in entities and str(t[1]).startswith(WDT)
+    }
+    assert not set(truthy.subjects(RDF.type, STATEMENT))
 
 
 @pytest.mark.parametrize(

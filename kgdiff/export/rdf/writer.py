@@ -90,6 +90,21 @@ def property_datatypes(
     return dict(connection.execute(sql).fetchall())
 
 
+def _check_entities(
+    connection: duckdb.DuckDBPyConnection, folder: Path, request: RdfRequest
+) -> None:
+    """Refuse ``--entities`` that the snapshot does not hold (a typo would else give an
+    empty file without a word)."""
+    if not request.entities:
+        return
+    sql = render("rdf/present", files=_files(folder, "entities"))
+    present = {qid for (qid,) in connection.execute(sql, {"entities": request.entities}).fetchall()}
+    missing = [qid for qid in request.entities if qid not in present]
+    if missing:
+        shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+        raise UsageError(f"snapshot {request.snapshot!r} holds no entity {shown}")
+
+
 def _batches(
     connection: duckdb.DuckDBPyConnection, name: str, files: list[str], entities: list[str] | None
 ) -> Iterator[pa.RecordBatch]:
@@ -152,6 +167,7 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     }
     connection = duckdb.connect(config=config)
     try:
+        _check_entities(connection, folder, request)
         datatypes = property_datatypes(connection, layout)
         lines = snapshot_lines(connection, folder, datatypes, request)
         if request.format == "ttl":
