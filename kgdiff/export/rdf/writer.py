@@ -160,7 +160,7 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     folder = _check(layout, request)
     temporary = request.out.with_name(f".{request.out.name}.{os.getpid()}.tmp")
     spill = tempfile.TemporaryDirectory(prefix=".kgdiff-rdf-", dir=request.out.parent)
-    # the truthy rule's window spills to disk past this limit instead of growing with the dump
+    # what does not fit (the groups with a preferred statement) spills to disk past this limit
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": spill.name,
