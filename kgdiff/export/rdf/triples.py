@@ -62,7 +62,7 @@ def label_lines(batch: pa.RecordBatch) -> Iterator[str]:
 
 
 def sitelink_lines(batch: pa.RecordBatch) -> Iterator[str]:
-    """A sitelink's page as a ``schema:Article`` about the entity."""
+    """A sitelink's page as a ``schema:Article`` about the entity, with its badges."""
     for row in rows(batch):
         site = site_of(row["site"])
         if site is None:
@@ -73,6 +73,8 @@ def sitelink_lines(batch: pa.RecordBatch) -> Iterator[str]:
         yield nt.line(page, f"<{nt.SCHEMA}inLanguage>", nt.plain(site.language))
         yield nt.line(page, f"<{nt.SCHEMA}isPartOf>", nt.iri(f"https://{site.host}/"))
         yield nt.line(page, f"<{nt.SCHEMA}name>", nt.tagged(row["title"], site.language))
+        for badge in row["badges"] or ():
+            yield nt.line(page, nt.wb("badge"), nt.entity(badge))
 
 
 def statement_lines(
