@@ -16,6 +16,7 @@ from rdflib import RDF, URIRef
 
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf.times import parse_key, xsd_datetime
+from kgdiff.export.rdf.triples import datatype_name
 from kgdiff.export.rdf.values import simple_value
 from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 from tests.paths import DATA, run_kgdiff
@@ -254,3 +255,13 @@ def test_numbers_as_wikibase_writes_them():
     assert simple_value("commonsMedia", "string", "A b.jpg") == (
         "<http://commons.wikimedia.org/wiki/Special:FilePath/A%20b.jpg>"
     )
+
+
+def test_properties_name_their_type_and_predicates(graph):
+    p31 = URIRef(WD + "P31")
+    assert URIRef(WIKIBASE + "WikibaseItem") in set(
+        graph.objects(p31, URIRef(WIKIBASE + "propertyType"))
+    )
+    assert set(graph.objects(p31, URIRef(WIKIBASE + "directClaim"))) == {URIRef(WDT + "P31")}
+    assert datatype_name("external-id") == "ExternalId"
+    assert datatype_name("commonsMedia") == "CommonsMedia"

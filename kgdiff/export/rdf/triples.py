@@ -26,6 +26,16 @@ TERM_PREDICATES = {
     "lemma": (nt.wb("lemma"),),
 }
 _NOT_NAME = re.compile(r"[^\w-]", re.ASCII)
+PROPERTY_LINKS = {
+    "directClaim": "wdt",
+    "claim": "p",
+    "statementProperty": "ps",
+    "statementValue": "psv",
+    "qualifier": "pq",
+    "qualifierValue": "pqv",
+    "novalue": "wdno",
+}
+"""How Wikidata's RDF ties a property to its predicates (those this export writes)."""
 
 
 def rows(batch: pa.RecordBatch) -> Iterator[dict[str, Any]]:
@@ -42,14 +52,31 @@ def statement_iri(statement_id: str) -> str:
     return nt.iri(nt.WDS + _NOT_NAME.sub("-", statement_id))
 
 
+def datatype_name(datatype: str) -> str:
+    """A datatype id as its class in the Wikibase ontology (``wikibase-item`` →
+    ``WikibaseItem``, ``external-id`` → ``ExternalId``)."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-\s]+", datatype))
+
+
+def _property_lines(subject: str, pid: str, datatype: str | None) -> Iterator[str]:
+    if datatype:
+        yield nt.line(subject, nt.wb("propertyType"), nt.wb(datatype_name(datatype)))
+    for link, kind in PROPERTY_LINKS.items():
+        yield nt.line(subject, nt.wb(link), nt.prop(kind, pid))
+
+
 def entity_lines(batch: pa.RecordBatch) -> Iterator[str]:
-    """``wd:Q42 a wikibase:Item``; a redirect as ``owl:sameAs`` its target."""
+    """``wd:Q42 a wikibase:Item``; a property's datatype and predicates; a redirect as
+    ``owl:sameAs`` its target."""
     for row in rows(batch):
         subject = nt.entity(row["qid"])
         if row["redirect_to"]:
             yield nt.line(subject, nt.OWL_SAME_AS, nt.entity(row["redirect_to"]))
-        elif row["type"] in ENTITY_CLASSES:
+            continue
+        if row["type"] in ENTITY_CLASSES:
             yield nt.line(subject, nt.RDF_TYPE, ENTITY_CLASSES[row["type"]])
+        if row["type"] == "property":
+            yield from _property_lines(subject, row["qid"], row["datatype"])
 
 
 def label_lines(batch: pa.RecordBatch) -> Iterator[str]:
