@@ -130,3 +130,18 @@ def test_the_benchmark_example_exports_and_scores(export_demo_store: Path, tmp_p
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["overall"]["n"] == len(evolved) > 0 and report["overall"]["em"] == 1.0
+
+
+def test_the_rdf_example_exports_and_answers_sparql(demo_store: Path, tmp_path: Path) -> None:
+    text = section(README, "## RDF")
+    (command,) = [line for line in text.splitlines() if line.startswith(".venv/bin/kgdiff ")]
+    args = [str(tmp_path / a) if a == "germany.ttl" else a for a in shlex.split(command)[1:]]
+    done = run_kgdiff(*args, "--store", str(demo_store))
+    assert done.returncode == 0, done.stderr
+    (program,) = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    result = subprocess.run(
+        [sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    heads = [line.split()[0] for line in result.stdout.splitlines()]
+    assert heads[-3:] == ["Q2518", "Q2530", "Q567"]  # Kohl, Schröder, Merkel
