@@ -64,20 +64,23 @@ def table_frame(table: pa.Table, schema: pl.Schema) -> pl.DataFrame:
     return frame.cast(schema)
 
 
+def kept_items(built: Any, tally: Counter[str]) -> Iterator[Any]:
+    """The records of one :data:`Build` result (an item, a reason, or a list of those), each
+    reason counted in ``tally``."""
+    for item in built if isinstance(built, list) else (built,):
+        if isinstance(item, str):
+            tally[item] += 1
+        else:
+            yield item
+
+
 def build_chunk(
     rows: list[dict[str, Any]], build: Build, schema: pa.Schema, finish: Finish | None
 ) -> ChunkResult:
     """The records ``build`` makes of ``rows`` as a table, sorted by id, and why the others
     have none."""
     tally: Counter[str] = Counter()
-    items = []
-    for row in rows:
-        built = build(row)
-        for item in built if isinstance(built, list) else (built,):
-            if isinstance(item, str):
-                tally[item] += 1
-            else:
-                items.append(item)
+    items = [item for row in rows for item in kept_items(build(row), tally)]
     if finish is not None:
         items = finish(items)
     records = sorted((item.record for item in items), key=lambda record: record["id"])

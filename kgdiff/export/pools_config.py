@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.chunk_workers import kept_items
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
 from kgdiff.export.groups import Groups
@@ -72,13 +73,6 @@ def _groups(years: pl.DataFrame) -> Iterator[list[dict[str, Any]]]:
         yield list(group)
 
 
-def _items(built: list[Built], tally: Counter[str]) -> list[QaItem]:
-    for item in built:
-        if isinstance(item, str):
-            tally[item] += 1
-    return [item for item in built if isinstance(item, QaItem)]
-
-
 def _limited(
     years: pl.DataFrame, build: Build, request: BenchmarkRequest, tally: Counter[str]
 ) -> pl.DataFrame:
@@ -88,7 +82,7 @@ def _limited(
     ordered = years.join(ranks, on="group_id").sort("_rank", "group_id", "year")
     kept: list[QaItem] = []
     for rows in _groups(ordered):
-        items = _items(build(rows), tally)
+        items: list[QaItem] = list(kept_items(build(rows), tally))
         if len(kept) + len(items) <= (request.limit or 0):
             kept += items
         if len(kept) == request.limit:

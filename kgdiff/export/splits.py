@@ -16,6 +16,7 @@ from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.chunk_workers import (
     arrow_schema,
     build_chunk,
+    kept_items,
     parallel_chunks,
     records_table,
     table_frame,
@@ -65,12 +66,7 @@ def split_frame(
 
 def _built(rows: pl.DataFrame, build: Build, tally: Counter[str]) -> Iterator[QaItem]:
     for row in rows.to_arrow().to_pylist():  # as the chunk workers see rows
-        built = build(row)
-        for item in built if isinstance(built, list) else (built,):
-            if isinstance(item, str):
-                tally[item] += 1
-            else:
-                yield item
+        yield from kept_items(build(row), tally)
 
 
 def _limited(

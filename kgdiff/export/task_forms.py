@@ -70,7 +70,6 @@ CHAIN_GENERATION = replace(
 )
 """A ``multi_hop`` chain's question: the open form without outdated answers (a chain holds
 at one date)."""
-FORMS = {form.name: form for form in (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE)}
 
 CONFIG_FORMS: dict[str, tuple[Form, ...]] = {
     "qa": (GENERATION, MULTIPLE_CHOICE, TRUE_FALSE),
