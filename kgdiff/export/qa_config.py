@@ -11,10 +11,11 @@ import polars as pl
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
 from kgdiff.export.dataset_schema import QA_SCHEMA
+from kgdiff.export.frame_chunks import frame_chunks
 from kgdiff.export.groups import Groups
-from kgdiff.export.qa_records import QaSetting, qa_item
+from kgdiff.export.qa_frames import FrameSetting, context_frame, popularity_frame, qa_frame
 from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.splits import record_chunks
+from kgdiff.export.word_frames import subject_labels
 from kgdiff.query.graph import KnowledgeGraph
 
 QA_SPLITS = ("stable", "evolved", "uncharted")
@@ -44,19 +45,28 @@ def _setting(
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
-) -> QaSetting:
+) -> FrameSetting:
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
     subjects = chosen.get_column("subject")
     names = groups.naming.names(value_ids(groups.naming.pairs(), subjects).to_list(), snapshot)
-    noise = groups.naming.noise(snapshot)
     with kg.connection() as connection:
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
-    return QaSetting(dates.iso(), request.seed, request.options, names, noise, contexts, popularity)
+    return FrameSetting(
+        dates=dates.iso(),
+        seed=request.seed,
+        options=request.options,
+        catalogue=catalogue,
+        words=groups.naming.words(snapshot),
+        labels=subject_labels(names, subjects),
+        tiers=groups.naming.tiers(snapshot),
+        contexts=context_frame(contexts),
+        popularity=popularity_frame(popularity),
+    )
 
 
 def qa_config(
@@ -74,10 +84,10 @@ def qa_config(
     setting = _setting(kg, groups, chosen, request, dates, catalogue)
     left_out: Counter[str] = Counter({"relation_not_in_catalogue": groups.uncatalogued(QA_SPLITS)})
     splits = {
-        name: record_chunks(
+        name: frame_chunks(
             chosen.filter(pl.col("level") == name).select(ROW_COLUMNS),
             pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
-            lambda row: qa_item(row, catalogue[row["pid"]], setting),
+            lambda rows, tally: qa_frame(rows, setting, tally),
             request,
             QA_SCHEMA,
             left_out,

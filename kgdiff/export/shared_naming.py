@@ -15,8 +15,10 @@ import polars as pl
 
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
+from kgdiff.export.noise_frames import NoiseTiers
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.value_text import is_entity
+from kgdiff.export.word_frames import value_words
 from kgdiff.query.graph import KnowledgeGraph
 
 
@@ -37,6 +39,8 @@ class SharedNaming:
         self._asked: dict[str | None, set[str]] = {}
         self._pairs: pl.DataFrame | None = None
         self._noise: dict[str | None, NoisePool] = {}
+        self._words: dict[str | None, pl.DataFrame] = {}
+        self._tiers: dict[str | None, NoiseTiers] = {}
 
     def names(self, ids: Iterable[str], snapshot: str | None) -> Names:
         """The names of ``snapshot`` with those of every entity id among ``ids`` read (each
@@ -64,3 +68,23 @@ class SharedNaming:
             names = self.names(pairs.get_column("value").to_list(), snapshot)
             pool = self._noise[snapshot] = NoisePool.of(pairs, names, self._catalogue)
         return pool
+
+    def words(self, snapshot: str | None) -> pl.DataFrame:
+        """The words of every answer of the groups (:func:`value_words`), named as of
+        ``snapshot`` (their units' labels read first, as quantities are written with them)."""
+        found = self._words.get(snapshot)
+        if found is None:
+            values = self.pairs().get_column("value")
+            units = values.filter(values.str.count_matches("|", literal=True) == 1)
+            ids = pl.concat([values, units.str.split("|").list.get(1)]).unique().to_list()
+            names = self.names(ids, snapshot)
+            found = self._words[snapshot] = value_words(names, values.to_list())
+        return found
+
+    def tiers(self, snapshot: str | None) -> NoiseTiers:
+        """The distractor tiers of the groups' answers, for records built column by column."""
+        found = self._tiers.get(snapshot)
+        if found is None:
+            words = self.words(snapshot)
+            found = self._tiers[snapshot] = NoiseTiers.of(self.pairs(), words, self._catalogue)
+        return found

@@ -1,0 +1,204 @@
+"""Distractors column by column: the same tiers as :mod:`kgdiff.export.noise` (objects of the
+same relation sharing a class with the answer, any object of the relation, objects of the same
+type sharing a class, any value of a non-item type), drawn for every record of a frame at once.
+
+A record's draws are fixed by its id alone (its digest, ``fixed`` purpose ``noise``): first
+:data:`FIRST_DRAWS` draws from each of its tiers in turn, then up to :data:`DRAWS` from each,
+then every candidate of its small tiers (at most :data:`DRAWS` candidates) in an order of its
+own; draws from a large tier are with replacement (repeats are skipped). A candidate is kept
+when it is none of the record's own values, reads differently (normalised) from every text the
+record has taken, and from every distractor kept before it. Records short of distractors after
+one round go on to the next; most need one or two and are served by the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from kgdiff.export.relation_model import ObjectType, RelationCatalogue
+from kgdiff.export.seeded import mixed
+
+FIRST_DRAWS = 4
+DRAWS = 64
+_SEP = "\x1f"
+_OFFERED = pl.Schema(
+    {
+        "_id": pl.String(),
+        "phase": pl.UInt8(),
+        "rank": pl.UInt32(),
+        "order": pl.UInt64(),
+        "value": pl.String(),
+        "text": pl.String(),
+        "form": pl.String(),
+    }
+)
+
+
+@dataclass(frozen=True)
+class NoiseTiers:
+    """Every tier's candidates (``tier``, ``index``, ``value``, ``text``, ``form``) and size
+    (``tier``, ``n``)."""
+
+    candidates: pl.DataFrame
+    sizes: pl.DataFrame
+
+    @classmethod
+    def of(
+        cls, pairs: pl.DataFrame, words: pl.DataFrame, catalogue: RelationCatalogue
+    ) -> NoiseTiers:
+        """The tiers of the distinct (``pid``, ``value``) rows of ``pairs`` whose value has
+        words and whose relation is in the ``catalogue``."""
+        kinds = pl.DataFrame(
+            {
+                "pid": [relation.pid for relation in catalogue],
+                "kind": [relation.object_type.value for relation in catalogue],
+            },
+            schema={"pid": pl.String(), "kind": pl.String()},
+        )
+        found = pairs.select("pid", "value").unique().join(kinds, on="pid")
+        found = found.join(words.drop_nulls("main"), on="value").sort("pid", "value")
+        base = found.select(
+            "pid",
+            "value",
+            pl.col("main").alias("text"),
+            pl.col("main_form").alias("form"),
+            "kind",
+            "classes",
+        )
+        by_class = base.explode("classes").drop_nulls("classes")
+        keyed = pl.concat(
+            [
+                by_class.select(_key("pc", "pid", "classes"), *_CANDIDATE),
+                base.select(_key("p", "pid"), *_CANDIDATE),
+                by_class.select(_key("tc", "kind", "classes"), *_CANDIDATE),
+                base.filter(pl.col("kind") != ObjectType.ITEM.value).select(
+                    _key("t", "kind"), *_CANDIDATE
+                ),
+            ]
+        )
+        keyed = keyed.sort("tier", "pid", "value", maintain_order=True)
+        candidates = keyed.with_columns(
+            pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier").alias("index")
+        )
+        sizes = candidates.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n"))
+        return cls(candidates.drop("pid"), sizes)
+
+
+_CANDIDATE = ("pid", "value", "text", "form")
+
+
+def _key(kind: str, *columns: str) -> pl.Expr:
+    parts: list[pl.Expr | str] = [pl.lit(kind)]
+    for column in columns:
+        parts += [pl.lit(_SEP), pl.col(column)]
+    return pl.concat_str(parts).alias("tier")
+
+
+def _plan(requests: pl.DataFrame, sizes: pl.DataFrame) -> pl.DataFrame:
+    """Each request's tiers in the order they are drawn from (``rank``), with their size."""
+    classes = requests.select("_id", "pid", "kind", "classes").explode("classes")
+    classes = classes.drop_nulls("classes").with_columns(
+        pl.int_range(pl.len(), dtype=pl.UInt32()).over("_id").alias("_c"),
+        pl.col("classes").len().over("_id").cast(pl.UInt32()).alias("_n"),
+    )
+    counts = requests.select(
+        "_id", "pid", "kind", pl.col("classes").list.len().cast(pl.UInt32()).alias("_n")
+    )
+    tiers = pl.concat(
+        [
+            classes.select("_id", _key("pc", "pid", "classes"), pl.col("_c").alias("rank")),
+            counts.select("_id", _key("p", "pid"), pl.col("_n").alias("rank")),
+            classes.select(
+                "_id",
+                _key("tc", "kind", "classes"),
+                (pl.col("_n") + 1 + pl.col("_c")).alias("rank"),
+            ),
+            counts.filter(pl.col("kind") != ObjectType.ITEM.value).select(
+                "_id", _key("t", "kind"), (2 * pl.col("_n") + 1).alias("rank")
+            ),
+        ]
+    )
+    digests = requests.select("_id", "digest")
+    return tiers.join(sizes, on="tier").join(digests, on="_id")
+
+
+def _draws(plan: pl.DataFrame, phase: int) -> pl.DataFrame:
+    """The candidates (``tier``, ``index``) a phase offers each planned (request, tier)."""
+    if phase == 2:  # every candidate of a small tier, in an order of the record's own
+        small = plan.filter(pl.col("n") <= DRAWS)
+        rows = small.with_columns(pl.int_ranges(0, pl.col("n"), dtype=pl.UInt32()).alias("index"))
+        rows = rows.explode("index")
+        salt = rows.select(
+            (1 << 40) + pl.col("rank").cast(pl.UInt64()) * 4096 + pl.col("index").cast(pl.UInt64())
+        ).to_series()
+        return rows.with_columns(mixed(rows.get_column("digest"), salt).alias("order"))
+    first, last = (0, FIRST_DRAWS) if phase == 0 else (FIRST_DRAWS, DRAWS)
+    rows = plan.with_columns(pl.int_ranges(first, last, dtype=pl.UInt64()).alias("order")).explode(
+        "order"
+    )
+    salt = rows.select(pl.col("rank").cast(pl.UInt64()) * 4096 + pl.col("order")).to_series()
+    drawn = mixed(rows.get_column("digest"), salt)
+    return rows.with_columns(
+        (drawn % rows.get_column("n").cast(pl.UInt64())).cast(pl.UInt32()).alias("index")
+    )
+
+
+def _kept(offered: pl.DataFrame, blocked: pl.DataFrame, taken: pl.DataFrame) -> pl.DataFrame:
+    """The offered candidates a request keeps, in order: none of its own values, none that
+    reads as a text it has taken, each value and each form once."""
+    ordered = offered.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
+    ordered = ordered.sort("_id", "phase", "rank", "order")
+    ordered = ordered.join(blocked, on=["_id", "value"], how="anti", maintain_order="left")
+    ordered = ordered.join(taken, on=["_id", "form"], how="anti", maintain_order="left")
+    ordered = ordered.unique(["_id", "value"], keep="first", maintain_order=True)
+    return ordered.unique(["_id", "form"], keep="first", maintain_order=True)
+
+
+def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
+    """``_id`` and ``noise``, the distractor texts each request gets (at most its ``need``).
+
+    ``requests``: ``_id``, ``digest`` (:func:`kgdiff.export.seeded.record_digests` with no
+    seed, purpose ``noise``), ``pid``, ``kind`` (the relation's object type), ``classes`` (the
+    answer's, preferred first), ``exclude`` (the record's own values), ``taken`` (forms no
+    distractor may have) and ``need``."""
+    wanting = requests.filter(pl.col("need") > 0)
+    plan = _plan(wanting, tiers.sizes)
+    blocked = wanting.select("_id", pl.col("exclude").alias("value")).explode("value").drop_nulls()
+    taken = wanting.select("_id", pl.col("taken").alias("form")).explode("form").drop_nulls()
+    needs = wanting.select("_id", "need")
+    offered = pl.DataFrame(schema=_OFFERED)
+    done: list[pl.DataFrame] = []
+    ranks = plan.get_column("rank").unique().sort().to_list()
+    for phase in (0, 1, 2):
+        for rank in ranks:
+            step = plan.filter(pl.col("rank") == rank).join(needs, on="_id", how="semi")
+            if not step.height:
+                continue
+            drawn = _draws(step, phase).join(tiers.candidates, on=["tier", "index"])
+            offered = pl.concat(
+                [
+                    offered,
+                    drawn.with_columns(pl.lit(phase, pl.UInt8()).alias("phase"))
+                    .select(_OFFERED.names())
+                    .cast(_OFFERED),
+                ]
+            )
+            kept = _kept(offered, blocked, taken).join(needs, on="_id")
+            kept = kept.filter(pl.int_range(pl.len()).over("_id") < pl.col("need"))
+            full = (
+                kept.group_by("_id")
+                .agg(pl.len().alias("got"))
+                .join(needs, on="_id")
+                .filter(pl.col("got") >= pl.col("need"))
+            )
+            done.append(kept.join(full, on="_id", how="semi"))
+            needs = needs.join(full, on="_id", how="anti")
+            offered = offered.join(full, on="_id", how="anti")
+    short = _kept(offered, blocked, taken).join(needs, on="_id")
+    chosen = pl.concat(
+        [*done, short.drop("need")] if done else [short.drop("need")], how="diagonal"
+    )
+    chosen = chosen.sort("_id", "phase", "rank", "order")
+    return chosen.group_by("_id", maintain_order=True).agg(pl.col("text").alias("noise"))
