@@ -71,13 +71,15 @@ class Names:
         no words. (The list is shared: copy it to change it.)"""
         known = self._texts.get(value)
         if known is None:
-            name = self._names.get(value)
-            if name is not None:
-                known = _unique([name.label, *name.aliases])
-            else:
-                known = _unique(value_texts(value, self.label))
-            self._texts[value] = known
+            known = self._texts[value] = self.fresh_texts(value)
         return known
+
+    def fresh_texts(self, value: str) -> list[str]:
+        """:meth:`texts`, worked out without keeping it (for values named once, in bulk)."""
+        name = self._names.get(value)
+        if name is not None:
+            return _unique([name.label, *name.aliases])
+        return _unique(value_texts(value, self.label))
 
     def main_text(self, value: str) -> str | None:
         """The one text a value is shown by (an entity's label), or None."""

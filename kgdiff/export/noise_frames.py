@@ -38,10 +38,13 @@ _OFFERED = pl.Schema(
 
 @dataclass(frozen=True)
 class NoiseTiers:
-    """Every tier's candidates (``tier``, ``index``, ``value``, ``text``, ``form``) and size
-    (``tier``, ``n``)."""
+    """The distractor candidates (``cand``, ``value``, ``text``, ``form``), each tier's
+    members in order (``tier``, ``index``, ``cand``) and each tier's key and size (``key``,
+    ``tier``, ``n``); tiers and candidates are numbered, so that a candidate's words are held
+    once however many tiers it is in."""
 
     candidates: pl.DataFrame
+    members: pl.DataFrame
     sizes: pl.DataFrame
 
     @classmethod
@@ -59,34 +62,29 @@ class NoiseTiers:
         )
         found = pairs.select("pid", "value").unique().join(kinds, on="pid")
         found = found.join(words.drop_nulls("main"), on="value").sort("pid", "value")
-        base = found.select(
-            "pid",
-            "value",
-            pl.col("main").alias("text"),
-            pl.col("main_form").alias("form"),
-            "kind",
-            "classes",
-        )
+        base = found.with_row_index("cand").select(
+            "cand", "pid", "value", pl.col("main").alias("text"),
+            pl.col("main_form").alias("form"), "kind", "classes",
+        )  # fmt: skip
         by_class = base.explode("classes").drop_nulls("classes")
+        not_items = base.filter(pl.col("kind") != ObjectType.ITEM.value)
         keyed = pl.concat(
             [
-                by_class.select(_key("pc", "pid", "classes"), *_CANDIDATE),
-                base.select(_key("p", "pid"), *_CANDIDATE),
-                by_class.select(_key("tc", "kind", "classes"), *_CANDIDATE),
-                base.filter(pl.col("kind") != ObjectType.ITEM.value).select(
-                    _key("t", "kind"), *_CANDIDATE
-                ),
+                by_class.select(_key("pc", "pid", "classes"), "cand"),
+                base.select(_key("p", "pid"), "cand"),
+                by_class.select(_key("tc", "kind", "classes"), "cand"),
+                not_items.select(_key("t", "kind"), "cand"),
             ]
+        ).sort("tier", "cand")  # fmt: skip
+        sizes = keyed.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n")).sort("tier")
+        sizes = sizes.with_row_index("id").rename({"tier": "key", "id": "tier"})
+        members = keyed.join(sizes.select("key", "tier"), left_on="tier", right_on="key")
+        members = members.select(
+            pl.col("tier_right").alias("tier"),
+            pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier_right").alias("index"),
+            "cand",
         )
-        keyed = keyed.sort("tier", "pid", "value", maintain_order=True)
-        candidates = keyed.with_columns(
-            pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier").alias("index")
-        )
-        sizes = candidates.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n"))
-        return cls(candidates.drop("pid"), sizes)
-
-
-_CANDIDATE = ("pid", "value", "text", "form")
+        return cls(base.select("cand", "value", "text", "form"), members, sizes)
 
 
 def _key(kind: str, *columns: str) -> pl.Expr:
@@ -121,7 +119,8 @@ def _plan(requests: pl.DataFrame, sizes: pl.DataFrame) -> pl.DataFrame:
         ]
     )
     digests = requests.select("_id", "digest")
-    return tiers.join(sizes, on="tier").join(digests, on="_id")
+    numbered = tiers.join(sizes, left_on="tier", right_on="key").drop("tier")
+    return numbered.rename({"tier_right": "tier"}).join(digests, on="_id")
 
 
 def _draws(plan: pl.DataFrame, phase: int) -> pl.DataFrame:
@@ -176,7 +175,8 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
             step = plan.filter(pl.col("rank") == rank).join(needs, on="_id", how="semi")
             if not step.height:
                 continue
-            drawn = _draws(step, phase).join(tiers.candidates, on=["tier", "index"])
+            drawn = _draws(step, phase).join(tiers.members, on=["tier", "index"])
+            drawn = drawn.join(tiers.candidates, on="cand")
             offered = pl.concat(
                 [
                     offered,

@@ -29,15 +29,27 @@ WORDS_SCHEMA = pl.Schema(
 the value has no words."""
 
 
+WORDS_BATCH = 50_000
+"""Values looked up at a time (their Python lists are short-lived: memory stays flat)."""
+
+
 def value_words(names: Names, values: Iterable[str]) -> pl.DataFrame:
     """The words of each distinct value among ``values`` (:data:`WORDS_SCHEMA`)."""
     distinct = sorted(set(values))
-    texts = [names.texts(value) for value in distinct]
-    classes = [list(names.classes(value)) for value in distinct]
+    parts = [
+        _words_batch(names, distinct[start : start + WORDS_BATCH])
+        for start in range(0, len(distinct), WORDS_BATCH)
+    ]
+    return pl.concat([pl.DataFrame(schema=WORDS_SCHEMA), *parts])
+
+
+def _words_batch(names: Names, values: list[str]) -> pl.DataFrame:
+    texts = [names.fresh_texts(value) for value in values]
+    classes = [list(names.classes(value)) for value in values]
     # through Arrow: polars would build a Series for every inner list (~20 times slower)
     table = pa.table(
         {
-            "value": pa.array(distinct, pa.string()),
+            "value": pa.array(values, pa.string()),
             "texts": pa.array(texts, pa.list_(pa.string())),
             "classes": pa.array(classes, pa.list_(pa.string())),
         }
