@@ -57,13 +57,9 @@ def _setting(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
     return FrameSetting(
+        choices=groups.naming.choices(snapshot, request.seed, request.options),
         dates=dates.iso(),
-        seed=request.seed,
-        options=request.options,
-        catalogue=catalogue,
-        words=groups.naming.words(snapshot),
         labels=subject_labels(names, subjects),
-        tiers=groups.naming.tiers(snapshot),
         contexts=context_frame(contexts),
         popularity=popularity_frame(popularity),
     )

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.names import Names
 from kgdiff.export.noise import NoisePool
 from kgdiff.export.noise_frames import NoiseTiers
@@ -87,4 +88,21 @@ class SharedNaming:
         if found is None:
             words = self.words(snapshot)
             found = self._tiers[snapshot] = NoiseTiers.of(self.pairs(), words, self._catalogue)
+        return found
+
+    def choices(self, snapshot: str | None, seed: int, options: int) -> ChoiceSetting:
+        """The setting of column-wise choices: :meth:`words` and :meth:`tiers`."""
+        words, tiers = self.words(snapshot), self.tiers(snapshot)
+        return ChoiceSetting(seed, options, self._catalogue, words, tiers)
+
+    def words_of(self, values: Iterable[str], snapshot: str | None) -> pl.DataFrame:
+        """:meth:`words` with those of ``values`` that are not answers of the groups (whose
+        names, and their units', are read by the caller)."""
+        known = self.words(snapshot)
+        wanted = pl.DataFrame({"value": list(set(values))}, schema={"value": pl.String()})
+        missing = wanted.join(known, on="value", how="anti").get_column("value").to_list()
+        if not missing:
+            return known
+        extra = value_words(self.names(missing, snapshot), missing)
+        found = self._words[snapshot] = pl.concat([known, extra])
         return found

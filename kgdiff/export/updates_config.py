@@ -7,25 +7,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
 
 from kgdiff.errors import StoreError
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.contexts import subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import UPDATES_SCHEMA
 from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
 from kgdiff.export.groups import Groups
-from kgdiff.export.qa_records import (
-    QaItem,
-    QaSetting,
-    answer_texts,
-    item_choices,
-    mc_question,
-    true_false,
-)
+from kgdiff.export.qa_records import QaItem, mc_question
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.splits import split_frame
 from kgdiff.query.entity import latest_history
@@ -77,49 +71,67 @@ def supporting(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates) -> d
     }
 
 
+def update_key(row: Mapping[str, Any]) -> str:
+    """The record id of a knowledge update."""
+    return f"updates/{row['subject']}/{row['pid']}/{row['new_object']}"
+
+
 def update_item(
     row: Mapping[str, Any],
-    setting: QaSetting,
     catalogue: RelationCatalogue,
     revision: Revision | None,
     documents: DistractorPool,
-) -> QaItem | str:
-    """The record of a knowledge update (a row of ``kg.updates``), or why it has none."""
-    relation = catalogue.get(row["pid"])
-    if relation is None:
-        return "relation_not_in_catalogue"
-    subject, label, names = row["subject"], row["subject_label"], setting.names
-    if not label or label == subject:
-        return "unlabelled_subject"
-    latest, outdated = [row["new_object"]], list(row["old_objects"])
-    texts = answer_texts(names, latest, outdated)
-    if texts.correct is None:
-        return "no_answer_text"
-    key = f"updates/{subject}/{relation.pid}/{row['new_object']}"
-    choices = item_choices(texts, [*latest, *outdated], relation, setting, key)
-    if choices is None:
-        return "too_few_options"
-    statement, truth, other = true_false(relation, label, choices, setting, key)
-    entity_names = [label, *texts.answers, *texts.outdated]
+) -> QaItem:
+    """The record of a knowledge update (a row of ``kg.updates``) with its answers and
+    options (the columns of :func:`~kgdiff.export.choice_frames.answered_choices`), its
+    subject's ``popularity`` and the export's ``dates``."""
+    choices = row
+    relation = catalogue[row["pid"]]
+    label, key = row["subject_label"], update_key(row)
+    statements = [relation.statement(label, choices[name]) if choices[name] else None
+                  for name in ("correct", "wrong")]  # fmt: skip
+    truth = choices["truth"]
+    entity_names = [label, *choices["answers"], *choices["outdated_answers"]]
     question = relation.question(label)
     record = {
-        "id": key, "subject": subject, "subject_label": label, "pid": relation.pid,
+        "id": key, "subject": row["subject"], "subject_label": label, "pid": relation.pid,
         "relation": relation.label, "question": question, "cloze": relation.cloze(label),
-        "answers": texts.answers, "answer_labels": texts.labels,
-        "latest": latest, "outdated": outdated, "outdated_answers": texts.outdated,
+        "answers": choices["answers"], "answer_labels": choices["answer_labels"],
+        "latest": [row["new_object"]], "outdated": list(row["old_objects"]),
+        "outdated_answers": choices["outdated_answers"],
         "new_start": row["new_start_lo"].isoformat(), "old_end": row["old_end_hi"].isoformat(),
-        "mc_question": mc_question(question, choices.options), "options": choices.options,
-        "choice_types": choices.choice_types, "gold": choices.gold,
-        "tf_statement": statement, "tf_label": truth,
+        "mc_question": mc_question(question, choices["options"]), "options": choices["options"],
+        "choice_types": choices["choice_types"], "gold": choices["gold"],
+        "tf_statement": statements[0] if truth else statements[1], "tf_label": truth,
         "context": revision.lead if revision else None,
         "context_page": revision.title if revision else None,
         "context_revision": revision.revision_id if revision else None,
         "evidence_sentence": revision.sentence if revision else None,
         **document_variants(documents.pick(key, entity_names, max(DOCUMENT_COUNTS))),
-        "popularity": setting.popularity.get(subject),
-        **setting.dates,
+        "popularity": row["popularity"],
+        **row["dates"],
     }  # fmt: skip
-    return QaItem(record, other)
+    return QaItem(record, statements[1] if truth else statements[0])
+
+
+def _asked(
+    updates: pl.DataFrame, catalogue: RelationCatalogue, tally: Counter[str]
+) -> pl.DataFrame:
+    """The updates of relations in the catalogue whose subject is labelled, as rows of
+    :func:`~kgdiff.export.choice_frames.answered_choices`."""
+    known = updates.filter(pl.col("pid").is_in(catalogue.pids))
+    tally["relation_not_in_catalogue"] += updates.height - known.height
+    label = pl.col("subject_label")
+    labelled = known.filter(label.is_not_null() & (label != "") & (label != pl.col("subject")))
+    tally["unlabelled_subject"] += known.height - labelled.height
+    latest = pl.concat_list(pl.col("new_object"))
+    return labelled.with_columns(
+        pl.concat_str(pl.lit("updates/"), "subject", pl.lit("/"), "pid", pl.lit("/"), "new_object")
+        .alias("_id"),
+        latest.alias("latest"),
+        pl.col("old_objects").alias("outdated"),
+        pl.concat_list(latest, pl.col("old_objects")).alias("all_answers"),
+    )  # fmt: skip
 
 
 def _setting(
@@ -128,19 +140,19 @@ def _setting(
     updates: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
-) -> tuple[QaSetting, DistractorPool]:
+) -> tuple[ChoiceSetting, DistractorPool, dict[str, float]]:
     values = set(updates.get_column("new_object"))
     values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
-    names = groups.naming.names(values, snapshot)
-    noise = groups.naming.noise(snapshot)
+    groups.naming.names(values, snapshot)
+    words = groups.naming.words_of(values, snapshot)
+    choices = groups.naming.choices(snapshot, request.seed, request.options)
     wiki = f"{request.lang}wiki"
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         subjects = updates.get_column("subject").to_list()
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-    setting = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
-    return setting, pool
+    return replace(choices, words=words), pool, popularity
 
 
 def updates_config(
@@ -154,17 +166,15 @@ def updates_config(
     """The ``updates`` config: every knowledge update between the cutoff and current."""
     updates = kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
     on_step(f"updates: {updates.height:,} knowledge updates")
-    setting, pool = _setting(kg, groups, updates, request, dates)
+    setting, pool, popularity = _setting(kg, groups, updates, request, dates)
     revisions = supporting(kg, request, dates)
     left_out: Counter[str] = Counter()
+    asked = answered_choices(_asked(updates, catalogue, left_out), setting, left_out)
     items: list[QaItem] = []
-    for row in updates.iter_rows(named=True):
+    for row in asked.iter_rows(named=True):
         revision = revisions.get((row["subject"], row["pid"], row["new_object"]))
-        built = update_item(row, setting, catalogue, revision, pool)
-        if isinstance(built, str):
-            left_out[built] += 1
-        else:
-            items.append(built)
+        row = {**row, "popularity": popularity.get(row["subject"]), "dates": dates.iso()}
+        items.append(update_item(row, catalogue, revision, pool))
     split = split_frame(items, request, UPDATES_SCHEMA)
     counts = {
         "knowledge_updates": updates.height,
