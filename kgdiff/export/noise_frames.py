@@ -13,7 +13,7 @@ one round go on to the next; most need one or two and are served by the first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -155,6 +155,41 @@ def _kept(offered: pl.DataFrame, blocked: pl.DataFrame, taken: pl.DataFrame) -> 
     return ordered.unique(["_id", "form"], keep="first", maintain_order=True)
 
 
+@dataclass
+class _Drawing:
+    """The distractors of the requests still short of them, round after round."""
+
+    plan: pl.DataFrame
+    tiers: NoiseTiers
+    blocked: pl.DataFrame
+    taken: pl.DataFrame
+    needs: pl.DataFrame
+    offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
+    done: list[pl.DataFrame] = field(default_factory=list)
+
+    def round(self, phase: int, rank: int) -> None:
+        """Offer the ``rank``-th tier's draws of ``phase`` to the requests still short, and
+        set aside those the round completes."""
+        step = self.plan.filter(pl.col("rank") == rank).join(self.needs, on="_id", how="semi")
+        if not step.height:
+            return
+        drawn = _draws(step, phase).join(self.tiers.members, on=["tier", "index"])
+        drawn = drawn.join(self.tiers.candidates, on="cand")
+        drawn = drawn.with_columns(pl.lit(phase, pl.UInt8()).alias("phase"))
+        self.offered = pl.concat([self.offered, drawn.select(_OFFERED.names()).cast(_OFFERED)])
+        kept = self.kept()
+        counts = kept.group_by("_id").agg(pl.len().alias("got")).join(self.needs, on="_id")
+        full = counts.filter(pl.col("got") >= pl.col("need")).select("_id")
+        self.done.append(kept.join(full, on="_id", how="semi"))
+        self.needs = self.needs.join(full, on="_id", how="anti")
+        self.offered = self.offered.join(full, on="_id", how="anti")
+
+    def kept(self) -> pl.DataFrame:
+        """What the offers so far give the requests still short (at most their need)."""
+        kept = _kept(self.offered, self.blocked, self.taken).join(self.needs, on="_id")
+        return kept.filter(pl.int_range(pl.len()).over("_id") < pl.col("need")).drop("need")
+
+
 def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     """``_id`` and ``noise``, the distractor texts each request gets (at most its ``need``).
 
@@ -163,42 +198,16 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     answer's, preferred first), ``exclude`` (the record's own values), ``taken`` (forms no
     distractor may have) and ``need``."""
     wanting = requests.filter(pl.col("need") > 0)
-    plan = _plan(wanting, tiers.sizes)
-    blocked = wanting.select("_id", pl.col("exclude").alias("value")).explode("value").drop_nulls()
-    taken = wanting.select("_id", pl.col("taken").alias("form")).explode("form").drop_nulls()
-    needs = wanting.select("_id", "need")
-    offered = pl.DataFrame(schema=_OFFERED)
-    done: list[pl.DataFrame] = []
-    ranks = plan.get_column("rank").unique().sort().to_list()
+    drawing = _Drawing(
+        plan=_plan(wanting, tiers.sizes),
+        tiers=tiers,
+        blocked=wanting.select("_id", pl.col("exclude").alias("value")).explode("value"),
+        taken=wanting.select("_id", pl.col("taken").alias("form")).explode("form"),
+        needs=wanting.select("_id", "need"),
+    )
+    ranks = drawing.plan.get_column("rank").unique().sort().to_list()
     for phase in (0, 1, 2):
         for rank in ranks:
-            step = plan.filter(pl.col("rank") == rank).join(needs, on="_id", how="semi")
-            if not step.height:
-                continue
-            drawn = _draws(step, phase).join(tiers.members, on=["tier", "index"])
-            drawn = drawn.join(tiers.candidates, on="cand")
-            offered = pl.concat(
-                [
-                    offered,
-                    drawn.with_columns(pl.lit(phase, pl.UInt8()).alias("phase"))
-                    .select(_OFFERED.names())
-                    .cast(_OFFERED),
-                ]
-            )
-            kept = _kept(offered, blocked, taken).join(needs, on="_id")
-            kept = kept.filter(pl.int_range(pl.len()).over("_id") < pl.col("need"))
-            full = (
-                kept.group_by("_id")
-                .agg(pl.len().alias("got"))
-                .join(needs, on="_id")
-                .filter(pl.col("got") >= pl.col("need"))
-            )
-            done.append(kept.join(full, on="_id", how="semi"))
-            needs = needs.join(full, on="_id", how="anti")
-            offered = offered.join(full, on="_id", how="anti")
-    short = _kept(offered, blocked, taken).join(needs, on="_id")
-    chosen = pl.concat(
-        [*done, short.drop("need")] if done else [short.drop("need")], how="diagonal"
-    )
-    chosen = chosen.sort("_id", "phase", "rank", "order")
+            drawing.round(phase, rank)
+    chosen = pl.concat([*drawing.done, drawing.kept()]).sort("_id", "phase", "rank", "order")
     return chosen.group_by("_id", maintain_order=True).agg(pl.col("text").alias("noise"))
