@@ -30,6 +30,8 @@ from tests.task_tools import read_yaml, run_lm_eval
 
 SPLITS = ("dynamic", "static")
 WINDOW: dict[str, Any] = {"configs": ("pools",), "mode": "valid", "init": date(2010, 1, 1)}
+ALL = {**WINDOW, "pools_static": "all"}
+"""Every static group: the tests of the records themselves see them all."""
 YEARS = range(2010, 2015)
 Record = dict[str, Any]
 
@@ -38,7 +40,7 @@ Record = dict[str, Any]
 def exported(
     export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> BenchmarkExport:
-    return export(export_sample_store, tmp_path_factory.mktemp("pools") / "bench", **WINDOW)
+    return export(export_sample_store, tmp_path_factory.mktemp("pools") / "bench", **ALL)
 
 
 @pytest.fixture(scope="module")
@@ -196,9 +198,9 @@ def test_gold_letters_are_uniform_and_true_false_takes_both_labels(
 def test_a_re_export_is_byte_identical_and_another_seed_only_reorders(
     export_sample_store: Path, exported: BenchmarkExport, built: list[Record], tmp_path: Path
 ) -> None:
-    again = export(export_sample_store, tmp_path / "again", **WINDOW).out
+    again = export(export_sample_store, tmp_path / "again", **ALL).out
     assert file_bytes(again) == file_bytes(exported.out)
-    seeded = export(export_sample_store, tmp_path / "seeded", seed=7, **WINDOW).out
+    seeded = export(export_sample_store, tmp_path / "seeded", seed=7, **ALL).out
     other = {r["id"]: r for split in SPLITS for r in records(seeded, split, "pools")}
     assert other.keys() == {record["id"] for record in built}
     drawn = {"options", "choice_types", "gold", "mc_question", "tf_statement", "tf_label"}
@@ -229,7 +231,7 @@ def test_every_year_of_a_pooled_group_is_a_record_or_counted(exported: Benchmark
 def test_limit_keeps_whole_groups(
     export_sample_store: Path, built: list[Record], tmp_path: Path
 ) -> None:
-    small = export(export_sample_store, tmp_path / "small", limit=5, **WINDOW).out
+    small = export(export_sample_store, tmp_path / "small", limit=5, **ALL).out
     full = by_group(built)
     for split in SPLITS:
         kept = records(small, split, "pools")
