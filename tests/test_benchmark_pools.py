@@ -11,18 +11,27 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 import kgdiff
-from kgdiff.export.benchmark import BenchmarkExport
+from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
+from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
+from kgdiff.export.groups import classified_groups
+from kgdiff.export.pool_groups import YEAR_SCHEMA, pool_years, read_pool_years
 from kgdiff.export.pool_scoring import score_pools
+from kgdiff.export.relations import load_catalogue
 from kgdiff.export.text_match import normalise
-from tests.benchmark_exports import export, file_bytes, records
+from kgdiff.query.graph import KnowledgeGraph
+from tests.benchmark_exports import CUTOFF, export, file_bytes, records
 from tests.task_tools import read_yaml, run_lm_eval
 
 SPLITS = ("dynamic", "static")
 WINDOW: dict[str, Any] = {"configs": ("pools",), "mode": "valid", "init": date(2010, 1, 1)}
+ALL = {**WINDOW, "pools_static": "all"}
+"""Every static group: the tests of the records themselves see them all."""
 YEARS = range(2010, 2015)
 Record = dict[str, Any]
 
@@ -31,7 +40,7 @@ Record = dict[str, Any]
 def exported(
     export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> BenchmarkExport:
-    return export(export_sample_store, tmp_path_factory.mktemp("pools") / "bench", **WINDOW)
+    return export(export_sample_store, tmp_path_factory.mktemp("pools") / "bench", **ALL)
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +73,55 @@ def asked(row: Record) -> dict[int, list[str]]:
         for period in row["periods"]
         if period["objects"] and not period["filled"]
     }
+
+
+def _years_from_kg_pools(
+    kg: KnowledgeGraph, groups: pl.DataFrame, first: int, last: int
+) -> pl.DataFrame:
+    """The years of ``groups`` as ``kg.pools`` gives them, property by property."""
+    frames = [pl.DataFrame(schema=YEAR_SCHEMA)]
+    for pid in sorted(groups.get_column("pid").unique().to_list()):
+        found = kg.pools(pid=pid, from_year=first, to_year=last)
+        found = found.join(groups.filter(pl.col("pid") == pid), on=["subject", "pid"], how="semi")
+        rows = found.select("subject", "pid", "snapshot", "periods").explode("periods")
+        rows = rows.unnest("periods")
+        frames.append(
+            rows.select(
+                pl.concat_str(pl.lit("pools/"), "subject", pl.lit("/"), "pid").alias("group_id"),
+                "subject",
+                "pid",
+                "snapshot",
+                pl.col("period").cast(pl.Int64()).alias("year"),
+                "objects",
+                "precision_only",
+                pl.when(pl.col("filled"))
+                .then(pl.lit("filled_year"))
+                .when(pl.col("objects").list.len() == 0)
+                .then(pl.lit("empty_year"))
+                .alias("reason"),
+            ).cast(YEAR_SCHEMA)
+        )
+    return pl.concat(frames).sort("group_id", "year")
+
+
+def test_the_years_read_are_the_groups_pools_as_kg_pools_gives_them(
+    export_sample_store: Path,
+) -> None:
+    kg = kgdiff.open(export_sample_store)
+    request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
+    dates = resolve_dates(kg, request)
+    groups = classified_groups(kg, request, dates, load_catalogue(None)).frame
+    span = pool_years(dates, kg.answers.span()[1])
+    assert (span.first, span.last) == (2010, 2014)
+    read = read_pool_years(kg, groups, span, request)
+    wanted = groups.select("subject", "pid").unique()
+    assert_frame_equal(read, _years_from_kg_pools(kg, wanted, span.first, span.last))
+    assert read.height > 1000 and read.get_column("reason").null_count() < read.height
+    # a subset of the groups reads the same rows of those groups
+    some = wanted.sort("subject", "pid").gather_every(7)
+    subset = read_pool_years(kg, some, span, request)
+    assert_frame_equal(subset, read.join(some, on=["subject", "pid"], how="semi"))
+    assert read_pool_years(kg, groups.clear(), span, request).is_empty()
 
 
 def test_records_are_years_of_their_groups_pools(
@@ -140,9 +198,9 @@ def test_gold_letters_are_uniform_and_true_false_takes_both_labels(
 def test_a_re_export_is_byte_identical_and_another_seed_only_reorders(
     export_sample_store: Path, exported: BenchmarkExport, built: list[Record], tmp_path: Path
 ) -> None:
-    again = export(export_sample_store, tmp_path / "again", **WINDOW).out
+    again = export(export_sample_store, tmp_path / "again", **ALL).out
     assert file_bytes(again) == file_bytes(exported.out)
-    seeded = export(export_sample_store, tmp_path / "seeded", seed=7, **WINDOW).out
+    seeded = export(export_sample_store, tmp_path / "seeded", seed=7, **ALL).out
     other = {r["id"]: r for split in SPLITS for r in records(seeded, split, "pools")}
     assert other.keys() == {record["id"] for record in built}
     drawn = {"options", "choice_types", "gold", "mc_question", "tf_statement", "tf_label"}
@@ -173,7 +231,7 @@ def test_every_year_of_a_pooled_group_is_a_record_or_counted(exported: Benchmark
 def test_limit_keeps_whole_groups(
     export_sample_store: Path, built: list[Record], tmp_path: Path
 ) -> None:
-    small = export(export_sample_store, tmp_path / "small", limit=5, **WINDOW).out
+    small = export(export_sample_store, tmp_path / "small", limit=5, **ALL).out
     full = by_group(built)
     for split in SPLITS:
         kept = records(small, split, "pools")

@@ -27,6 +27,8 @@ def print_export(done: BenchmarkExport, config: str) -> None:
         for split, count in splits.items():
             table.add_row(name, split, f"{count:,}")
     console.print(table)
+    for note in done.notes:
+        console.print(note, soft_wrap=True, highlight=False)
     console.print(f"written to {done.out}", soft_wrap=True, highlight=False)
     console.print(
         f"load it with: datasets.load_dataset({str(done.out)!r}, {config!r})",

@@ -60,6 +60,14 @@ def export_benchmark_command(
     options: Annotated[
         int, typer.Option("--options", help="Options per multiple-choice item (2 to 26).")
     ] = 4,
+    pools_static: Annotated[
+        str,
+        typer.Option(
+            "--pools-static",
+            help="The pools config's static groups, the first in the seed's order: balanced"
+            " (as many as its dynamic groups, as ChroKnowBench), all, or at most N.",
+        ),
+    ] = "balanced",
     lang: LangOption = "en",
     max_gap: MaxGapOption = 31,
     allow_gap: AllowGapOption = False,
@@ -71,6 +79,7 @@ def export_benchmark_command(
     """Write a Hugging Face dataset folder of questions for a cutoff (docs/benchmark-export.md)."""
     from kgdiff.export.benchmark import check_configs, export_benchmark
     from kgdiff.export.benchmark_model import BenchmarkRequest
+    from kgdiff.export.pools_config import pools_static_policy
 
     names = check_configs([name.strip() for name in configs.split(",") if name.strip()])
     request = BenchmarkRequest(
@@ -86,6 +95,7 @@ def export_benchmark_command(
         options=options,
         workers=workers,
         gap=gap_policy(max_gap, allow_gap),
+        pools_static=pools_static_policy(pools_static),
     )
     done = export_benchmark(graph(store), request, out, force, _step)
     print_export(done, names[0])

@@ -28,7 +28,7 @@ from kgdiff.export.chunk_workers import MAX_WORKERS, usable_cores
 from kgdiff.export.dataset_writer import check_target, write_dataset
 from kgdiff.export.groups import classified_groups
 from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config
-from kgdiff.export.pools_config import pools_config
+from kgdiff.export.pools_config import pools_config, pools_static_policy
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue
@@ -62,6 +62,8 @@ class BenchmarkExport:
     out: Path
     configs: dict[str, dict[str, int]]
     facts: BuildFacts
+    notes: tuple[str, ...] = ()
+    """What the configs say of their records (e.g. the ``pools`` static split sampled)."""
 
 
 def check_configs(names: Sequence[str]) -> tuple[str, ...]:
@@ -103,6 +105,7 @@ def _facts(
         "limit": request.limit,
         "lang": request.lang,
         "options": request.options,
+        "pools_static": request.pools_static,
         "max_gap": request.gap.max_gap,
         "allow_gap": request.gap.allow,
         "configs": list(configs),
@@ -151,6 +154,7 @@ def export_benchmark(
             f"--workers {request.workers}: give 1 to {MAX_WORKERS} processes"
             f" (this machine has {usable_cores()} cores for this process)"
         )
+    pools_static_policy(request.pools_static)
     check_target(out, force)
     catalogue = load_catalogue(request.relations)
     dates = resolve_dates(kg, request)
@@ -163,4 +167,5 @@ def export_benchmark(
         built = (CONFIGS[name](kg, groups, request, dates, catalogue, on_step) for name in configs)
         on_step(f"writing {out}")
         written = write_dataset(out, built, facts, force)
-    return BenchmarkExport(out, {config.name: config.records() for config in written}, facts)
+    notes = tuple(note for config in written for note in config.notes)
+    return BenchmarkExport(out, {config.name: config.records() for config in written}, facts, notes)

@@ -13,6 +13,8 @@ import polars as pl
 from kgdiff.temporal.dates import GapPolicy
 
 DEFAULT_SEED = 0
+POOLS_STATIC_POLICIES = ("balanced", "all")
+"""The ``pools`` config's named policies for its static groups (or a positive number)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,10 @@ class BenchmarkRequest:
     """How far past the data a date may go (``--max-gap``, ``--allow-gap``)."""
     workers: int = 1
     """Processes building a large split's records (:mod:`kgdiff.export.chunk_workers`)."""
+    pools_static: str | int = "balanced"
+    """The ``pools`` config's static groups: ``balanced`` (as many as its dynamic groups, as
+    ChroKnowBench balances them), ``all``, or at most this many; the first in the seed's
+    order (``--pools-static``)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,8 @@ class ConfigExport:
     """A paragraph of the dataset card about this config."""
     sizes: dict[str, int] = field(default_factory=dict)
     """Records per split, filled as each split is written."""
+    notes: tuple[str, ...] = ()
+    """What the command says of this config after the records (e.g. a split sampled)."""
 
     def records(self) -> dict[str, int]:
         """Records per split (once written)."""

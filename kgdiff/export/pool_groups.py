@@ -1,6 +1,7 @@
-"""The object pools a ``pools`` export asks about: ``kg.pools`` per catalogued property of the
-classification's groups, over the export's years, one row per group and year
-(docs/benchmark-export.md#the-pools-config).
+"""The object pools a ``pools`` export asks about: the pools ``kg.pools`` gives the
+classification's catalogued groups over the export's years, one row per group and year, read
+for those groups alone in one query (sql/export/pool_years.sql, the rules of
+sql/pools/pools.sql without its labels) (docs/benchmark-export.md#the-pools-config).
 
 The years run from init's year to current's year, stopped at the latest snapshot's year: the
 pools read that snapshot (valid time) and know nothing of a later year. A year is asked only
@@ -20,6 +21,8 @@ import polars as pl
 
 from kgdiff.export.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.sqlfiles import load_sql
+from kgdiff.temporal.pools import check_years, pools_reach
 
 TEXTS = pl.List(pl.String())
 YEAR_SCHEMA = pl.Schema(
@@ -56,30 +59,20 @@ def pool_years(dates: Dates, latest: date) -> PoolYears:
     return PoolYears(first, last, tuple(range(last + 1, dates.current.year + 1)))
 
 
-def _pid_years(
-    kg: KnowledgeGraph, pid: str, wanted: pl.DataFrame, years: PoolYears, request: BenchmarkRequest
-) -> pl.DataFrame:
-    """The years of the ``wanted`` groups of ``pid`` that have pools."""
-    found = kg.pools(
-        pid=pid, from_year=years.first, to_year=years.last, lang=request.lang, gap=request.gap
-    )
-    if not found.height:
-        return pl.DataFrame(schema=YEAR_SCHEMA)
-    found = found.join(wanted, on=["subject", "pid"], how="semi")
-    rows = found.select("subject", "pid", "snapshot", "periods").explode("periods")
-    rows = rows.unnest("periods")
+def _found_years(found: pl.DataFrame, snapshot: str) -> pl.DataFrame:
+    """The rows of sql/export/pool_years.sql in :data:`YEAR_SCHEMA`."""
     reason = (
         pl.when(pl.col("filled"))
         .then(pl.lit("filled_year"))
         .when(pl.col("objects").list.len() == 0)
         .then(pl.lit("empty_year"))
     )
-    return rows.select(
+    return found.select(
         pl.concat_str(pl.lit("pools/"), "subject", pl.lit("/"), "pid").alias("group_id"),
         "subject",
         "pid",
-        "snapshot",
-        pl.col("period").cast(pl.Int64()).alias("year"),
+        pl.lit(snapshot, dtype=pl.String()).alias("snapshot"),
+        pl.col("year").cast(pl.Int64()),
         "objects",
         "precision_only",
         reason.alias("reason"),
@@ -90,14 +83,20 @@ def read_pool_years(
     kg: KnowledgeGraph, groups: pl.DataFrame, years: PoolYears, request: BenchmarkRequest
 ) -> pl.DataFrame:
     """Every year of every group of ``groups`` (``subject``, ``pid``) that has pools, in
-    :data:`YEAR_SCHEMA`, sorted by group id and year."""
+    :data:`YEAR_SCHEMA`, sorted by group id and year: the pools ``kg.pools`` gives these
+    groups (the same rules, sql/export/pool_years.sql), read in one query for the groups
+    asked for alone."""
     wanted = groups.select("subject", "pid").unique()
-    frames = [
-        _pid_years(kg, pid, wanted.filter(pl.col("pid") == pid), years, request)
-        for pid in sorted(wanted.get_column("pid").unique().to_list())
-    ]
-    every = pl.concat([pl.DataFrame(schema=YEAR_SCHEMA), *frames])
-    return every.sort("group_id", "year")
+    if not wanted.height:
+        return pl.DataFrame(schema=YEAR_SCHEMA)
+    check_years(years.first, years.last)
+    with kg.connection() as connection:
+        reach = pools_reach(connection, years.last, request.gap)
+        snapshot = reach.read.snapshot or reach.snapshot
+        connection.register("pool_groups", wanted.to_arrow())
+        params = {"snapshot": snapshot, "from_year": years.first, "to_year": years.last}
+        found = connection.sql(load_sql("export/pool_years"), params=params).pl()
+    return _found_years(found, snapshot).sort("group_id", "year")
 
 
 def reasons(years: pl.DataFrame) -> Counter[str]:

@@ -9,7 +9,8 @@
 --          last day minus the date of the snapshot read: positive for the days of the period
 --          that the data do not reach); `state` is 'dynamic' if the pool changes over the
 --          range, else 'static'. Groups with no object in any period are not reported.
---          Exact semantics: the docstring of kgdiff/temporal/pools.py.
+--          Exact semantics: the docstring of kgdiff/temporal/pools.py. The benchmark export
+--          reads its groups' pools by the same rules (sql/export/pool_years.sql): change both.
 --          The range is checked against the store (sql/dates/date_reads.sql, valid time): the
 --          pools reach the last day of $to_year (in the latest snapshot's own year: its date);
 --          a reach more than $max_gap days after the latest snapshot (a year after the latest

@@ -1,0 +1,219 @@
+"""kgdiff export benchmark, config pools, --pools-static on the real samples (2010–2014, valid
+time): by default the static split keeps as many static groups as there are dynamic groups
+(ChroKnowBench's balance), `all` keeps every one, N at most N; the groups kept are the first in
+the seed's order, their records those of the export of every group; bad values are refused."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kgdiff
+from kgdiff.errors import UsageError
+from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
+from kgdiff.export.benchmark_model import BenchmarkRequest
+from kgdiff.export.groups import classified_groups
+from kgdiff.export.pool_groups import asked_years, pool_years, read_pool_years
+from kgdiff.export.pools_config import NOT_SAMPLED, pools_static_policy
+from kgdiff.export.relations import load_catalogue
+from kgdiff.export.seeded import seeded_rank
+from tests.benchmark_exports import CUTOFF, export, file_bytes, records
+from tests.paths import run_kgdiff
+
+WINDOW: dict[str, Any] = {"configs": ("pools",), "mode": "valid", "init": date(2010, 1, 1)}
+Record = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def every(export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    out = tmp_path_factory.mktemp("pools-all") / "bench"
+    return export(export_sample_store, out, pools_static="all", **WINDOW)
+
+
+@pytest.fixture(scope="module")
+def balanced(
+    export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
+) -> BenchmarkExport:
+    return export(export_sample_store, tmp_path_factory.mktemp("pools-bal") / "bench", **WINDOW)
+
+
+@pytest.fixture(scope="module")
+def by_state(export_sample_store: Path) -> dict[str, list[str]]:
+    """The ids of the dynamic and of the static groups, read as the export reads them."""
+    kg = kgdiff.open(export_sample_store)
+    request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
+    dates = resolve_dates(kg, request)
+    groups = classified_groups(kg, request, dates, load_catalogue(None)).frame
+    span = pool_years(dates, kg.answers.span()[1])
+    asked = asked_years(read_pool_years(kg, groups, span, request)).unique("group_id")
+    return {
+        state: sorted(asked.filter(asked["state"] == state).get_column("group_id"))
+        for state in ("dynamic", "static")
+    }
+
+
+def first(ids: list[str], seed: int, count: int) -> set[str]:
+    """The first ``count`` of ``ids`` in the seed's order."""
+    return set(sorted(ids, key=lambda i: (seeded_rank(seed, i), i))[:count])
+
+
+def group_of(record: Record) -> str:
+    return str(record["id"]).rsplit("/", 1)[0]
+
+
+def build_file(out: Path) -> dict[str, Any]:
+    return dict(json.loads((out / "kgdiff_build.json").read_text())["configs"]["pools"])
+
+
+def without_tf(record: Record) -> Record:
+    """A record less its true/false statement (a split may swap one to have both labels)."""
+    return {k: v for k, v in record.items() if k not in ("tf_statement", "tf_label")}
+
+
+def assert_sample_of(sampled: list[Record], full: list[Record], kept: set[str]) -> None:
+    """``sampled`` is the records of ``full`` whose groups are ``kept``, as they are there."""
+    wanted = [record for record in full if group_of(record) in kept]
+    assert [r["id"] for r in sampled] == [r["id"] for r in wanted]
+    assert [without_tf(r) for r in sampled] == [without_tf(r) for r in wanted]
+
+
+def assert_accounted(out: Path, exported: BenchmarkExport) -> None:
+    """Every asked or left-out year of a pooled group is a record or counted."""
+    build = build_file(out)
+    written = sum(exported.configs["pools"].values())
+    assert written + sum(build["left_out"].values()) == build["group_years"]
+
+
+def test_by_default_the_static_split_keeps_as_many_groups_as_there_are_dynamic_ones(
+    balanced: BenchmarkExport, every: BenchmarkExport, by_state: dict[str, list[str]]
+) -> None:
+    dynamic, static = len(by_state["dynamic"]), len(by_state["static"])
+    assert 5 < dynamic < static
+    build = build_file(balanced.out)
+    assert build["groups_by_state"] == {"dynamic": dynamic, "static": static}
+    assert build["static_groups"] == {"policy": "balanced", "kept": dynamic, "of": static}
+    kept = first(by_state["static"], 0, dynamic)
+    sampled = records(balanced.out, "static", "pools")
+    assert_sample_of(sampled, records(every.out, "static", "pools"), kept)
+    assert 0 < len({group_of(r) for r in sampled}) <= dynamic
+    assert records(balanced.out, "dynamic", "pools") == records(every.out, "dynamic", "pools")
+    left_out = build["left_out"]
+    assert left_out[NOT_SAMPLED] > 0 and NOT_SAMPLED not in build_file(every.out)["left_out"]
+    assert_accounted(balanced.out, balanced)
+    parameters = json.loads((balanced.out / "kgdiff_build.json").read_text())["parameters"]
+    assert parameters["pools_static"] == "balanced"
+    card = (balanced.out / "README.md").read_text(encoding="utf-8")
+    assert "The `static` split is a sample: as many static groups as dynamic ones" in card
+    assert f"({dynamic:,} of {static:,})" in card and "`--pools-static all`" in card
+    assert balanced.notes and "--pools-static all keeps every one" in balanced.notes[0]
+
+
+def test_all_keeps_every_static_group(
+    every: BenchmarkExport, by_state: dict[str, list[str]]
+) -> None:
+    static = len(by_state["static"])
+    build = build_file(every.out)
+    assert build["static_groups"] == {"policy": "all", "kept": static, "of": static}
+    assert every.notes == ()
+    assert f"holds every static group ({static:,})" in (every.out / "README.md").read_text()
+    assert_accounted(every.out, every)
+    written = {group_of(r) for r in records(every.out, "static", "pools")}
+    assert written <= set(by_state["static"]) and len(written) > 100
+
+
+@pytest.mark.parametrize("count", [1, 9, 10**6])
+def test_a_number_keeps_at_most_that_many_static_groups(
+    export_sample_store: Path,
+    every: BenchmarkExport,
+    by_state: dict[str, list[str]],
+    tmp_path: Path,
+    count: int,
+) -> None:
+    static = len(by_state["static"])
+    done = export(export_sample_store, tmp_path / "n", pools_static=count, **WINDOW)
+    kept = min(count, static)
+    assert build_file(done.out)["static_groups"] == {"policy": count, "kept": kept, "of": static}
+    sampled = records(done.out, "static", "pools")
+    assert_sample_of(
+        sampled, records(every.out, "static", "pools"), first(by_state["static"], 0, kept)
+    )
+    assert (NOT_SAMPLED in build_file(done.out)["left_out"]) == (count < static)
+    assert_accounted(done.out, done)
+
+
+def test_the_seed_chooses_the_static_groups(
+    export_sample_store: Path,
+    balanced: BenchmarkExport,
+    by_state: dict[str, list[str]],
+    tmp_path: Path,
+) -> None:
+    again = export(export_sample_store, tmp_path / "again", **WINDOW)
+    assert file_bytes(again.out) == file_bytes(balanced.out)
+    dynamic = len(by_state["dynamic"])
+    other = export(export_sample_store, tmp_path / "other", seed=7, **WINDOW)
+    chosen = {group_of(r) for r in records(other.out, "static", "pools")}
+    kept = first(by_state["static"], 7, dynamic)
+    assert chosen and chosen <= kept and kept != first(by_state["static"], 0, dynamic)
+    assert chosen != {group_of(r) for r in records(balanced.out, "static", "pools")}
+
+
+def test_limit_takes_whole_groups_of_the_sample(
+    export_sample_store: Path, by_state: dict[str, list[str]], tmp_path: Path
+) -> None:
+    small = export(export_sample_store, tmp_path / "small", limit=5, **WINDOW)
+    kept = first(by_state["static"], 0, len(by_state["dynamic"]))
+    static = records(small.out, "static", "pools")
+    assert 0 < len(static) <= 5 and {group_of(r) for r in static} <= kept
+    assert build_file(small.out)["static_groups"]["kept"] == len(by_state["dynamic"])
+
+
+@pytest.mark.parametrize(
+    ("given", "read"), [("balanced", "balanced"), (" all ", "all"), ("12", 12), (3, 3)]
+)
+def test_the_policy_is_a_name_or_a_positive_number(given: str | int, read: str | int) -> None:
+    assert pools_static_policy(given) == read
+
+
+@pytest.mark.parametrize("given", [0, -2, "0", "banana", "", "1.5", True])
+def test_a_bad_policy_is_refused_before_anything_is_written(
+    export_sample_store: Path, tmp_path: Path, given: str | int
+) -> None:
+    with pytest.raises(UsageError, match=r"^--pools-static .*: give balanced .* all .* N"):
+        export(export_sample_store, tmp_path / "x", pools_static=given, **WINDOW)
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("given", ["0", "banana"])
+def test_the_command_refuses_a_bad_policy_in_one_line(
+    export_sample_store: Path, tmp_path: Path, given: str
+) -> None:
+    done = run_kgdiff(
+        "export", "benchmark", "--cutoff", "2014-10-11", "--configs", "pools",
+        "--out", str(tmp_path / "x"), "--store", str(export_sample_store),
+        "--pools-static", given,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"--pools-static {given}: give balanced" in done.stderr
+    assert "all (every static group)" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_command_says_the_static_split_is_a_sample(
+    export_sample_store: Path, by_state: dict[str, list[str]], tmp_path: Path
+) -> None:
+    common = ["export", "benchmark", "--cutoff", "2014-10-11", "--configs", "pools", "--mode",
+              "valid", "--init", "2010-01-01", "--store", str(export_sample_store)]  # fmt: skip
+    done = run_kgdiff(*common, "--out", str(tmp_path / "b"))
+    assert done.returncode == 0, done.stderr
+    dynamic, static = len(by_state["dynamic"]), len(by_state["static"])
+    assert f"static split is a sample of {dynamic:,} of {static:,} static groups" in done.stdout
+    assert "--pools-static all keeps every one" in done.stdout
+    done = run_kgdiff(*common, "--out", str(tmp_path / "a"), "--pools-static", "all")
+    assert done.returncode == 0, done.stderr
+    assert "sample" not in done.stdout
+    assert build_file(tmp_path / "a")["static_groups"]["kept"] == static
