@@ -18,7 +18,7 @@ from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.groups import classified_groups
 from kgdiff.export.pool_groups import asked_years, pool_years, read_pool_years
-from kgdiff.export.pools_config import NOT_SAMPLED, pools_static_policy
+from kgdiff.export.pool_sample import NOT_SAMPLED, pools_static_policy
 from kgdiff.export.relations import load_catalogue
 from kgdiff.export.seeded import seeded_rank
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records

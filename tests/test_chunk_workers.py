@@ -36,7 +36,9 @@ def test_a_failing_record_fails_the_export_and_leaves_no_folder(
     def broken(*_: object, **__: object) -> object:
         raise RuntimeError("a record builder broke")
 
-    monkeypatch.setattr("kgdiff.export.pools_config.group_items", broken)
+    from kgdiff.export import temporal_config
+
+    monkeypatch.setitem(temporal_config.BUILDERS, "timestamp", broken)
     with pytest.raises(RuntimeError, match="a record builder broke"):
         _export(export_sample_store, tmp_path / "broken", 2, monkeypatch)
     assert list(tmp_path.iterdir()) == []

@@ -79,7 +79,7 @@ def export_benchmark_command(
     """Write a Hugging Face dataset folder of questions for a cutoff (docs/benchmark-export.md)."""
     from kgdiff.export.benchmark import check_configs, export_benchmark
     from kgdiff.export.benchmark_model import BenchmarkRequest
-    from kgdiff.export.pools_config import pools_static_policy
+    from kgdiff.export.pool_sample import pools_static_policy
 
     names = check_configs([name.strip() for name in configs.split(",") if name.strip()])
     request = BenchmarkRequest(

@@ -28,7 +28,8 @@ from kgdiff.export.chunk_workers import MAX_WORKERS, usable_cores
 from kgdiff.export.dataset_writer import check_target, write_dataset
 from kgdiff.export.groups import classified_groups
 from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config
-from kgdiff.export.pools_config import pools_config, pools_static_policy
+from kgdiff.export.pool_sample import pools_static_policy
+from kgdiff.export.pools_config import pools_config
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue

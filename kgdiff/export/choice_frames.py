@@ -54,9 +54,11 @@ def _answered(rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]) -
     answered = answered.join(classes, on="correct_value", how="left", maintain_order="left")
     own_class = pl.concat_list(pl.col("object_class")).list.drop_nulls()
     ids = answered.get_column("_id")
+    # records that share a noise key (a pools group's years) are offered the same distractors
+    noise_keys = answered.get_column("_noise_key" if "_noise_key" in answered.columns else "_id")
     return answered.with_columns(
         pl.concat_list(pl.col("classes").fill_null(NO_CLASSES), own_class).alias("classes"),
-        record_digests(None, ids, "noise").alias("noise_digest"),
+        record_digests(None, noise_keys, "noise").alias("noise_digest"),
         record_digests(setting.seed, ids, "options").alias("options_digest"),
     )
 
@@ -65,7 +67,8 @@ def answered_choices(
     rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]
 ) -> pl.DataFrame:
     """The records of ``rows`` (``_id``, ``pid`` in the catalogue, lists ``latest``,
-    ``outdated`` and ``all_answers``) that can be asked, in their order, with their answers'
+    ``outdated`` and ``all_answers``; ``_noise_key`` if records share distractors) that can
+    be asked, in their order, with their answers'
     words (:data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`), ``relation``, ``options``,
     ``choice_types``, ``gold``, ``wrong`` and ``truth``; why the others cannot
     (``no_answer_text``, ``too_few_options``) is counted in ``tally``."""

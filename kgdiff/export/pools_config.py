@@ -7,26 +7,19 @@ as many as the dynamic ones, ChroKnowBench's balance) before any record is built
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from itertools import groupby
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
 
-from kgdiff.errors import UsageError
-from kgdiff.export.benchmark_model import (
-    POOLS_STATIC_POLICIES,
-    BenchmarkRequest,
-    ConfigExport,
-    Dates,
-)
-from kgdiff.export.chunk_workers import kept_items
+from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
+from kgdiff.export.frame_chunks import balance_truth_frame, frame_chunks
 from kgdiff.export.groups import Groups
+from kgdiff.export.pool_frames import PoolsSetting, pools_frame
 from kgdiff.export.pool_groups import (
     PoolYears,
     asked_years,
@@ -35,12 +28,17 @@ from kgdiff.export.pool_groups import (
     reasons,
     states,
 )
-from kgdiff.export.pool_records import Built, group_items
+from kgdiff.export.pool_sample import (
+    NOT_SAMPLED,
+    StaticSample,
+    pools_static_policy,
+    sample_static,
+)
 from kgdiff.export.qa_config import value_ids
-from kgdiff.export.qa_records import QaItem, QaSetting
+from kgdiff.export.qa_frames import popularity_frame
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.seeded import seeded_rank
-from kgdiff.export.splits import balance_truth, columns_frame, record_chunks
+from kgdiff.export.word_frames import subject_labels
 from kgdiff.query.graph import KnowledgeGraph
 
 POOLS_SPLITS = ("dynamic", "static")
@@ -54,156 +52,83 @@ POOLS_DESCRIPTION = (
     " are the `outdated_answers`. Score with `kgdiff score --config pools` (ChroKnowBench's"
     " known / unknown / cut-off / partial-known patterns)."
 )
-Build = Callable[[list[dict[str, Any]]], list[Built]]
-NOT_SAMPLED = "static_group_not_sampled"
-"""Why the years of a static group left out of the sample (``--pools-static``) have no record."""
-
-
-def pools_static_policy(value: str | int) -> str | int:
-    """``balanced``, ``all`` or a number of static groups, at least 1 (also given as text); a
-    usage error naming ``--pools-static`` and the values it takes for anything else."""
-    if isinstance(value, str) and value.strip() in POOLS_STATIC_POLICIES:
-        return value.strip()
-    if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()):
-        value = int(value.strip())
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
-        return value
-    raise UsageError(
-        f"--pools-static {value}: give balanced (as many static groups as dynamic ones, the"
-        " default), all (every static group) or N (at most N static groups, N at least 1)"
-    )
-
-
-@dataclass(frozen=True)
-class StaticSample:
-    """Which static groups the ``static`` split keeps: ``kept`` of ``of``, by ``policy``."""
-
-    policy: str | int
-    kept: int
-    of: int
-    dynamic: int
-    """The dynamic groups (the ``balanced`` policy keeps as many static ones)."""
-
-    def counts(self) -> dict[str, Any]:
-        """For ``kgdiff_build.json``."""
-        return {"policy": self.policy, "kept": self.kept, "of": self.of}
-
-    def sentence(self) -> str:
-        """What the dataset card says of the sample."""
-        if self.kept == self.of:
-            return f" The `static` split holds every static group ({self.of:,})."
-        rule = (
-            "as many static groups as dynamic ones, as ChroKnowBench balances them"
-            if self.policy == "balanced"
-            else f"at most {self.policy:,} static groups"
-        )
-        return (
-            f" The `static` split is a sample: {rule} ({self.kept:,} of {self.of:,}), the first"
-            " in the seed's order (`--pools-static all` keeps every one)."
-        )
-
-    def note(self) -> str | None:
-        """What the command says of the sample, when it left static groups out."""
-        if self.kept == self.of:
-            return None
-        rule = (
-            "as many as the dynamic groups (--pools-static balanced, the default)"
-            if self.policy == "balanced"
-            else f"--pools-static {self.policy}"
-        )
-        return (
-            f"pools: the static split is a sample of {self.kept:,} of {self.of:,} static groups,"
-            f" {rule}, chosen by the seed; --pools-static all keeps every one"
-        )
-
-
-def sample_static(
-    asked: pl.DataFrame, policy: str | int, seed: int
-) -> tuple[pl.DataFrame, StaticSample]:
-    """The asked years of every dynamic group and of the static groups ``policy`` keeps
-    (``balanced``: as many as the dynamic groups; ``all``; or at most N): those first in the
-    seed's order (:func:`~kgdiff.export.seeded.seeded_rank`, ties by group id)."""
-    static = asked.filter(pl.col("state") == "static").get_column("group_id").unique()
-    dynamic = asked.filter(pl.col("state") == "dynamic").get_column("group_id").n_unique()
-    wanted = {"all": static.len(), "balanced": dynamic}.get(str(policy))
-    wanted = min(static.len(), int(policy) if wanted is None else wanted)
-    if wanted == static.len():
-        return asked, StaticSample(policy, wanted, static.len(), dynamic)
-    ranks = pl.DataFrame(
-        {"group_id": static, "_rank": [seeded_rank(seed, i) for i in static]},
-        schema={"group_id": pl.String(), "_rank": pl.UInt64()},
-    )
-    kept = ranks.sort("_rank", "group_id").head(wanted).get_column("group_id")
-    chosen = asked.filter((pl.col("state") != "static") | pl.col("group_id").is_in(kept.implode()))
-    return chosen, StaticSample(policy, wanted, static.len(), dynamic)
 
 
 def _setting(
     kg: KnowledgeGraph, groups: Groups, years: pl.DataFrame, request: BenchmarkRequest, dates: Dates
-) -> QaSetting:
-    """Names (the export's, shared with its other configs), distractors (the classification's
-    answers, as for ``qa``) and popularity of an export's asked years."""
+) -> PoolsSetting:
+    """Names and words (the export's, shared with its other configs), distractors (the
+    classification's answers, as for ``qa``) and popularity of an export's asked years."""
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    pooled = years.select("pid", pl.col("objects").alias("value")).explode("value")
+    pooled = years.select("pid", pl.col("objects").alias("value")).explode("value").drop_nulls()
     subjects = years.get_column("subject").unique()
-    names = groups.naming.names(value_ids(pooled.drop_nulls(), subjects).to_list(), snapshot)
-    noise = groups.naming.noise(snapshot)
+    names = groups.naming.names(value_ids(pooled, subjects).to_list(), snapshot)
+    choices = groups.naming.choices(snapshot, request.seed, request.options)
+    words = groups.naming.words_of(pooled.get_column("value").to_list(), snapshot)
     with kg.connection() as connection:
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
-    return QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
+    return PoolsSetting(
+        choices=replace(choices, words=words),
+        dates=dates.iso(),
+        labels=subject_labels(names, subjects),
+        popularity=popularity_frame(popularity),
+    )
 
 
-def _groups(years: pl.DataFrame) -> Iterator[list[dict[str, Any]]]:
-    """The asked years of each group, in the order of ``years`` (grouped by group id)."""
-    rows = years.iter_rows(named=True)
-    for _, group in groupby(rows, key=lambda row: row["group_id"]):
-        yield list(group)
+def _by_group(years: pl.DataFrame) -> pl.DataFrame:
+    """One row per group of asked ``years``: its years' columns as lists, in year order."""
+    ordered = years.sort("group_id", "year")
+    return ordered.group_by("group_id", maintain_order=True).agg(
+        pl.col("subject", "pid", "state", "snapshot").first(),
+        pl.col("year", "objects", "precision_only"),
+    )
 
 
 def _limited(
-    years: pl.DataFrame, build: Build, request: BenchmarkRequest, tally: Counter[str]
+    groups: pl.DataFrame, setting: PoolsSetting, request: BenchmarkRequest, tally: Counter[str]
 ) -> pl.DataFrame:
     """Whole groups in the seed's order, each taken when all its records fit in ``--limit``."""
-    ids = years.get_column("group_id").unique()
-    ranks = pl.DataFrame({"group_id": ids, "_rank": [seeded_rank(request.seed, i) for i in ids]})
-    ordered = years.join(ranks, on="group_id").sort("_rank", "group_id", "year")
-    kept: list[QaItem] = []
-    for rows in _groups(ordered):
-        items: list[QaItem] = list(kept_items(build(rows), tally))
-        if len(kept) + len(items) <= (request.limit or 0):
-            kept += items
-        if len(kept) == request.limit:
+    built = pools_frame(groups, setting, tally)
+    sizes = built.group_by("group_id").len()
+    ranks = [seeded_rank(request.seed, group) for group in sizes.get_column("group_id")]
+    sizes = sizes.with_columns(pl.Series("_rank", ranks, dtype=pl.UInt64())).sort(
+        "_rank", "group_id"
+    )
+    kept, count = [], 0
+    for group, size in sizes.select("group_id", "len").iter_rows():
+        if count + size <= (request.limit or 0):
+            kept.append(group)
+            count += size
+        if count == request.limit:
             break
-    kept = balance_truth(kept, request.seed)
-    return columns_frame(sorted((i.record for i in kept), key=lambda r: r["id"]), POOLS_SCHEMA)
+    chosen = built.filter(pl.col("group_id").is_in(pl.Series(kept, dtype=pl.String()).implode()))
+    return balance_truth_frame(chosen, request.seed)
 
 
 def pool_chunks(
-    years: pl.DataFrame, build: Build, request: BenchmarkRequest, tally: Counter[str]
+    years: pl.DataFrame, setting: PoolsSetting, request: BenchmarkRequest, tally: Counter[str]
 ) -> Iterator[pl.DataFrame]:
-    """The records of a split's asked ``years``, sorted by id, in frames of the records of
-    :data:`~kgdiff.export.splits.CHUNK` groups (built on every core when there are more:
-    :func:`~kgdiff.export.splits.record_chunks`); both true/false labels among the first
-    frame's whenever they can be. Why a year has no record is counted in ``tally``."""
+    """The records of a split's asked ``years``, sorted by id, built a batch of whole groups
+    at a time (:func:`~kgdiff.export.frame_chunks.frame_chunks`); both true/false labels
+    among the first batch's whenever they can be. Why a year has none is counted in
+    ``tally``."""
+    groups = _by_group(years)
     if request.limit is not None:
-        yield _limited(years, build, request, tally)
+        yield (
+            _limited(groups, setting, request, tally)
+            .select(POOLS_SCHEMA.names())
+            .cast(POOLS_SCHEMA)
+        )
         return
-    # one row per group (its years as lists), so that a chunk holds whole groups
-    grouped = years.group_by("group_id", maintain_order=True).agg(pl.all())
-    columns = [name for name in years.columns if name != "group_id"]
 
-    def build_group(row: dict[str, Any]) -> list[Built]:
-        rows = [
-            {"group_id": row["group_id"], **dict(zip(columns, values, strict=True))}
-            for values in zip(*(row[name] for name in columns), strict=True)
-        ]
-        return build(rows)
+    def build(rows: pl.DataFrame, counted: Counter[str]) -> pl.DataFrame:
+        return pools_frame(rows.drop("_id"), setting, counted)
 
-    yield from record_chunks(grouped, pl.col("group_id"), build_group, request, POOLS_SCHEMA, tally)
+    yield from frame_chunks(groups, pl.col("group_id"), build, request, POOLS_SCHEMA, tally)
 
 
 def _counts(
@@ -251,12 +176,8 @@ def pools_config(
     if every.height > asked.height:
         left_out[NOT_SAMPLED] = every.height - asked.height
     setting = _setting(kg, groups, asked, request, dates)
-
-    def build(rows: list[dict[str, Any]]) -> list[Built]:
-        return group_items(rows, catalogue[rows[0]["pid"]], setting)
-
     splits = {
-        name: pool_chunks(asked.filter(pl.col("state") == name), build, request, left_out)
+        name: pool_chunks(asked.filter(pl.col("state") == name), setting, request, left_out)
         for name in POOLS_SPLITS
     }
     counts = {**_counts(groups, years, by_state, sample, span), "left_out": left_out}
