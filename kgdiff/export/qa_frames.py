@@ -1,7 +1,7 @@
-"""The ``qa`` config's records built column by column (the rules of
-:func:`kgdiff.export.qa_records.qa_item`, for a batch of groups at once): the subject's label,
-the answers' words, the options and the true/false statement, the relation's templates, the
-evidence sentence and the popularity are joins and expressions over the batch."""
+"""The ``qa`` config's records built column by column, a batch of groups at once: the
+subject's label, the answers' words, the options and the true/false statement, the relation's
+templates, the evidence sentence and the popularity are joins and expressions over the batch
+(the rules of docs/benchmark-export.md#the-qa-config)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""The names and the distractor pool that the configs of one export share, read once.
+"""The names, words and distractor tiers that the configs of one export share, read once.
 
-Every config names values (labels, aliases, classes: :mod:`kgdiff.export.names`) and the
-``qa`` and ``updates`` configs draw distractors from the same pool (every answer of the
-classified groups, :mod:`kgdiff.export.noise`). On a store of millions of groups reading the
-names takes seconds and the pool hundreds of megabytes: an export reads each name once per
-snapshot, whichever config asks first, and builds the pool once.
+Every config names values (labels, aliases, classes: :mod:`kgdiff.export.names`), and the
+configs built column by column look up the words of every answer of the classified groups
+once (:mod:`kgdiff.export.word_frames`) and draw distractors from the same tiers of them
+(:mod:`kgdiff.export.noise_frames`). On a store of millions of groups reading the names takes
+seconds and the tiers hundreds of megabytes: an export reads each name once per snapshot,
+whichever config asks first, and builds the words and the tiers once.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import polars as pl
 
 from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.names import Names
-from kgdiff.export.noise import NoisePool
 from kgdiff.export.noise_frames import NoiseTiers
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.value_text import is_entity
@@ -39,7 +39,6 @@ class SharedNaming:
         self._names: dict[str | None, Names] = {}
         self._asked: dict[str | None, set[str]] = {}
         self._pairs: pl.DataFrame | None = None
-        self._noise: dict[str | None, NoisePool] = {}
         self._words: dict[str | None, pl.DataFrame] = {}
         self._tiers: dict[str | None, NoiseTiers] = {}
 
@@ -60,15 +59,6 @@ class SharedNaming:
         if self._pairs is None:
             self._pairs = answer_pairs(self._groups)
         return self._pairs
-
-    def noise(self, snapshot: str | None) -> NoisePool:
-        """The distractor pool of the groups' answers, named as of ``snapshot``."""
-        pool = self._noise.get(snapshot)
-        if pool is None:
-            pairs = self.pairs()
-            names = self.names(pairs.get_column("value").to_list(), snapshot)
-            pool = self._noise[snapshot] = NoisePool.of(pairs, names, self._catalogue)
-        return pool
 
     def words(self, snapshot: str | None) -> pl.DataFrame:
         """The words of every answer of the groups (:func:`value_words`), named as of
