@@ -321,6 +321,20 @@ def test_a_lexemes_forms_and_senses_are_counted_not_stored(tmp_path):
     assert rows == [("L691820",)]
 
 
+def test_a_statement_in_json_and_in_rdf_gives_the_same_row(sample_store, real_store):
+    """No sample holds the same revision of an entity as JSON and as RDF. The nearest: Q8's
+    statement ``Q8$63214A9F-…`` (P646) is in the JSON dump of December 2014 (wd-2014-12) and,
+    unchanged, in Wikidata's RDF of 2019-2020 (small_dump_chunk.ttl): its rows are equal, its
+    one reference counted alike."""
+    sid = "Q8$63214A9F-B2C8-42F9-8DA0-B046A989DDCF"
+    columns = STATEMENT_COLUMNS + ", datatype, n_references"
+    from_json = _table(_snapshot(sample_store, "wd-2014-12"), "statements", columns)
+    from_rdf = _table(_snapshot(real_store, _name("small_dump_chunk.ttl")), "statements", columns)
+    json_rows = [row for row in from_json if row[0] == sid]
+    assert len(json_rows) == 1
+    assert [row for row in from_rdf if row[0] == sid] == json_rows
+
+
 # -- 3. compressed inputs, other syntaxes, malformed input ----------------------------------
 
 SOURCE = RDF_DIR / "Q37599471.ttl"
@@ -358,6 +372,7 @@ def test_compressed_inputs_give_the_same_snapshot(tmp_path):
     assert tables["zst"] == tables["plain"]
 
 
+@pytest.mark.filterwarnings("ignore:Dataset.contexts is deprecated:DeprecationWarning")
 def test_n_triples_n_quads_and_rdf_xml_give_the_same_snapshot(tmp_path):
     """The same real graph in three other syntaxes, written by rdflib. rdflib's writers do
     not keep the order of the Turtle file, so ordinals (statement, alias, qualifier order)
@@ -378,6 +393,22 @@ def test_n_triples_n_quads_and_rdf_xml_give_the_same_snapshot(tmp_path):
     for path in (nt, nq, xml):
         got = _comparable(_ingest(path, store, path.suffix[1:]).ingest.directory, False)
         assert got == turtle, path.suffix
+    # N-Triples and N-Quads in chunks of 2 KB (never between two lines of one subject)
+    for path in (nt, nq):
+        chunked = _ingest(path, store, f"small-{path.suffix[1:]}", chunk_bytes=2048)
+        assert _comparable(chunked.ingest.directory, False) == turtle, path.suffix
+
+
+@pytest.mark.parametrize("file", ["Q513-munged-2020.ttl", "Q37599471.ttl", "commons_dump.ttl"])
+def test_small_chunks_give_the_same_snapshot(tmp_path, file):
+    """Cut into chunks of 2 KB (dozens of them: the prefixes carried into each, value and
+    reference nodes found in other chunks, WDQS's value nodes written at the end of the file,
+    an entity's triples gathered across chunks), the file gives the snapshot read whole."""
+    store = tmp_path / "store"
+    whole = _comparable(_ingest(RDF_DIR / file, store, "whole").ingest.directory)
+    small = _ingest(RDF_DIR / file, store, "small", chunk_bytes=2048)
+    assert _comparable(small.ingest.directory) == whole
+    assert small.counts.get("value_nodes_missing", 0) == (1 if file == "commons_dump.ttl" else 0)
 
 
 def _broken_nt(tmp_path: Path) -> tuple[Path, int]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import warnings
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -103,6 +104,10 @@ RANKS = {"PreferredRank": "preferred", "NormalRank": "normal", "DeprecatedRank":
 DUMP_NODE = URIRef(WIKIBASE + "Dump")
 ABOUT = URIRef(SCHEMA + "about")
 ARTICLE = URIRef(SCHEMA + "Article")
+IS_PART_OF = URIRef(SCHEMA + "isPartOf")
+LOOSE_SUBJECTS = 10_000
+"""Subjects not yet placed (a page whose ``schema:about`` is in a later chunk of a file not
+grouped by subject) and pages already placed, remembered for other chunks."""
 
 Pairs = list[tuple[Node, Node]]
 
@@ -139,11 +144,26 @@ class _Pending:
     """The triples of one entity gathered so far, by subject, in file order."""
 
     subjects: dict[Node, Pairs] = field(default_factory=dict)
-    articles: list[Node] = field(default_factory=list)
-    datasets: list[Node] = field(default_factory=list)
+    abouts: list[Node] = field(default_factory=list)
+    """Subjects ``schema:about`` the entity: its sitelinks' pages and its dataset node."""
 
     def add(self, subject: Node, pairs: Pairs) -> None:
         self.subjects.setdefault(subject, []).extend(pairs)
+
+    def _is_article(self, node: Node) -> bool:
+        return any(
+            (p == RDF.type and o == ARTICLE) or p == IS_PART_OF for p, o in self.subjects[node]
+        )
+
+    @property
+    def articles(self) -> list[Node]:
+        """The pages of the entity's sitelinks."""
+        return [node for node in self.abouts if self._is_article(node)]
+
+    @property
+    def datasets(self) -> list[Node]:
+        """The entity's ``data:`` node (Wikibase's, not WDQS's munged form)."""
+        return [node for node in self.abouts if not self._is_article(node)]
 
 
 def _local(term: Node, separator: str = "#") -> str:
@@ -201,7 +221,9 @@ def parse_chunk(chunk: Chunk) -> list[Triple]:
     logging.getLogger("rdflib.term").setLevel(logging.ERROR)
     store = _OrderStore()
     if chunk.format == NQUADS:
-        rdflib.Dataset(store=store).parse(data=chunk.text, format="nquads")
+        with warnings.catch_warnings():  # rdflib's own N-Quads parser uses its deprecated API
+            warnings.simplefilter("ignore", DeprecationWarning)
+            rdflib.Dataset(store=store).parse(data=chunk.text, format="nquads")
     else:
         rdflib.Graph(store=store).parse(data=chunk.text, format=chunk.format)
     return list(dict.fromkeys(store.parsed))
@@ -223,6 +245,8 @@ class EntityBuilder:
         self.grouped = grouped
         """False: hold every entity until the end (a file in any order, in memory)."""
         self._written: OrderedDict[str, None] = OrderedDict()
+        self._loose: OrderedDict[Node, Pairs] = OrderedDict()
+        self._page_owner: OrderedDict[Node, str] = OrderedDict()
         self.datatypes: dict[str, str] = dict(datatypes or {})
         self.cache = NodeCache(cache_bound)
         self.pending: dict[str, _Pending] = {}
@@ -252,6 +276,8 @@ class EntityBuilder:
 
     def finish(self) -> Iterator[dict[str, Any]]:
         """The entities still pending at the end of the file."""
+        self.stats.counts["other_triples"] += sum(map(len, self._loose.values()))
+        self._loose.clear()
         while self.pending:
             qid = next(iter(self.pending))
             doc = self._build(qid, self.pending.pop(qid))
@@ -296,16 +322,23 @@ class EntityBuilder:
             self.cache.put(text, pairs)
             return None
         about = [entity_id(o) for p, o in pairs if p == ABOUT]
-        if about and about[0] is not None:
-            owner = about[0]
-            pending = self._pending(owner)
-            pending.add(subject, pairs)
-            kinds = {o for p, o in pairs if p == RDF.type}
-            (pending.articles if ARTICLE in kinds else pending.datasets).append(subject)
-            return owner
+        described = about[0] if about else self._page_owner.get(subject)
+        if described is not None:
+            pending = self._pending(described)
+            if subject not in pending.subjects:
+                pending.abouts.append(subject)
+            pending.add(subject, self._loose.pop(subject, []) + pairs)
+            self._page_owner[subject] = described
+            if len(self._page_owner) > LOOSE_SUBJECTS:
+                self._page_owner.popitem(last=False)
+            return described
         if subject == DUMP_NODE:
             self.stats.is_dump = True
-        self.stats.counts["other_triples"] += len(pairs)
+            self.stats.counts["other_triples"] += len(pairs)
+            return None
+        self._loose.setdefault(subject, []).extend(pairs)
+        if len(self._loose) > LOOSE_SUBJECTS:
+            self.stats.counts["other_triples"] += len(self._loose.popitem(last=False)[1])
         return None
 
     # -- building --------------------------------------------------------------------------
