@@ -472,6 +472,9 @@ def test_rerun_is_a_no_op_and_cli(tmp_path):
     assert "published snapshot q" in first.stdout and "110 statements" in first.stdout
     again = run_kgdiff(*args, "--store", str(store))
     assert again.returncode == 0 and "nothing to do" in again.stdout
+    other = [a if a != str(SOURCE) else str(RDF_DIR / "Q24628793.ttl") for a in args]
+    refused = run_kgdiff(*other, "--store", str(store))
+    assert refused.returncode == 5 and "already exists" in refused.stderr
     path, line = _broken_nt(tmp_path)
     failed = run_kgdiff("ingest", "rdf", str(path), "--date", "2024-01-01", "--store",
                         str(store), "--max-rejects", "0")  # fmt: skip

@@ -16,6 +16,7 @@ Malformed RDF (a line, a Turtle statement that rdflib cannot parse) is set aside
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,7 +234,7 @@ def ingest_rdf(request: RdfIngestRequest, progress: Progress | None = None) -> R
     snapshot was already built from this very file)."""
     progress = progress or NullProgress()
     path = request.path.expanduser().resolve()
-    request = RdfIngestRequest(**{**request.__dict__, "path": path})
+    request = dataclasses.replace(request, path=path)
     if not path.is_file():
         raise InputError(f"{path}: no such file; check the path")
     fmt = rdf_format(path, request.format)
@@ -245,17 +246,20 @@ def ingest_rdf(request: RdfIngestRequest, progress: Progress | None = None) -> R
     target, record_file = folder / f"{name}.json.zst", folder / f"{name}.rdf.json"
     rejects_path = folder / f"{name}.rejects.jsonl"
     record = _source_record(path, fmt)
-    if (layout.snapshot_dir(name) / "manifest.json").is_file():
-        known = msgspec.json.decode(record_file.read_bytes()) if record_file.is_file() else {}
-        if {k: known.get("source", {}).get(k) for k in record} != record or not target.is_file():
-            raise StoreError(
-                f"snapshot {name!r} already exists and was not built from {path}; remove it "
-                f"with 'kgdiff snapshots rm {name}' or choose another --snapshot"
-            )
-        coverage, counts, count = known["coverage"], known["counts"], known["rejects"]
+    known = msgspec.json.decode(record_file.read_bytes()) if record_file.is_file() else {}
+    converted = known.get("source") == record and target.is_file()
+    if (layout.snapshot_dir(name) / "manifest.json").is_file() and not converted:
+        raise StoreError(
+            f"snapshot {name!r} already exists and was not built from {path}; remove it "
+            f"with 'kgdiff snapshots rm {name}' or choose another --snapshot"
+        )
+    if converted:  # published, or converted by a run that stopped in the JSON ingest
+        coverage = request.coverage or known["coverage"]
+        counts, count = known["counts"], known["rejects"]
     else:
-        rejects = _Rejects(rejects_path, path, request.max_rejects)
+        record_file.unlink(missing_ok=True)
         rejects_path.unlink(missing_ok=True)
+        rejects = _Rejects(rejects_path, path, request.max_rejects)
         try:
             stats = _convert(request, fmt, target, rejects, progress, _store_datatypes(layout))
         finally:
