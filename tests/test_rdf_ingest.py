@@ -9,6 +9,7 @@ from __future__ import annotations
 import bz2
 import dataclasses
 import gzip
+import io
 import logging
 import re
 import shutil
@@ -30,6 +31,8 @@ from kgdiff.errors import InputError, UsageError
 from kgdiff.export.rdf.times import parse_key, xsd_datetime
 from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 from kgdiff.ingest.rdf_snapshot import RdfIngestRequest, RdfIngestResult, ingest_rdf
+from kgdiff.readers.rdf_chunks import rdf_chunks
+from kgdiff.readers.rdf_entities import NODE_CACHE, EntityBuilder, parse_chunk
 from kgdiff.readers.rdf_values import GREGORIAN, JULIAN, wikibase_time
 from kgdiff.timevalue import GREGORIAN_QID, JULIAN_QID, time_key
 from tests.paths import DATA, run_kgdiff
@@ -338,6 +341,24 @@ def test_a_statement_in_json_and_in_rdf_gives_the_same_row(sample_store, real_st
     json_rows = [row for row in from_json if row[0] == sid]
     assert len(json_rows) == 1
     assert [row for row in from_rdf if row[0] == sid] == json_rows
+
+
+def test_a_value_node_out_of_the_cache_falls_back_to_the_simple_value():
+    """With room for one shared node, WDQS's value nodes written at the end of Q513's file are
+    mostly gone when the entity is built: each such value is read from its ``ps:``/``pq:``
+    simple value and counted."""
+    text = (RDF_DIR / "Q513-munged-2020.ttl").read_text(encoding="utf-8")
+    docs, counts = [], []
+    for bound in (NODE_CACHE, 1):
+        builder = EntityBuilder(cache_bound=bound)
+        chunks = rdf_chunks(io.BytesIO(text.encode()), Path("Q513.ttl"), "turtle", 2048)
+        found = [d for chunk in chunks for d in builder.add_triples(parse_chunk(chunk))]
+        docs.append(found + list(builder.finish()))
+        counts.append(builder.stats.counts)
+    assert counts[0]["value_nodes_missing"] == 0 and counts[1]["value_nodes_missing"] > 0
+    assert counts[1]["values_without_node"] > 0
+    assert [d["id"] for d in docs[1]] == ["Q513"]
+    assert docs[1][0]["claims"].keys() == docs[0][0]["claims"].keys()
 
 
 # -- 3. compressed inputs, other syntaxes, malformed input ----------------------------------
