@@ -134,10 +134,15 @@ def test_the_benchmark_example_exports_and_scores(export_demo_store: Path, tmp_p
 
 def test_the_rdf_example_exports_and_answers_sparql(demo_store: Path, tmp_path: Path) -> None:
     text = section(README, "## RDF")
-    (command,) = [line for line in text.splitlines() if line.startswith(".venv/bin/kgdiff ")]
-    args = [str(tmp_path / a) if a == "germany.ttl" else a for a in shlex.split(command)[1:]]
+    export, ingest = [line for line in text.splitlines() if line.startswith(".venv/bin/kgdiff ")]
+    args = [str(tmp_path / a) if a == "germany.ttl" else a for a in shlex.split(export)[1:]]
     done = run_kgdiff(*args, "--store", str(demo_store))
     assert done.returncode == 0, done.stderr
+    # the ingest example reads the exported file back, into a store of its own
+    args = [str(tmp_path / a) if a == "germany.ttl" else a for a in shlex.split(ingest)[1:]]
+    read = run_kgdiff(*args, "--store", str(tmp_path / "store"))
+    assert read.returncode == 0, read.stderr
+    assert "published snapshot germany-rdf" in read.stdout
     (program,) = re.findall(r"```python\n(.*?)```", text, flags=re.S)
     result = subprocess.run(
         [sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, check=False

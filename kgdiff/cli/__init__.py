@@ -23,6 +23,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
             "pageviews": "kgdiff.cli.pageviews:ingest_pageviews",
             "wikipedia": "kgdiff.cli.ingest_wikipedia:ingest_wikipedia_command",
             "api": "kgdiff.cli.ingest_api:ingest_api_command",
+            "rdf": "kgdiff.cli.ingest_rdf:ingest_rdf_command",
         },
     ),
     "snapshots": "kgdiff.cli.snapshots:snapshots_app",
