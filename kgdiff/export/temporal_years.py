@@ -45,7 +45,7 @@ ABSTENTIONS = _distinct([*ABSTENTION_LABELS, *UNKNOWN_PHRASES])
 """Every abstention the scoring recognises (:data:`kgdiff.export.text_match.UNKNOWN_PHRASES`),
 the labels first: the answers of an unanswerable item."""
 _TEXTS = pl.List(pl.String)
-Picked = dict[str, Any] | str
+Picked = tuple[Any, ...] | str
 """What a row's options were chosen as (the fields of its record), or why it has none."""
 
 
@@ -56,55 +56,61 @@ def pick_year(first: int, last: int, *parts: str) -> int:
 
 
 def _picked(
-    frame: pl.DataFrame, pick: Callable[[dict[str, Any]], Picked], schema: dict[str, pl.DataType]
+    frame: pl.DataFrame,
+    pick: Callable[..., Picked],
+    columns: Sequence[str],
+    schema: dict[str, pl.DataType],
 ) -> tuple[pl.DataFrame, pl.Series]:
-    """The labelled rows of ``frame`` that ``pick`` chose options for, with the fields it
-    chose (of ``schema``), and every left-out row's reason."""
+    """The labelled rows of ``frame`` that ``pick`` (given each row's ``columns``) chose
+    options for, with the fields it chose (of ``schema``), and every left-out row's reason."""
     reasons = ["unlabelled_subject"] * frame.get_column("subject_label").null_count()
     labelled = frame.filter(pl.col("subject_label").is_not_null())
-    fields: dict[str, list[Any]] = {name: [] for name in schema}
+    chosen: list[tuple[Any, ...]] = []
     kept: list[bool] = []
-    for row in labelled.to_arrow().to_pylist():
-        chosen = pick(row)
-        kept.append(not isinstance(chosen, str))
-        if isinstance(chosen, str):
-            reasons.append(chosen)
-            continue
-        for name in schema:
-            fields[name].append(chosen[name])
+    for values in zip(*(labelled.get_column(name).to_list() for name in columns), strict=True):
+        fields = pick(*values)
+        kept.append(not isinstance(fields, str))
+        if isinstance(fields, str):
+            reasons.append(fields)
+        else:
+            chosen.append(fields)
+    by_field = list(zip(*chosen, strict=True)) or [() for _ in schema]
     # through Arrow: polars would build a Series for every list of every row (~10 times slower)
-    arrays = [pa.array(fields[name], type=arrow_type(dtype)) for name, dtype in schema.items()]
+    arrays = [
+        pa.array(values, type=arrow_type(dtype))
+        for values, dtype in zip(by_field, schema.values(), strict=True)
+    ]
     chosen_frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(schema)))
     assert isinstance(chosen_frame, pl.DataFrame)
     picked = labelled.filter(pl.Series(kept, dtype=pl.Boolean)).hstack(chosen_frame)
     return picked, pl.Series(reasons, dtype=pl.String)
 
 
-def _split(others: Sequence[Option]) -> dict[str, Any]:
-    return {"_others": [text for text, _ in others], "_other_types": [t for _, t in others]}
+def _split(others: Sequence[Option]) -> tuple[list[str], list[str]]:
+    return [text for text, _ in others], [kind for _, kind in others]
 
 
-def _implicit_pick(row: dict[str, Any], setting: TemporalSetting) -> Picked:
+def _implicit_pick(
+    setting: TemporalSetting, key: str, pid: str, objects: list[str], group_objects: list[str]
+) -> Picked:
     names, qa = setting.qa.names, setting.qa
-    objects = list(row["objects"])
-    outdated = [value for value in row["group_objects"] if value not in objects]
+    outdated = [value for value in group_objects if value not in objects]
     texts = answer_texts(names, objects, outdated)
     if texts.correct is None:
         return "no_answer_text"
-    relation = setting.catalogue[row["pid"]]
-    inputs = option_inputs(texts, [*objects, *outdated], relation, qa, row["_id"])
+    relation = setting.catalogue[pid]
+    inputs = option_inputs(texts, [*objects, *outdated], relation, qa, key)
     others = chosen_options(inputs, qa.options)
     if others is None:
         return "too_few_options"
     wrong = next((t for kind in ("outdated", "noise") for t, k in others if k == kind), None)
-    return {
-        "_gold": inputs.correct, **_split(others), "_wrong": wrong,
-        "answers": texts.answers, "answer_labels": texts.labels,
-        "outdated_answers": texts.outdated, "object_labels": main_texts_of(names, objects),
-        "outdated": outdated,
-    }  # fmt: skip
+    return (
+        inputs.correct, *_split(others), wrong, texts.answers, texts.labels, texts.outdated,
+        main_texts_of(names, objects), outdated,
+    )  # fmt: skip
 
 
+IMPLICIT_COLUMNS = ("_id", "pid", "objects", "group_objects")
 IMPLICIT_PICKED: dict[str, pl.DataType] = {
     "_gold": pl.String(), "_others": _TEXTS, "_other_types": _TEXTS,
     "_wrong": pl.String(), "answers": _TEXTS, "answer_labels": _TEXTS,
@@ -117,7 +123,8 @@ def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     known without doubt), the group's other objects being outdated; and why the rows left
     out are not asked."""
     frame = named(rows, setting)
-    kept, reasons = _picked(frame, partial(_implicit_pick, setting=setting), IMPLICIT_PICKED)
+    pick = partial(_implicit_pick, setting)
+    kept, reasons = _picked(frame, pick, IMPLICIT_COLUMNS, IMPLICIT_PICKED)
     qa, catalogue = setting.qa, setting.catalogue
     label, year = pl.col("subject_label"), pl.col("year")
     kept = ordered_options(kept, qa.seed, qa.options, "correct").with_columns(
@@ -156,20 +163,20 @@ def abstention_others(
     return others if len(others) == size - 1 else None
 
 
-def _unanswerable_pick(row: dict[str, Any], setting: TemporalSetting) -> Picked:
-    names, relation = setting.qa.names, setting.catalogue[row["pid"]]
-    values = list(row["group_objects"])
+def _unanswerable_pick(setting: TemporalSetting, key: str, pid: str, values: list[str]) -> Picked:
+    names, relation = setting.qa.names, setting.catalogue[pid]
     labels, texts = main_texts_of(names, values), texts_of(names, values)
     named_value = next((value for value in values if names.main_text(value) is not None), None)
     classes = [*(names.classes(named_value) if named_value else ())]
     classes += filter(None, [relation.object_class])
-    noise = setting.qa.noise.offer(row["_id"], relation.pid, classes, values)
+    noise = setting.qa.noise.offer(key, relation.pid, classes, values)
     others = abstention_others(labels, texts, noise, setting.qa.options)
     if others is None:
         return "too_few_options"
-    return {**_split(others), "outdated_answers": texts}
+    return (*_split(others), texts)
 
 
+UNANSWERABLE_COLUMNS = ("_id", "pid", "group_objects")
 UNANSWERABLE_PICKED: dict[str, pl.DataType] = {
     "_others": _TEXTS,
     "_other_types": _TEXTS,
@@ -182,8 +189,8 @@ def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     or before the subject existed): the gold is the abstention; and why the rows left out
     are not asked."""
     frame = named(rows, setting)
-    pick = partial(_unanswerable_pick, setting=setting)
-    kept, reasons = _picked(frame, pick, UNANSWERABLE_PICKED)
+    pick = partial(_unanswerable_pick, setting)
+    kept, reasons = _picked(frame, pick, UNANSWERABLE_COLUMNS, UNANSWERABLE_PICKED)
     qa, label = setting.qa, pl.col("subject_label")
     kept = kept.with_columns(_gold=pl.lit(UNKNOWN_OPTION))
     kept = ordered_options(kept, qa.seed, qa.options, "unknown").with_columns(
