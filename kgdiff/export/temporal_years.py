@@ -61,10 +61,11 @@ def _picked(
     columns: Sequence[str],
     schema: dict[str, pl.DataType],
 ) -> tuple[pl.DataFrame, pl.Series]:
-    """The labelled rows of ``frame`` that ``pick`` (given each row's ``columns``) chose
-    options for, with the fields it chose (of ``schema``), and every left-out row's reason."""
-    reasons = ["unlabelled_subject"] * frame.get_column("subject_label").null_count()
-    labelled = frame.filter(pl.col("subject_label").is_not_null())
+    """The rows of ``frame`` without a ``_reason`` that ``pick`` (given each row's
+    ``columns``) chose options for, with the fields it chose (of ``schema``), and every
+    left-out row's reason."""
+    reasons = frame.get_column("_reason").drop_nulls().to_list()
+    labelled = frame.filter(pl.col("_reason").is_null())
     chosen: list[tuple[Any, ...]] = []
     kept: list[bool] = []
     for values in zip(*(labelled.get_column(name).to_list() for name in columns), strict=True):
@@ -123,6 +124,16 @@ def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     known without doubt), the group's other objects being outdated; and why the rows left
     out are not asked."""
     frame = named(rows, setting)
+    # no_answer_text worked out column-wise: a third of the periods, and no options to draw
+    names = setting.qa.names
+    values = frame.get_column("objects").explode().drop_nulls().unique()
+    texted = values.filter(values.map_elements(names.main_text, pl.String).is_not_null())
+    frame = frame.with_columns(
+        _reason=pl.when(pl.col("subject_label").is_null())
+        .then(pl.lit("unlabelled_subject"))
+        .when(~pl.col("objects").list.eval(pl.element().is_in(texted.implode())).list.any())
+        .then(pl.lit("no_answer_text"))
+    )
     pick = partial(_implicit_pick, setting)
     kept, reasons = _picked(frame, pick, IMPLICIT_COLUMNS, IMPLICIT_PICKED)
     qa, catalogue = setting.qa, setting.catalogue
@@ -189,6 +200,9 @@ def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     or before the subject existed): the gold is the abstention; and why the rows left out
     are not asked."""
     frame = named(rows, setting)
+    frame = frame.with_columns(
+        _reason=pl.when(pl.col("subject_label").is_null()).then(pl.lit("unlabelled_subject"))
+    )
     pick = partial(_unanswerable_pick, setting)
     kept, reasons = _picked(frame, pick, UNANSWERABLE_COLUMNS, UNANSWERABLE_PICKED)
     qa, label = setting.qa, pl.col("subject_label")
