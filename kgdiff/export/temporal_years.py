@@ -17,7 +17,7 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.export.dataset_schema import arrow_type
-from kgdiff.export.names import main_texts_of, texts_of
+from kgdiff.export.names import Names, main_texts_of, texts_of
 from kgdiff.export.options import UNKNOWN_OPTION, Option, chosen_options, normalised
 from kgdiff.export.qa_records import answer_texts, option_inputs
 from kgdiff.export.relation_columns import rendered
@@ -119,21 +119,25 @@ IMPLICIT_PICKED: dict[str, pl.DataType] = {
 }  # fmt: skip
 
 
-def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
-    """What each group's objects were in ``year`` (a year of a period whose objects are
-    known without doubt), the group's other objects being outdated; and why the rows left
-    out are not asked."""
-    frame = named(rows, setting)
-    # no_answer_text worked out column-wise: a third of the periods, and no options to draw
-    names = setting.qa.names
+def _implicit_reasons(frame: pl.DataFrame, names: Names) -> pl.DataFrame:
+    """``frame`` with ``_reason``: ``unlabelled_subject``, or ``no_answer_text`` when none of
+    the ``objects`` has words (a third of the periods: worked out column-wise, before any
+    option is drawn)."""
     values = frame.get_column("objects").explode().drop_nulls().unique()
     texted = values.filter(values.map_elements(names.main_text, pl.String).is_not_null())
-    frame = frame.with_columns(
+    return frame.with_columns(
         _reason=pl.when(pl.col("subject_label").is_null())
         .then(pl.lit("unlabelled_subject"))
         .when(~pl.col("objects").list.eval(pl.element().is_in(texted.implode())).list.any())
         .then(pl.lit("no_answer_text"))
     )
+
+
+def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
+    """What each group's objects were in ``year`` (a year of a period whose objects are
+    known without doubt), the group's other objects being outdated; and why the rows left
+    out are not asked."""
+    frame = _implicit_reasons(named(rows, setting), setting.qa.names)
     pick = partial(_implicit_pick, setting)
     kept, reasons = _picked(frame, pick, IMPLICIT_COLUMNS, IMPLICIT_PICKED)
     qa, catalogue = setting.qa, setting.catalogue
