@@ -117,3 +117,25 @@ def test_kgdiff_score_reports_each_kind(done: BenchmarkExport, tmp_path: Path) -
     assert list(report["by_kind"]) == sorted(KINDS)
     table = run_kgdiff(*command, "--config", "temporal")
     assert table.returncode == 0 and "date_match" in table.stdout and "unanswerable" in table.stdout
+
+
+@pytest.mark.parametrize("size", [2, 15])
+def test_other_option_counts(export_sample_store: Path, tmp_path: Path, size: int) -> None:
+    done = export(export_sample_store, tmp_path / "o", configs=("temporal",), options=size)
+    built = every(done.out)
+    for record in (r for kind in KINDS for r in built[kind]):
+        assert len(record["options"]) == len(record["choice_types"]) == size
+        assert record["mc_question"].count("\n") == size + 1
+        assert (
+            record["choice_types"].count(
+                "correct" if record["kind"] != "unanswerable" else "unknown"
+            )
+            == 1
+        )
+    left_out = json.loads((done.out / "kgdiff_build.json").read_text())["configs"]["temporal"]
+    if size == 15:  # 12 date or duration offsets give at most 12 distractors
+        assert not built["timestamp"] and not built["interval"]
+        assert left_out["left_out"]["timestamp"]["too_few_options"] > 0
+    else:
+        assert all(built[kind] for kind in KINDS)
+        assert all(r["tf_label"] for r in built["timestamp"])  # no distractor to state

@@ -7,15 +7,17 @@ year off does not (docs/benchmark-export.md#the-temporal-config, docs/scoring.md
 from __future__ import annotations
 
 import calendar
-import random
 from datetime import date
+from typing import Any
 
+import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kgdiff.export import temporal_dates as dates
 from kgdiff.export.date_match import date_matches, duration_matches, first_date
-from kgdiff.export.temporal_dates import Duration, QualifierDate, held_for, qualifier_date
-from kgdiff.export.temporal_years import abstention_choices
+from kgdiff.export.temporal_choices import ordered_options
+from kgdiff.export.temporal_years import abstention_others
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}
@@ -28,52 +30,94 @@ def key(day: date, precision: int, calendar_qid: str = GREGORIAN) -> str:
 days = st.dates(min_value=date(1, 1, 1), max_value=date(9999, 12, 31))
 
 
+def read(value: str) -> dict[str, Any] | None:
+    """A value key read as the export reads it: the date's columns, its precision's name,
+    ISO form, words and ISO alias (None when it is not asked: no time, or coarser)."""
+    frame = dates.with_date(pl.DataFrame({"key": [value]}), pl.col("key"), "d")
+    row = frame.with_columns(
+        precision=dates.precision_name("d"),
+        iso=dates.iso("d"),
+        texts=pl.concat_list(dates.words("d"), dates.alias("d")).list.drop_nulls(),
+    ).row(0, named=True)
+    return None if row["d_precision"] is None else row
+
+
+def shifted(value: str, years: int) -> str | None:
+    """The words of the date ``years`` later, None when that crosses the era."""
+    frame = dates.with_date(pl.DataFrame({"key": [value]}), pl.col("key"), "d")
+    words: str | None = frame.select(dates.shifted_words("d", pl.lit(years))).item()
+    return words
+
+
+def held(start: str, end: str) -> tuple[int, str] | str:
+    """How long a fact held from the value key ``start`` to ``end``, or why not asked."""
+    frame = dates.with_date(pl.DataFrame({"s": [start], "e": [end]}), pl.col("s"), "s")
+    frame = dates.with_date(frame, pl.col("e"), "e").with_columns(*dates.held_for("s", "e"))
+    row = frame.row(0, named=True)
+    return row["held_reason"] or (row["duration"], row["duration_unit"])
+
+
+def duration_texts(count: int, unit: str) -> list[str]:
+    """The answer's words: the count with its unit, then the count alone."""
+    frame = pl.DataFrame({"count": [count], "unit": [unit]})
+    text = frame.select(dates.duration_text(pl.col("count"), pl.col("unit"))).item()
+    return [text, str(count)]
+
+
 @given(days, st.integers(min_value=0, max_value=14))
 def test_a_date_is_never_finer_than_its_qualifier(day: date, precision: int) -> None:
-    read = qualifier_date(key(day, precision))
+    got = read(key(day, precision))
     if precision < 9:
-        assert read is None  # a decade, a century… is not asked
+        assert got is None  # a decade, a century… is not asked
         return
-    assert read is not None
-    assert PRECISION_NUMBERS[read.precision] == min(precision, 11)
-    parts = read.iso().split("-")
-    assert len(parts) == {"year": 1, "month": 2, "day": 3}[read.precision]
+    assert got is not None
+    assert PRECISION_NUMBERS[got["precision"]] == min(precision, 11)
+    parts = got["iso"].split("-")
+    assert len(parts) == {"year": 1, "month": 2, "day": 3}[got["precision"]]
     assert parts == [f"{day.year:04d}", f"{day.month:02d}", f"{day.day:02d}"][: len(parts)]
-    words = read.texts()[0]
-    assert (str(day.day) in words.split()) == (read.precision == "day")
-    assert (calendar.month_name[day.month] in words) == (read.precision != "year")
+    words = got["texts"][0]
+    assert (str(day.day) in words.split()) == (got["precision"] == "day")
+    assert (calendar.month_name[day.month] in words) == (got["precision"] != "year")
 
 
 @given(days, st.sampled_from([9, 10, 11]))
 def test_an_answer_stating_the_gold_matches_and_one_a_year_off_does_not(
     day: date, precision: int
 ) -> None:
-    gold = qualifier_date(key(day, precision))
+    gold = read(key(day, precision))
     assert gold is not None
-    for text in gold.texts():
-        assert date_matches(text, gold.iso(), gold.precision)
-        assert date_matches(f"It was in {text}.", gold.iso(), gold.precision)
+    for text in gold["texts"]:
+        assert date_matches(text, gold["iso"], gold["precision"])
+        assert date_matches(f"It was in {text}.", gold["iso"], gold["precision"])
     for offset in (-1, 1):
-        other = gold.shifted(offset)
+        other = shifted(key(day, precision), offset)
         if other is not None:
-            assert other.precision == gold.precision
-            assert not date_matches(other.texts()[0], gold.iso(), gold.precision)
+            assert not date_matches(other, gold["iso"], gold["precision"])
+            if day.year + offset <= 9999:  # the date read again is at the same precision
+                again = read(key(day.replace(year=day.year + offset, day=1), precision))
+                assert again is not None and again["precision"] == gold["precision"]
     finer = f"{day.day} {calendar.month_name[day.month]} {day.year}"
-    assert date_matches(finer, gold.iso(), gold.precision)  # more precise, and consistent
+    assert date_matches(finer, gold["iso"], gold["precision"])  # more precise, and consistent
     coarser = str(day.year)
-    assert date_matches(coarser, gold.iso(), gold.precision) == (gold.precision == "year")
+    assert date_matches(coarser, gold["iso"], gold["precision"]) == (gold["precision"] == "year")
 
 
 def test_zero_month_or_day_lowers_the_precision() -> None:
-    assert qualifier_date("+2005-00-00T00:00:00Z|11|Q1985727") == QualifierDate(
-        2005, 0, 0, "year", GREGORIAN
-    )
-    month = qualifier_date("+2005-03-00T00:00:00Z|11|Q1985727")
-    assert month is not None and month.iso() == "2005-03"
-    bce = qualifier_date("-0044-03-15T00:00:00Z|11|Q1985786")
-    assert bce is not None and bce.iso() == "-0044-03-15" and bce.texts()[0] == "15 March 44 BCE"
-    assert qualifier_date("+2005-03-15T00:00:00Z|8|Q1985727") is None
-    assert qualifier_date("Q42") is None and qualifier_date(None) is None
+    year = read("+2005-00-00T00:00:00Z|11|Q1985727")
+    assert year is not None
+    assert (year["d_year"], year["d_month"], year["d_day"], year["precision"]) == (
+        2005, 0, 0, "year",
+    )  # fmt: skip
+    assert year["d_calendar"] == GREGORIAN
+    month = read("+2005-03-00T00:00:00Z|11|Q1985727")
+    assert month is not None and month["iso"] == "2005-03"
+    bce = read("-0044-03-15T00:00:00Z|11|Q1985786")
+    assert bce is not None and bce["iso"] == "-0044-03-15"
+    assert bce["texts"] == ["15 March 44 BCE", "-0044-03-15"]
+    assert read("+2005-03-15T00:00:00Z|8|Q1985727") is None
+    assert read("Q42") is None
+    assert shifted("+2004-02-29T00:00:00Z|11|Q1985727", 1) == "28 February 2005"
+    assert shifted("+0001-05-00T00:00:00Z|10|Q1985727", -1) is None  # no year 0
 
 
 def _add_months(day: date, months: int) -> date | None:
@@ -87,46 +131,43 @@ def _add_months(day: date, months: int) -> date | None:
 @given(days, days)
 def test_a_duration_counts_whole_units_elapsed(first: date, second: date) -> None:
     start, end = sorted((first, second))
-    held = held_for(_day(start), _day(end))
+    found = held(key(start, 11), key(end, 11))
     # the next whole unit is past the end (a month's last day may stand for a later day)
-    if isinstance(held, str):
+    if isinstance(found, str):
         after = _add_months(start, 1)
-        assert held == "too_short"
+        assert found == "too_short"
         assert after is None or after > end or start.day > 28
         return
-    months = held.count * (12 if held.unit == "years" else 1)
-    assert held.count > 0 and (held.unit == "months") == (months < 12)
+    count, unit = found
+    months = count * (12 if unit == "years" else 1)
+    assert count > 0 and (unit == "months") == (months < 12)
     reached = _add_months(start, months)
     assert reached is not None and reached <= end  # never more than elapsed
-    after = _add_months(start, months + (12 if held.unit == "years" else 1))
+    after = _add_months(start, months + (12 if unit == "years" else 1))
     assert after is None or after > end or start.day > 28
-
-
-def _day(day: date) -> QualifierDate:
-    return QualifierDate(day.year, day.month, day.day, "day", GREGORIAN)
 
 
 @given(st.integers(1, 3000), st.integers(0, 200), st.sampled_from(["year", "month", "day"]))
 def test_a_year_precision_end_counts_the_difference_of_the_years(
     year: int, span: int, other: str
 ) -> None:
-    start = QualifierDate(year, 6 if other != "year" else 0, 0, other, GREGORIAN)
-    if other == "day":
-        start = QualifierDate(year, 6, 15, "day", GREGORIAN)
-    end = QualifierDate(year + span, 0, 0, "year", GREGORIAN)
-    held = held_for(start, end)
-    assert held == (Duration(span, "years") if span else "too_short")
-    assert held_for(end, QualifierDate(year, 0, 0, "year", "Q1985786")) == "mixed_calendars"
+    month, day = {"year": ("00", "00"), "month": ("06", "00"), "day": ("06", "15")}[other]
+    number = PRECISION_NUMBERS[other]
+    start = f"+{year:04d}-{month}-{day}T00:00:00Z|{number}|{GREGORIAN}"
+    end = f"+{year + span:04d}-00-00T00:00:00Z|9|{GREGORIAN}"
+    assert held(start, end) == ((span, "years") if span else "too_short")
+    julian = f"+{year:04d}-00-00T00:00:00Z|9|Q1985786"
+    assert held(end, julian) == "mixed_calendars"
 
 
 @given(st.integers(1, 80), st.sampled_from(["years", "months"]))
 def test_a_duration_answer_matches_its_count_in_its_unit(count: int, unit: str) -> None:
-    held = Duration(count, unit)
-    assert all(duration_matches(text, count, unit) for text in held.texts())
+    assert all(duration_matches(text, count, unit) for text in duration_texts(count, unit))
     other = "months" if unit == "years" else "years"
     assert not duration_matches(f"{count} {other}", count, unit)
-    assert not duration_matches(Duration(count + 1, unit).text(), count, unit)
+    assert not duration_matches(duration_texts(count + 1, unit)[0], count, unit)
     assert not duration_matches(f"{count}.5 {unit}", count, unit)
+    assert duration_texts(1, unit)[0] == f"1 {unit[:-1]}"
 
 
 def test_dates_are_read_in_words_iso_and_as_years() -> None:
@@ -140,22 +181,35 @@ def test_dates_are_read_in_words_iso_and_as_years() -> None:
     assert duration_matches("eight years", 8, "years") and not duration_matches("", 8, "years")
 
 
+def _abstention_items(seed: int, size: int, count: int) -> pl.DataFrame:
+    """``count`` unanswerable items' options (the same choices, other ids) in the order of
+    ``seed``."""
+    noise = [f"Person {n}" for n in range(10)]
+    others = abstention_others(["Angela Merkel"], ["Angela Merkel", "Merkel"], noise, size)
+    assert others is not None
+    frame = pl.DataFrame(
+        {
+            "_id": [f"temporal/unanswerable/Q{n}/P26/2030" for n in range(count)],
+            "_gold": ["I don't know"] * count,
+            "_others": [[text for text, _ in others]] * count,
+            "_other_types": [[kind for _, kind in others]] * count,
+        }
+    )
+    return ordered_options(frame, seed, size, "unknown")
+
+
 @given(st.integers(0, 2**32), st.integers(2, 8))
 def test_the_abstention_is_the_gold_and_no_option_repeats(seed: int, size: int) -> None:
-    noise = [f"Person {n}" for n in range(10)]
-    choices = abstention_choices(["Angela Merkel"], ["Angela Merkel", "Merkel"], noise,
-                                 random.Random(seed), size)  # fmt: skip
-    assert choices is not None and len(choices.options) == size
-    gold = "ABCDEFGH".index(choices.gold)
-    assert choices.options[gold] == "I don't know" and choices.choice_types[gold] == "unknown"
-    assert choices.choice_types.count("outdated") == 1
-    assert len(set(choices.options)) == size
+    for item in _abstention_items(seed, size, 3).iter_rows(named=True):
+        assert len(item["options"]) == size
+        gold = "ABCDEFGH".index(item["gold"])
+        assert item["options"][gold] == "I don't know"
+        assert item["choice_types"][gold] == "unknown"
+        assert item["choice_types"].count("outdated") == 1
+        assert len(set(item["options"])) == size
+    assert abstention_others([], [], ["Merkel"], 4) is None  # too few distractors
 
 
 def test_the_abstention_is_at_a_uniformly_random_place() -> None:
-    places = []
-    for seed in range(4000):
-        choices = abstention_choices([], [], ["Paris", "Rome", "Oslo"], random.Random(seed), 4)
-        assert choices is not None
-        places.append(choices.gold)
+    places = _abstention_items(7, 4, 4000).get_column("gold").to_list()
     assert all(850 <= places.count(place) <= 1150 for place in "ABCD")

@@ -15,32 +15,36 @@ from collections.abc import Iterable
 import numpy as np
 import polars as pl
 
+SEPARATOR = "\x1f"
+"""What joins the parts of a digest (the unit separator: no id contains it)."""
 
-def _digest(*parts: str) -> int:
-    joined = "\x1f".join(parts).encode("utf-8")
+
+def digest(*parts: str) -> int:
+    """The 64-bit blake2b digest of ``parts`` (joined by :data:`SEPARATOR`)."""
+    joined = SEPARATOR.join(parts).encode("utf-8")
     return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big")
 
 
 def record_rng(seed: int, record_id: str, purpose: str) -> random.Random:
     """A generator for one purpose of one record (``purpose`` e.g. "options", "tf")."""
-    return random.Random(_digest(str(seed), record_id, purpose))
+    return random.Random(digest(str(seed), record_id, purpose))
 
 
 def fixed_rng(record_id: str, purpose: str) -> random.Random:
     """A generator for a record that no seed moves (e.g. which distractors it is offered)."""
-    return random.Random(_digest("fixed", record_id, purpose))
+    return random.Random(digest("fixed", record_id, purpose))
 
 
 def seeded_rank(seed: int, record_id: str) -> int:
     """A record's place in the seed's order (``--limit`` keeps the first N of a split)."""
-    return _digest(str(seed), record_id, "limit")
+    return digest(str(seed), record_id, "limit")
 
 
 def record_digests(seed: int | None, record_ids: Iterable[str], purpose: str) -> pl.Series:
     """The 64-bit digest of each record for one purpose, as :func:`record_rng` seeds its
     generator (``seed`` None: as :func:`fixed_rng`), for choices made column by column."""
     head = "fixed" if seed is None else str(seed)
-    values = [_digest(head, record_id, purpose) for record_id in record_ids]
+    values = [digest(head, record_id, purpose) for record_id in record_ids]
     return pl.Series(values, dtype=pl.UInt64())
 
 

@@ -6,7 +6,7 @@ classification's groups, in valid time (the start and end qualifiers of the snap
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -18,12 +18,13 @@ from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.groups import Groups
 from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_records import QaItem, QaSetting
+from kgdiff.export.qa_records import QaSetting
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.shared_naming import answer_pairs
-from kgdiff.export.splits import record_chunks
-from kgdiff.export.temporal_items import TemporalSetting, interval_item, timestamp_item
-from kgdiff.export.temporal_years import implicit_item, unanswerable_item
+from kgdiff.export.temporal_items import interval_records, timestamp_records
+from kgdiff.export.temporal_setting import TemporalSetting
+from kgdiff.export.temporal_split import Build, split_chunks
+from kgdiff.export.temporal_years import implicit_records, unanswerable_records
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
 
@@ -119,18 +120,12 @@ def _sources(
     }
 
 
-Builder = Callable[[Mapping[str, Any], TemporalSetting], QaItem | str]
-BUILDERS: dict[str, Builder] = {
-    "timestamp": timestamp_item,
-    "interval": interval_item,
-    "implicit": implicit_item,
-    "unanswerable": unanswerable_item,
+BUILDERS: dict[str, Build] = {
+    "timestamp": timestamp_records,
+    "interval": interval_records,
+    "implicit": implicit_records,
+    "unanswerable": unanswerable_records,
 }
-
-
-def _builder(kind: str, setting: TemporalSetting) -> Callable[[dict[str, Any]], QaItem | str]:
-    build = BUILDERS[kind]
-    return lambda row: build(row, setting)
 
 
 def temporal_config(
@@ -150,14 +145,7 @@ def temporal_config(
     tallies: dict[str, Counter[str]] = {kind: Counter() for kind in TEMPORAL_KINDS}
     sources = _sources(facts, periods, reach, tallies)
     splits = {
-        kind: record_chunks(
-            frame,
-            key,
-            _builder(kind, setting),
-            request,
-            TEMPORAL_SCHEMA,
-            tallies[kind],
-        )
+        kind: split_chunks(frame, key, BUILDERS[kind], setting, request, tallies[kind])
         for kind, (frame, key) in sources.items()
     }
     counts: dict[str, Any] = {

@@ -1,142 +1,165 @@
-"""The dates of the ``temporal`` config: a start or end qualifier at the precision Wikidata
-gives it (a year, a month or a day; never finer than the data), and how long a fact held
-(docs/benchmark-export.md#the-temporal-config).
+"""The dates of the ``temporal`` config as polars expressions: a start or end qualifier at the
+precision Wikidata gives it (a year, a month or a day; never finer than the data), its words,
+and how long a fact held (docs/benchmark-export.md#the-temporal-config).
 
 A date is read from the qualifier's value key (``+2005-11-22T00:00:00Z|11|Q1985727``), so it
-keeps its precision and is written as Wikidata writes it, in its own calendar. Durations
-count whole units: months when both ends give a month and the fact held less than a year,
-else years.
+keeps its precision and is written as Wikidata writes it, in its own calendar. A read date is
+five columns named ``<prefix>_year`` (negative before the common era), ``_month`` and ``_day``
+(0 when the precision has none), ``_precision`` (9 a year, 10 a month, 11 a day; null when
+the key is no time or coarser than a year) and ``_calendar``. Durations count whole units:
+months when both ends give a month and the fact held less than a year, else years.
 """
 
 from __future__ import annotations
 
-import calendar
-import re
-from dataclasses import dataclass, replace
-
-from kgdiff.export.value_text import time_texts
+import polars as pl
 
 PRECISIONS = {9: "year", 10: "month", 11: "day"}
 """Wikidata's precisions a question may ask (finer ones, hours to seconds, count as a day)."""
-_KEY = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)")
+_KEY = r"^([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)$"
+_MONTHS = dict(enumerate(
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+     "October", "November", "December"], start=1,
+))  # fmt: skip
 
 
-@dataclass(frozen=True)
-class QualifierDate:
-    """A start or end of a fact as written: the year (negative before the common era), the
-    month and day when the precision has them (else 0), the precision's name, the calendar."""
-
-    year: int
-    month: int
-    day: int
-    precision: str
-    calendar: str
-
-    @property
-    def astronomical(self) -> int:
-        """The year counted with a year 0 (1 BCE is 0), for arithmetic across the era."""
-        return self.year + 1 if self.year < 0 else self.year
-
-    def key(self) -> str:
-        """The value key of the date at its precision (the form :mod:`value_text` renders)."""
-        number = {"year": 9, "month": 10, "day": 11}[self.precision]
-        sign = "-" if self.year < 0 else "+"
-        body = f"{abs(self.year):04d}-{self.month:02d}-{self.day:02d}"
-        return f"{sign}{body}T00:00:00Z|{number}|{self.calendar}"
-
-    def texts(self) -> list[str]:
-        """The date in words at its precision ("22 November 2005", "November 2005",
-        "2005"), then its ISO form for a day or a month ("2005-11-22")."""
-        return time_texts(self.key())
-
-    def iso(self) -> str:
-        """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` (a leading ``-`` before the common era)."""
-        year = f"-{abs(self.year):04d}" if self.year < 0 else f"{self.year:04d}"
-        if self.precision == "year":
-            return year
-        if self.precision == "month":
-            return f"{year}-{self.month:02d}"
-        return f"{year}-{self.month:02d}-{self.day:02d}"
-
-    def phrase(self) -> str:
-        """The date after a verb: "in 2005", "in November 2005", "on 22 November 2005"."""
-        return f"{'on' if self.precision == 'day' else 'in'} {self.texts()[0]}"
-
-    def shifted(self, years: int) -> QualifierDate | None:
-        """The same date ``years`` later (earlier when negative), None when that crosses the
-        start of the common era; 29 February becomes the 28th in a year without one."""
-        year = self.year + years
-        if (year > 0) != (self.year > 0) or year == 0:
-            return None
-        day = self.day
-        if self.month == 2 and day == 29 and not calendar.isleap(year):
-            day = 28
-        return replace(self, year=year, day=day)
+def with_date(frame: pl.DataFrame, key: pl.Expr, prefix: str) -> pl.DataFrame:
+    """``frame`` with the date of a time value key at the precision it gives (a ``00``
+    month or day lowers it), as the five columns of ``prefix``."""
+    # each step is materialised: an eager frame does not share subexpressions
+    parts = [f"{prefix}_{name}" for name in ("sign", "year", "month", "day", "given", "calendar")]
+    frame = frame.with_columns(
+        key.str.extract_groups(_KEY).struct.rename_fields(parts).alias(prefix)
+    )
+    frame = frame.with_columns(
+        pl.col(prefix).struct.field(*parts[1:5]).cast(pl.Int64, strict=False),
+        pl.col(prefix).struct.field(parts[0], parts[5]),
+    ).drop(prefix)
+    year, month, day = pl.col(parts[1]), pl.col(parts[2]), pl.col(parts[3])
+    given = pl.min_horizontal(pl.col(parts[4]), pl.lit(11))
+    given = pl.when((given == 11) & (day == 0)).then(10).otherwise(given)
+    given = pl.when((given >= 10) & (month == 0)).then(9).otherwise(given)
+    frame = frame.with_columns(
+        pl.when((given >= 9) & (year != 0)).then(given).cast(pl.Int8).alias(f"{prefix}_precision")
+    )
+    precision = pl.col(f"{prefix}_precision")
+    return frame.with_columns(
+        pl.when(pl.col(parts[0]) == "-").then(-year).otherwise(year).alias(f"{prefix}_year"),
+        pl.when(precision >= 10).then(month).otherwise(0).alias(f"{prefix}_month"),
+        pl.when(precision >= 11).then(day).otherwise(0).alias(f"{prefix}_day"),
+    ).drop(parts[0], parts[4])
 
 
-def qualifier_date(key: str | None) -> QualifierDate | None:
-    """The date of a time value key at the precision it gives (a ``00`` month or day lowers
-    it), or None when it is no time or coarser than a year (a decade, a century…)."""
-    found = _KEY.fullmatch(key or "")
-    if found is None:
-        return None
-    sign, year_text, month_text, day_text, precision_text, calendar_qid = found.groups()
-    year, month, day = int(year_text), int(month_text), int(day_text)
-    precision = min(int(precision_text), 11)
-    if precision == 11 and not day:
-        precision = 10
-    if precision >= 10 and not month:
-        precision = 9
-    if precision < 9 or year == 0:
-        return None
-    name = PRECISIONS[precision]
-    month = month if precision >= 10 else 0
-    day = day if precision >= 11 else 0
-    return QualifierDate(-year if sign == "-" else year, month, day, name, calendar_qid)
+def precision_name(prefix: str) -> pl.Expr:
+    """``year``, ``month`` or ``day``."""
+    return pl.col(f"{prefix}_precision").replace_strict(PRECISIONS, return_dtype=pl.String)
 
 
-@dataclass(frozen=True)
-class Duration:
-    """How long a fact held, in whole years or months."""
-
-    count: int
-    unit: str
-    """``years`` or ``months``."""
-
-    def text(self) -> str:
-        """The count and its unit: 1 year, 16 years, 7 months."""
-        unit = self.unit if self.count != 1 else self.unit[:-1]
-        return f"{self.count} {unit}"
-
-    def texts(self) -> list[str]:
-        """The answer's words: the count with its unit, then the count alone."""
-        return [self.text(), str(self.count)]
+def _year4(year: pl.Expr) -> pl.Expr:
+    return year.abs().cast(pl.String).str.zfill(4)
 
 
-def held_for(start: QualifierDate, end: QualifierDate) -> Duration | str:
-    """How long a fact that started at ``start`` and ended at ``end`` held, or why it is
-    not asked (``mixed_calendars``, ``end_before_start``, ``too_short``).
+def words(prefix: str, year: pl.Expr | None = None, day: pl.Expr | None = None) -> pl.Expr:
+    """The date in words at its precision ("22 November 2005", "November 2005", "2005",
+    "44 BCE"); ``year`` and ``day`` stand in for the date's own (a shifted date)."""
+    year = pl.col(f"{prefix}_year") if year is None else year
+    day = pl.col(f"{prefix}_day") if day is None else day
+    precision = pl.col(f"{prefix}_precision")
+    month = pl.col(f"{prefix}_month").replace_strict(_MONTHS, default="", return_dtype=pl.String)
+    said = year.abs().cast(pl.String) + pl.when(year < 0).then(pl.lit(" BCE")).otherwise(pl.lit(""))
+    return (
+        pl.when(precision == 11)
+        .then(pl.concat_str(day.cast(pl.String), pl.lit(" "), month, pl.lit(" "), said))
+        .when(precision == 10)
+        .then(pl.concat_str(month, pl.lit(" "), said))
+        .otherwise(said)
+    )
+
+
+def alias(prefix: str) -> pl.Expr:
+    """The ISO form a model may write instead, for a day or a month (null for a year): a day
+    keeps the era's sign, a month does not (as :func:`kgdiff.export.value_text.time_texts`)."""
+    year, precision = pl.col(f"{prefix}_year"), pl.col(f"{prefix}_precision")
+    month = pl.col(f"{prefix}_month").cast(pl.String).str.zfill(2)
+    day = pl.col(f"{prefix}_day").cast(pl.String).str.zfill(2)
+    sign = pl.when(year < 0).then(pl.lit("-")).otherwise(pl.lit(""))
+    return (
+        pl.when(precision == 11)
+        .then(pl.concat_str(sign, _year4(year), pl.lit("-"), month, pl.lit("-"), day))
+        .when(precision == 10)
+        .then(pl.concat_str(_year4(year), pl.lit("-"), month))
+    )
+
+
+def iso(prefix: str) -> pl.Expr:
+    """``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` (a leading ``-`` before the common era); null
+    for a date that is not asked."""
+    year, precision = pl.col(f"{prefix}_year"), pl.col(f"{prefix}_precision")
+    sign = pl.when(year < 0).then(pl.lit("-")).otherwise(pl.lit(""))
+    text = pl.concat_str(sign, _year4(year))
+    month = pl.lit("-") + pl.col(f"{prefix}_month").cast(pl.String).str.zfill(2)
+    day = pl.lit("-") + pl.col(f"{prefix}_day").cast(pl.String).str.zfill(2)
+    return (
+        pl.when(precision == 9)
+        .then(text)
+        .when(precision == 10)
+        .then(text + month)
+        .when(precision == 11)
+        .then(text + month + day)
+    )
+
+
+def _leap(year: pl.Expr) -> pl.Expr:
+    return (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+
+
+def shifted_words(prefix: str, years: pl.Expr) -> pl.Expr:
+    """The words of the date ``years`` later (earlier when negative), null when that crosses
+    the start of the common era; 29 February becomes the 28th in a year without one."""
+    year = pl.col(f"{prefix}_year")
+    moved = year + years
+    day = pl.col(f"{prefix}_day")
+    feb29 = (pl.col(f"{prefix}_month") == 2) & (day == 29) & ~_leap(moved)
+    crossed = ((moved > 0) != (year > 0)) | (moved == 0)
+    return pl.when(~crossed).then(
+        words(prefix, moved, pl.when(feb29).then(pl.lit(28, pl.Int64)).otherwise(day))
+    )
+
+
+def _astronomical(prefix: str) -> pl.Expr:
+    year = pl.col(f"{prefix}_year")
+    return pl.when(year < 0).then(year + 1).otherwise(year)
+
+
+def held_for(start: str, end: str) -> list[pl.Expr]:
+    """How long a fact held from the date ``start`` to the date ``end`` (two prefixes):
+    ``duration`` and ``duration_unit``, or ``held_reason`` why it is not asked
+    (``mixed_calendars``, ``end_before_start``, ``too_short``).
 
     With a year-precision end, the difference of the years (the data say no more); with a
     month or a day at both ends, the whole months elapsed (a day-precision end before the
     start's day of the month does not complete its month): under a year in months, else
     in whole years (rounded down, as an age)."""
-    if start.calendar != end.calendar:
-        return "mixed_calendars"
-    if "year" in (start.precision, end.precision):
-        count = end.astronomical - start.astronomical
-        return _checked(count, "years")
-    months = (end.astronomical - start.astronomical) * 12 + end.month - start.month
-    if start.precision == end.precision == "day" and end.day < start.day:
-        months -= 1
-        if months < 0:
-            return "end_before_start"
-    if months >= 12:
-        return Duration(months // 12, "years")
-    return _checked(months, "months")
+    col = pl.col
+    yearly = (col(f"{start}_precision") == 9) | (col(f"{end}_precision") == 9)
+    years = _astronomical(end) - _astronomical(start)
+    months = years * 12 + col(f"{end}_month") - col(f"{start}_month")
+    days = (col(f"{start}_precision") == 11) & (col(f"{end}_precision") == 11)
+    months = months - (days & (col(f"{end}_day") < col(f"{start}_day"))).cast(pl.Int64)
+    count = pl.when(yearly).then(years).when(months >= 12).then(months // 12).otherwise(months)
+    unit = pl.when(yearly | (months >= 12)).then(pl.lit("years")).otherwise(pl.lit("months"))
+    reason = (
+        pl.when(col(f"{start}_calendar") != col(f"{end}_calendar"))
+        .then(pl.lit("mixed_calendars"))
+        .when(count < 0)
+        .then(pl.lit("end_before_start"))
+        .when(count == 0)
+        .then(pl.lit("too_short"))
+    )
+    return [count.alias("duration"), unit.alias("duration_unit"), reason.alias("held_reason")]
 
 
-def _checked(count: int, unit: str) -> Duration | str:
-    if count < 0:
-        return "end_before_start"
-    return Duration(count, unit) if count > 0 else "too_short"
+def duration_text(count: pl.Expr, unit: pl.Expr) -> pl.Expr:
+    """The count and its unit: 1 year, 16 years, 7 months."""
+    named = pl.when(count == 1).then(unit.str.strip_suffix("s")).otherwise(unit)
+    return pl.concat_str(count.cast(pl.String), pl.lit(" "), named)

@@ -1,189 +1,224 @@
-"""The ``temporal`` config's items about one statement: when it started or ended
-(``timestamp``) and how long it held (``interval``), from its start (P580) and end (P582)
-qualifiers in the snapshot read (docs/benchmark-export.md#the-temporal-config)."""
+"""The ``temporal`` config's items about one statement, a frame of rows at once: when it
+started or ended (``timestamp``) and how long it held (``interval``), from its start (P580)
+and end (P582) qualifiers in the snapshot read (docs/benchmark-export.md#the-temporal-config).
+
+Distractors are the gold date moved 1 to :data:`NOISE_STEPS` years, or the gold count moved
+as many units, tried in an order fixed by the record's id; such a text never reads as the
+gold (another year, another count), so the first valid offsets are taken.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
 
-from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
-from kgdiff.export.options import Choices, OptionInputs, build_choices
-from kgdiff.export.qa_records import QaItem, QaSetting, mc_question, statement_pair
-from kgdiff.export.relation_model import Relation, RelationCatalogue
-from kgdiff.export.seeded import fixed_rng, record_rng
-from kgdiff.export.temporal_dates import Duration, QualifierDate, held_for, qualifier_date
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from kgdiff.export import temporal_dates as dates
+from kgdiff.export.column_draws import first_valid
+from kgdiff.export.options import UNKNOWN_OPTION
+from kgdiff.export.temporal_choices import mc_question, offsets_order, ordered_options, truth
+from kgdiff.export.temporal_setting import TemporalSetting, mapped, named, records
 
 NOISE_STEPS = 6
 """Distractor dates and durations lie 1 to this many years (or units) from the gold."""
-_ASKED = {"year": "In which year", "month": "In which month and year", "day": "On which date"}
+_ASKED = {9: "In which year", 10: "In which month and year", 11: "On which date"}
 _VERBS = {"start": ("become", "became"), "end": ("stop being", "stopped being")}
+Built = tuple[pl.DataFrame, pl.Series]
+"""A kind's records, and why each row left out has none."""
 
 
-@dataclass(frozen=True)
-class TemporalSetting:
-    """What every temporal record shares: the qa setting (dates, seed, options, names,
-    distractors, popularity), the catalogue, and the snapshot read."""
-
-    qa: QaSetting
-    catalogue: RelationCatalogue
-    snapshot: str | None
-
-
-def base_record(
-    row: Mapping[str, Any], kind: str, key: str, label: str, setting: TemporalSetting
-) -> dict[str, Any]:
-    """The fields every record has (the others null, for its kind to fill)."""
-    relation = setting.catalogue[row["pid"]]
-    record: dict[str, Any] = dict.fromkeys(TEMPORAL_SCHEMA.names())
-    record.update(
-        id=key, subject=row["subject"], subject_label=label, pid=relation.pid,
-        relation=relation.label, kind=kind, outdated_answers=[], outdated=[],
-        popularity=setting.qa.popularity.get(row["subject"]), snapshot=setting.snapshot,
-        **setting.qa.dates,
-    )  # fmt: skip
-    return record
+def bound_reason(bound: str, prefix: str) -> pl.Expr:
+    """Why the start or end of a statement (the row's ``bound`` columns, its value key read
+    as the date columns of ``prefix``) cannot be asked, null when it can."""
+    col = pl.col
+    return (
+        pl.when(
+            (col(f"{bound}_snaktype") != "value") | ~(col(f"{bound}_values") > 0).fill_null(False)
+        )
+        .then(pl.lit("unknown_date"))
+        .when(col(f"{bound}_values") > 1)
+        .then(pl.lit("several_dates"))
+        .when(col(f"{prefix}_precision").is_null())
+        .then(pl.lit("coarser_than_year"))
+        .when(col(f"{bound}_after"))
+        .then(pl.lit("after_snapshot"))
+    )
 
 
-def truth(
-    choices: Choices, render: Callable[[str], str], setting: TemporalSetting, key: str
-) -> tuple[str, bool, str | None]:
-    """The true/false statement (``render`` of an option), its truth and the statement of
-    the other truth (:func:`~kgdiff.export.qa_records.statement_pair`)."""
-    return statement_pair(choices, render, setting.qa.seed, key)
+def _asked(frame: pl.DataFrame, setting: TemporalSetting, first: pl.Expr) -> pl.DataFrame:
+    """``frame`` named, with the object's words (``text``) and ``_reason`` (``first``, the
+    kind's own reasons, then the subject's and the object's)."""
+    names = setting.qa.names
+    frame = named(frame, setting).with_columns(text=mapped(pl.col("value"), frame, names.main_text))
+    reason = pl.coalesce(
+        first,
+        pl.when(pl.col("subject_label").is_null()).then(pl.lit("unlabelled_subject")),
+        pl.when(pl.col("text").is_null()).then(pl.lit("no_object_text")),
+    )
+    return frame.with_columns(_reason=reason)
 
 
-def choice_fields(
-    question: str,
-    choices: Choices,
-    render: Callable[[str], str],
-    setting: TemporalSetting,
-    key: str,
-) -> tuple[dict[str, Any], str | None]:
-    """The multiple-choice and true/false fields of a record, and its other statement."""
-    statement, label, other = truth(choices, render, setting, key)
-    fields = {
-        "question": question, "mc_question": mc_question(question, choices.options),
-        "options": choices.options, "choice_types": choices.choice_types, "gold": choices.gold,
-        "tf_statement": statement, "tf_label": label,
-    }  # fmt: skip
-    return fields, other
+def _dated(rows: pl.DataFrame) -> pl.DataFrame:
+    """The rows with the dates of their start and end (``_start_*``, ``_end_*``)."""
+    frame = dates.with_date(rows, pl.col("start_value"), "_start")
+    return dates.with_date(frame, pl.col("end_value"), "_end")
 
 
-def _offsets(key: str) -> list[int]:
-    steps = [sign * step for step in range(1, NOISE_STEPS + 1) for sign in (1, -1)]
-    fixed_rng(key, "noise").shuffle(steps)
-    return steps
-
-
-def _date_noise(when: QualifierDate, key: str) -> Iterator[str]:
-    for offset in _offsets(key):
-        other = when.shifted(offset)
-        if other is not None:
-            yield other.texts()[0]
-
-
-def _duration_noise(held: Duration, key: str) -> Iterator[str]:
-    for offset in _offsets(key):
-        if held.count + offset > 0:
-            yield Duration(held.count + offset, held.unit).text()
-
-
-def _choices(
-    texts: list[str], noise: Iterator[str], setting: TemporalSetting, key: str
-) -> Choices | None:
-    inputs = OptionInputs(texts[0], texts, [], [], noise)
-    return build_choices(inputs, record_rng(setting.qa.seed, key, "options"), setting.qa.options)
-
-
-def bound_date(row: Mapping[str, Any], bound: str) -> QualifierDate | str:
-    """The start or end of a statement at its precision, or why it cannot be asked."""
-    if row[f"{bound}_snaktype"] != "value" or not row[f"{bound}_values"]:
-        return "unknown_date"
-    if row[f"{bound}_values"] > 1:
-        return "several_dates"
-    when = qualifier_date(row[f"{bound}_value"])
-    if when is None:
-        return "coarser_than_year"
-    if row[f"{bound}_after"]:
-        return "after_snapshot"
-    return when
-
-
-def _dates(row: Mapping[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
+def _statement_dates() -> list[pl.Expr]:
+    """``start`` and ``end`` with their precisions, for a date with one known value."""
+    fields = []
     for bound in ("start", "end"):
-        when = qualifier_date(row[f"{bound}_value"]) if row[f"{bound}_values"] == 1 else None
-        fields[bound] = when.iso() if when else None
-        fields[f"{bound}_precision"] = when.precision if when else None
+        one = pl.col(f"{bound}_values") == 1
+        fields.append(pl.when(one).then(dates.iso(f"_{bound}")).alias(bound))
+        name = dates.precision_name(f"_{bound}")
+        fields.append(pl.when(one).then(name).alias(f"{bound}_precision"))
     return fields
 
 
-def _asked(row: Mapping[str, Any], setting: TemporalSetting) -> tuple[str, str, Relation] | str:
-    names = setting.qa.names
-    label = names.label(row["subject"])
-    if not label:
-        return "unlabelled_subject"
-    text = names.main_text(row["value"])
-    if text is None:
-        return "no_object_text"
-    return label, text, setting.catalogue[row["pid"]]
+Valid = Callable[[pl.DataFrame, npt.NDArray[np.int64]], npt.NDArray[np.bool_]]
+"""Which offsets (a row per row of the frame) give a distractor."""
 
 
-def timestamp_item(row: Mapping[str, Any], setting: TemporalSetting) -> QaItem | str:
-    """When a statement started or ended (``row["bound"]``), at its qualifier's
-    precision; or why it is not asked."""
-    bound, key = row["bound"], row["_id"]
-    when = bound_date(row, bound)
-    asked = _asked(row, setting)
-    if isinstance(when, str) or isinstance(asked, str):
-        return when if isinstance(when, str) else str(asked)
-    label, text, relation = asked
-    verb, past = _VERBS[bound]
-    subject = f"{label}'s {relation.label}"
-    texts = when.texts()
-    choices = _choices(texts, _date_noise(when, key), setting, key)
-    if choices is None:
-        return "too_few_options"
-    preposition = when.phrase().split(" ", 1)[0]
-    question = f"{_ASKED[when.precision]} did {subject} {verb} {text}?"
-    fields, other = choice_fields(
-        question, choices, lambda option: f"{subject} {past} {text} {preposition} {option}.",
-        setting, key,
-    )  # fmt: skip
-    record = base_record(row, "timestamp", key, label, setting)
-    record.update(
-        answers=texts, answer_labels=texts[:1], objects=[row["value"]], object_labels=[text],
-        statement_id=row["statement_id"], bound=bound, date=when.iso(),
-        date_precision=when.precision, **_dates(row), **fields,
-    )  # fmt: skip
-    return QaItem(record, other)
-
-
-def interval_item(row: Mapping[str, Any], setting: TemporalSetting) -> QaItem | str:
-    """How long a statement held, from its start and end; or why it is not asked."""
-    key = row["_id"]
-    start, end = bound_date(row, "start"), bound_date(row, "end")
-    if isinstance(start, str) or isinstance(end, str):
-        return start if isinstance(start, str) else str(end)
-    held = held_for(start, end)
-    asked = _asked(row, setting)
-    if isinstance(held, str) or isinstance(asked, str):
-        return held if isinstance(held, str) else str(asked)
-    label, text, relation = asked
-    subject = f"{label}'s {relation.label}"
-    choices = _choices(held.texts(), _duration_noise(held, key), setting, key)
-    if choices is None:
-        return "too_few_options"
-    question = f"For how many {held.unit} was {subject} {text}?"
-    fields, other = choice_fields(
-        question, choices, lambda option: f"{subject} was {text} for {option}.", setting, key
+def _distractors(
+    frame: pl.DataFrame,
+    valid: Valid,
+    text: Callable[[pl.Expr], pl.Expr],
+    size: int,
+) -> tuple[pl.DataFrame, pl.Series]:
+    """``_others`` ("I don't know", then the first ``size - 2`` offsets that are ``valid``,
+    as ``text``) and their types, and whether each row had enough."""
+    offsets = offsets_order(frame.get_column("_id"), NOISE_STEPS)
+    picked, enough = first_valid(offsets, valid(frame, offsets), size - 2)
+    noise = [text(pl.lit(pl.Series(picked[:, index]))) for index in range(size - 2)]
+    frame = frame.with_columns(
+        _others=pl.concat_list(pl.lit(UNKNOWN_OPTION), *noise),
+        _other_types=pl.lit(["unknown", *["noise"] * (size - 2)], pl.List(pl.String)),
     )
-    record = base_record(row, "interval", key, label, setting)
-    record.update(
-        answers=held.texts(), answer_labels=[held.text()], objects=[row["value"]],
-        object_labels=[text], statement_id=row["statement_id"], duration=held.count,
-        duration_unit=held.unit, **_dates(row), **fields,
-    )  # fmt: skip
-    return QaItem(record, other)
+    return frame, pl.Series(enough)
+
+
+def _choices(
+    frame: pl.DataFrame,
+    setting: TemporalSetting,
+    valid: Valid,
+    text: Callable[[pl.Expr], pl.Expr],
+) -> Built:
+    """The asked rows of ``frame`` (no ``_reason``) with their options and true/false
+    statements (``_say`` then an option), and every left-out row's reason."""
+    size, seed = setting.qa.options, setting.qa.seed
+    asked = frame.filter(pl.col("_reason").is_null())
+    asked, enough = _distractors(asked, valid, text, size)
+    reasons = pl.concat(
+        [
+            frame.get_column("_reason").drop_nulls(),
+            pl.repeat("too_few_options", int((~enough).sum()), dtype=pl.String, eager=True),
+        ]
+    )
+    asked = asked.filter(enough)
+    asked = ordered_options(asked, seed, size, "correct").with_columns(
+        mc_question=mc_question(size),
+        _true_statement=pl.concat_str("_say", "_gold", pl.lit(".")),
+        _false_statement=pl.concat_str(
+            "_say", pl.col("_others").list.get(1, null_on_oob=True), pl.lit(".")
+        ),
+    )
+    return truth(asked), reasons
+
+
+def timestamp_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
+    """When each statement started or ended (``bound``), at its qualifier's precision; and
+    why the rows left out are not asked."""
+    start = pl.col("bound") == "start"
+    frame = _dated(rows).with_columns(
+        pl.when(start).then(pl.col("start_value")).otherwise(pl.col("end_value")).alias("_key"),
+        **{
+            f"when_{part}": pl.when(start)
+            .then(pl.col(f"start_{part}"))
+            .otherwise(pl.col(f"end_{part}"))
+            for part in ("snaktype", "values", "after")
+        },
+    )
+    frame = dates.with_date(frame, pl.col("_key"), "_when")
+    frame = _asked(frame, setting, bound_reason("when", "_when"))
+    subject = pl.concat_str(pl.col("subject_label"), pl.lit("'s "), pl.col("relation"))
+    verb = pl.when(start).then(pl.lit(_VERBS["start"][0])).otherwise(pl.lit(_VERBS["end"][0]))
+    past = pl.when(start).then(pl.lit(_VERBS["start"][1])).otherwise(pl.lit(_VERBS["end"][1]))
+    on = pl.when(pl.col("_when_precision") == 11).then(pl.lit(" on ")).otherwise(pl.lit(" in "))
+    asked = pl.col("_when_precision").replace_strict(_ASKED, default=None, return_dtype=pl.String)
+    frame = frame.with_columns(
+        _gold=dates.words("_when"),
+        question=pl.concat_str(
+            asked,
+            pl.lit(" did "),
+            subject,
+            pl.lit(" "),
+            verb,
+            pl.lit(" "),
+            pl.col("text"),
+            pl.lit("?"),
+        ),
+        _say=pl.concat_str(subject, pl.lit(" "), past, pl.lit(" "), pl.col("text"), on),
+    ).with_columns(
+        *_statement_dates(),
+        answers=pl.concat_list("_gold", dates.alias("_when")).list.drop_nulls(),
+        answer_labels=pl.concat_list("_gold"),
+        objects=pl.concat_list("value"),
+        object_labels=pl.concat_list("text"),
+        date=dates.iso("_when"),
+        date_precision=dates.precision_name("_when"),
+    )
+    kept, reasons = _choices(
+        frame, setting, _era_kept, lambda offset: dates.shifted_words("_when", offset)
+    )
+    return records(kept, "timestamp", setting), reasons
+
+
+def _era_kept(frame: pl.DataFrame, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """The offsets that keep the date on its side of the start of the common era."""
+    year = frame.get_column("_when_year").to_numpy()[:, None]
+    moved = year + offsets
+    kept: npt.NDArray[np.bool_] = ((moved > 0) == (year > 0)) & (moved != 0)
+    return kept
+
+
+def _positive(frame: pl.DataFrame, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """The offsets that leave a count above 0."""
+    count: npt.NDArray[np.int64] = frame.get_column("duration").to_numpy()[:, None] + offsets
+    return count > 0
+
+
+def interval_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
+    """How long each statement held, from its start and end; and why the rows left out are
+    not asked."""
+    frame = _dated(rows).with_columns(*dates.held_for("_start", "_end"))
+    first = pl.coalesce(
+        bound_reason("start", "_start"), bound_reason("end", "_end"), pl.col("held_reason")
+    )
+    frame = _asked(frame, setting, first)
+    subject = pl.concat_str(pl.col("subject_label"), pl.lit("'s "), pl.col("relation"))
+    count, unit = pl.col("duration"), pl.col("duration_unit")
+    frame = frame.with_columns(
+        _gold=dates.duration_text(count, unit),
+        question=pl.concat_str(
+            pl.lit("For how many "),
+            unit,
+            pl.lit(" was "),
+            subject,
+            pl.lit(" "),
+            "text",
+            pl.lit("?"),
+        ),
+        _say=pl.concat_str(subject, pl.lit(" was "), "text", pl.lit(" for ")),
+        objects=pl.concat_list("value"),
+        object_labels=pl.concat_list("text"),
+    ).with_columns(
+        *_statement_dates(),
+        answers=pl.concat_list("_gold", count.cast(pl.String)),
+        answer_labels=pl.concat_list("_gold"),
+    )
+    kept, reasons = _choices(
+        frame, setting, _positive, lambda offset: dates.duration_text(count + offset, unit)
+    )
+    return records(kept, "interval", setting), reasons

@@ -95,16 +95,22 @@ def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _years(spans: pl.DataFrame, what: str | None = None) -> pl.Series:
+    """A year of each row's [``first``, ``last``] drawn from its group and ``what`` it is
+    for (the period's first year when None): :func:`pick_year`, the same whatever the seed."""
+    columns = [spans.get_column(name).to_list() for name in ("subject", "pid", "first", "last")]
+    years = [
+        pick_year(first, last, subject, pid, what or str(first))
+        for subject, pid, first, last in zip(*columns, strict=True)
+    ]
+    return pl.Series(years, dtype=pl.Int64())
+
+
 def implicit_rows(periods: pl.DataFrame, summary: pl.DataFrame) -> pl.DataFrame:
     """One row per period, with a year of it (drawn from the group and the period's first
     year) and the group's objects."""
-    years = [
-        pick_year(first, last, subject, pid, str(first))
-        for subject, pid, first, last in periods.select(
-            "subject", "pid", "first_year", "last_year"
-        ).iter_rows()
-    ]
-    rows = periods.with_columns(year=pl.Series(years, dtype=pl.Int64()))
+    spans = periods.rename({"first_year": "first", "last_year": "last"})
+    rows = periods.with_columns(year=_years(spans))
     return rows.join(summary.select("subject", "pid", "group_objects"), on=["subject", "pid"])
 
 
@@ -116,15 +122,12 @@ def after_data_rows(summary: pl.DataFrame, reach: date, tally: Counter[str]) -> 
     ranged = summary.filter(pl.col("ranged"))
     groups = ranged.filter(pl.col("existence_end").is_null())
     tally["subject_no_longer_exists"] += ranged.height - groups.height
-    years = [
-        pick_year(first, first + YEARS_PAST_DATA - 1, subject, pid, "after_data")
-        for subject, pid in groups.select("subject", "pid").iter_rows()
-    ]
+    spans = groups.with_columns(first=pl.lit(first), last=pl.lit(first + YEARS_PAST_DATA - 1))
     return groups.select(
         "subject",
         "pid",
         pl.col("group_objects").list.reverse(),
-        year=pl.Series(years, dtype=pl.Int64()),
+        year=_years(spans, "after_data"),
         reason=pl.lit("after_data"),
     )
 
@@ -133,20 +136,20 @@ def before_subject_rows(summary: pl.DataFrame, tally: Counter[str]) -> pl.DataFr
     """Each group with a start or an end whose subject's start of existence is known,
     asked about one of the years before it in which no statement may hold; why the others
     are not asked is counted in ``tally``."""
-    rows: list[tuple[str, str, list[str], int]] = []
-    for row in summary.filter(pl.col("ranged")).iter_rows(named=True):
-        if row["existence"] is None:
-            tally["no_start_of_existence"] += 1
-        elif not row["all_started"]:
-            tally["statement_without_start"] += 1
-        else:
-            last = min(row["existence"], row["earliest"]) - 1
-            first = max(1, row["existence"] - YEARS_PAST_DATA)
-            if last < first:
-                tally["no_year_before_existence"] += 1
-                continue
-            year = pick_year(first, last, row["subject"], row["pid"], "before_subject")
-            rows.append((row["subject"], row["pid"], row["group_objects"], year))
-    schema = {"subject": pl.String(), "pid": pl.String(), "group_objects": pl.List(pl.String())}
-    frame = pl.DataFrame(rows, schema={**schema, "year": pl.Int64()}, orient="row")
-    return frame.with_columns(reason=pl.lit("before_subject"))
+    ranged = summary.filter(pl.col("ranged"))
+    born = ranged.filter(pl.col("existence").is_not_null())
+    started = born.filter(pl.col("all_started")).with_columns(
+        first=pl.max_horizontal(pl.lit(1), pl.col("existence") - YEARS_PAST_DATA),
+        last=pl.min_horizontal("existence", "earliest") - 1,
+    )
+    groups = started.filter(pl.col("first") <= pl.col("last"))
+    tally["no_start_of_existence"] += ranged.height - born.height
+    tally["statement_without_start"] += born.height - started.height
+    tally["no_year_before_existence"] += started.height - groups.height
+    return groups.select(
+        "subject",
+        "pid",
+        "group_objects",
+        year=_years(groups, "before_subject"),
+        reason=pl.lit("before_subject"),
+    )

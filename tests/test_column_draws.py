@@ -1,0 +1,61 @@
+"""Column-wise seeded draws (kgdiff/export/column_draws.py) and template rendering
+(kgdiff/export/relation_columns.py): the digests are seeded.digest's, a permutation puts each
+option at every place equally often (chi-square), the coin is fair, and a template renders as
+relation_templates.render does, braces and placeholder-like labels included."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from kgdiff.export.column_draws import coins, digests, first_valid, orders
+from kgdiff.export.relation_columns import rendered
+from kgdiff.export.relation_templates import render
+from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.seeded import digest
+
+CHI2_3DF_999 = 16.27
+"""The 99.9th percentile of chi-square with 3 degrees of freedom."""
+
+
+def _ids(count: int) -> list[str]:
+    return [f"temporal/timestamp/Q{n}/P39/Q{n}$x/start" for n in range(count)]
+
+
+def test_digests_are_the_seeded_digests() -> None:
+    ids = ["a", "temporal/implicit/Q1/P6/1990", "ü"]
+    assert digests(ids, "7", purpose="options").tolist() == [
+        digest("7", key, "options") for key in ids
+    ]
+    assert digests([], "fixed", purpose="noise").shape == (0,)
+
+
+def test_the_first_place_of_a_permutation_is_uniform_and_the_coin_fair() -> None:
+    keys = digests(_ids(8000), "0", purpose="options")
+    order = orders(keys, 4)
+    assert (np.sort(order, axis=1) == np.arange(4)).all()  # permutations
+    counts = np.bincount(np.argmax(order == 0, axis=1), minlength=4)
+    chi2 = float(((counts - 2000) ** 2 / 2000).sum())
+    assert chi2 < CHI2_3DF_999, counts
+    heads = int(coins(keys).sum())
+    assert 3800 <= heads <= 4200
+    assert (orders(digests(_ids(50), "1", purpose="options"), 4) != order[:50]).any()
+
+
+def test_first_valid_takes_the_leftmost_valid_candidates() -> None:
+    candidates = np.array([[5, 6, 7, 8], [1, 2, 3, 4]])
+    valid = np.array([[False, True, False, True], [False, False, False, True]])
+    picked, enough = first_valid(candidates, valid, 2)
+    assert picked[0].tolist() == [6, 8] and enough.tolist() == [True, False]
+
+
+def test_templates_render_as_the_catalogue_renders_them() -> None:
+    catalogue = shipped_catalogue()
+    pids = catalogue.pids[:5]
+    labels = ["Germany", "{year} {subject}", "Brace {{x}}", "Zoë", "A"]
+    frame = pl.DataFrame({"pid": pids, "label": labels, "year": [1990, 1, 2000, -44, 7]})
+    got = frame.select(
+        rendered(frame, catalogue, "question_at", subject=pl.col("label"), year=pl.col("year"))
+    ).to_series()
+    for pid, label, year, text in zip(pids, labels, frame["year"], got, strict=True):
+        assert text == render(catalogue[pid].templates.question_at, subject=label, year=year)
