@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.export.answer_frames import answer_columns
+from kgdiff.export.column_draws import record_digests
 from kgdiff.export.names import Name, Names
 from kgdiff.export.noise_frames import NoiseTiers
 from kgdiff.export.option_frames import choice_columns
 from kgdiff.export.options import OptionInputs, chosen_options
 from kgdiff.export.qa_records import answer_texts
 from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.seeded import record_digests
 from kgdiff.export.text_match import normalise
 from kgdiff.export.word_frames import normalised_texts, value_words
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import polars as pl
 
 from kgdiff.export.answer_frames import answer_columns
+from kgdiff.export.column_draws import record_digests
 from kgdiff.export.noise_frames import NoiseTiers
 from kgdiff.export.option_frames import choice_columns
 from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.seeded import record_digests
 
 NO_CLASSES = pl.lit([], pl.List(pl.String()))
 

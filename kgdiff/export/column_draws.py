@@ -16,6 +16,7 @@ from hashlib import blake2b
 
 import numpy as np
 import numpy.typing as npt
+import polars as pl
 
 from kgdiff.export.seeded import SEPARATOR
 
@@ -35,16 +36,40 @@ def digests(ids: Iterable[str], *parts: str, purpose: str) -> Digests:
     return np.frombuffer(joined, dtype=">u8").astype(np.uint64)
 
 
-def slots(keys: Digests, count: int, first: int = 1) -> Digests:
-    """``count`` further 64-bit draws per digest (a row per digest), from slot ``first``
-    on: splitmix64 of the digest plus the slot's multiple of the golden ratio."""
-    steps = np.arange(first, first + count, dtype=np.uint64)
+def _spread(keys: Digests, steps: Digests) -> Digests:
+    """splitmix64 of each key plus its step's multiple of the golden ratio (numpy's unsigned
+    arithmetic wraps, which the mix relies on; polars' may not)."""
     with np.errstate(over="ignore"):
-        mixed = keys[:, None] + _GOLDEN * steps[None, :]
+        mixed = keys + _GOLDEN * steps
         mixed = (mixed ^ (mixed >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         mixed = (mixed ^ (mixed >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     spread: Digests = mixed ^ (mixed >> np.uint64(31))
     return spread
+
+
+def slots(keys: Digests, count: int, first: int = 1) -> Digests:
+    """``count`` further 64-bit draws per digest (a row per digest), from slot ``first``
+    on: splitmix64 of the digest plus the slot's multiple of the golden ratio."""
+    steps = np.arange(first, first + count, dtype=np.uint64)
+    return _spread(keys[:, None], steps[None, :])
+
+
+def record_digests(seed: int | None, record_ids: Iterable[str], purpose: str) -> pl.Series:
+    """:func:`digests` as a column (``seed`` None: a draw no seed moves, as
+    :func:`~kgdiff.export.seeded.fixed_rng` makes)."""
+    found = digests(record_ids, "fixed" if seed is None else str(seed), purpose=purpose)
+    return pl.Series(found, dtype=pl.UInt64())
+
+
+def mixed(keys: pl.Series, slot: pl.Series | int) -> pl.Series:
+    """Each digest's draw of its own ``slot`` (a slot per row, or one for all): slot ``s``
+    is the draw :func:`slots` gives at ``s + 1``."""
+    own: Digests = keys.to_numpy().astype(np.uint64)
+    if isinstance(slot, pl.Series):
+        steps: Digests = slot.to_numpy().astype(np.uint64)
+    else:
+        steps = np.full(len(own), slot, dtype=np.uint64)
+    return pl.Series(keys.name, _spread(own, steps + np.uint64(1)), dtype=pl.UInt64())
 
 
 def orders(keys: Digests, count: int) -> npt.NDArray[np.intp]:

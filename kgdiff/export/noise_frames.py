@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from kgdiff.export.column_draws import mixed
 from kgdiff.export.relation_model import ObjectType, RelationCatalogue
-from kgdiff.export.seeded import mixed
 
 FIRST_DRAWS = 4
 DRAWS = 64

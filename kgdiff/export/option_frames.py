@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from kgdiff.export.column_draws import mixed
 from kgdiff.export.noise_frames import NoiseTiers, draw_noise
 from kgdiff.export.options import UNKNOWN_OPTION, normalised
 from kgdiff.export.qa_records import MC_INSTRUCTION
-from kgdiff.export.seeded import mixed
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _TRUTH_SALT = 1 << 32

@@ -14,7 +14,7 @@ import polars as pl
 from kgdiff.export.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.option_frames import mc_question
 from kgdiff.export.pool_records import year_rows
-from kgdiff.export.template_frames import rendered
+from kgdiff.export.relation_columns import rendered
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,16 @@ def pools_frame(groups: pl.DataFrame, setting: PoolsSetting, tally: Counter[str]
     rows = rows.join(labels, on="subject", maintain_order="left")
     built = answered_choices(rows.with_columns(pl.col("group_id").alias("_noise_key")),
                              setting.choices, tally)  # fmt: skip
-    subject, year = pl.col("subject_label"), pl.col("year")
-    built = rendered(built, setting.choices.catalogue, {
-        "question": ("question_at", {"subject": subject, "year": year}),
-        "cloze": ("cloze_at", {"subject": subject, "year": year}),
-        "_true": ("statement_at", {"subject": subject, "object": pl.col("correct"), "year": year}),
-        "_false": ("statement_at", {"subject": subject, "object": pl.col("wrong"), "year": year}),
-    })  # fmt: skip
+    subject, year, catalogue = pl.col("subject_label"), pl.col("year"), setting.choices.catalogue
+    correct, wrong = pl.col("correct"), pl.col("wrong")
+    built = built.with_columns(
+        question=rendered(built, catalogue, "question_at", subject=subject, year=year),
+        cloze=rendered(built, catalogue, "cloze_at", subject=subject, year=year),
+        _true=rendered(
+            built, catalogue, "statement_at", subject=subject, object=correct, year=year
+        ),
+        _false=rendered(built, catalogue, "statement_at", subject=subject, object=wrong, year=year),
+    )
     built = built.join(setting.popularity, on="subject", how="left", maintain_order="left")
     truth = pl.col("truth")
     return built.with_columns(

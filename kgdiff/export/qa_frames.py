@@ -14,7 +14,7 @@ import polars as pl
 from kgdiff.export.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.contexts import Context
 from kgdiff.export.option_frames import mc_question
-from kgdiff.export.template_frames import rendered
+from kgdiff.export.relation_columns import rendered
 
 CONTEXT_SCHEMA = pl.Schema(
     {
@@ -67,12 +67,13 @@ def qa_frame(rows: pl.DataFrame, setting: FrameSetting, tally: Counter[str]) -> 
         tally["unlabelled_subject"] += rows.height - labelled.height
     built = answered_choices(labelled, setting.choices, tally)
     subject, correct, wrong = pl.col("subject_label"), pl.col("correct"), pl.col("wrong")
-    built = rendered(built, setting.choices.catalogue, {
-        "question": ("question", {"subject": subject}),
-        "cloze": ("cloze", {"subject": subject}),
-        "_true": ("statement", {"subject": subject, "object": correct}),
-        "_false": ("statement", {"subject": subject, "object": wrong}),
-    })  # fmt: skip
+    catalogue = setting.choices.catalogue
+    built = built.with_columns(
+        question=rendered(built, catalogue, "question", subject=subject),
+        cloze=rendered(built, catalogue, "cloze", subject=subject),
+        _true=rendered(built, catalogue, "statement", subject=subject, object=correct),
+        _false=rendered(built, catalogue, "statement", subject=subject, object=wrong),
+    )
     built = built.join(setting.contexts, on=["subject", "pid"], how="left", maintain_order="left")
     built = built.join(setting.popularity, on="subject", how="left", maintain_order="left")
     truth = pl.col("truth")

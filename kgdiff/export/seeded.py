@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable
-
-import numpy as np
-import polars as pl
 
 SEPARATOR = "\x1f"
 """What joins the parts of a digest (the unit separator: no id contains it)."""
@@ -38,30 +34,3 @@ def fixed_rng(record_id: str, purpose: str) -> random.Random:
 def seeded_rank(seed: int, record_id: str) -> int:
     """A record's place in the seed's order (``--limit`` keeps the first N of a split)."""
     return digest(str(seed), record_id, "limit")
-
-
-def record_digests(seed: int | None, record_ids: Iterable[str], purpose: str) -> pl.Series:
-    """The 64-bit digest of each record for one purpose, as :func:`record_rng` seeds its
-    generator (``seed`` None: as :func:`fixed_rng`), for choices made column by column."""
-    head = "fixed" if seed is None else str(seed)
-    values = [digest(head, record_id, purpose) for record_id in record_ids]
-    return pl.Series(values, dtype=pl.UInt64())
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
-
-
-def mixed(digests: pl.Series, salt: pl.Series | int) -> pl.Series:
-    """SplitMix64's output for each digest combined with its ``salt`` (a slot, a draw's
-    number): independent uniform 64-bit values from one digest per record. numpy's unsigned
-    arithmetic wraps, which the mix relies on; polars' may not."""
-    base = digests.to_numpy().astype(np.uint64)
-    extra = salt.to_numpy().astype(np.uint64) if isinstance(salt, pl.Series) else np.uint64(salt)
-    with np.errstate(over="ignore"):
-        z = base + (extra + np.uint64(1)) * _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _MIX_1
-        z = (z ^ (z >> np.uint64(27))) * _MIX_2
-        z = z ^ (z >> np.uint64(31))
-    return pl.Series(digests.name, z, dtype=pl.UInt64())
