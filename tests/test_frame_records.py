@@ -85,7 +85,7 @@ def _choices(names: Names, rows: pl.DataFrame, seed: int, size: int) -> pl.DataF
     frame = answer_columns(rows, words).filter(pl.col("correct").is_not_null())
     ids = frame.get_column("_id")
     frame = frame.with_columns(
-        pl.lit("item").alias("kind"),
+        pl.lit("item").alias("object_type"),
         pl.lit([], pl.List(pl.String())).alias("classes"),
         record_digests(None, ids, "noise").alias("noise_digest"),
         record_digests(seed, ids, "options").alias("options_digest"),

@@ -7,6 +7,7 @@ year off does not (docs/benchmark-export.md#the-temporal-config, docs/scoring.md
 from __future__ import annotations
 
 import calendar
+from collections import Counter
 from datetime import date
 from typing import Any
 
@@ -15,9 +16,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgdiff.export import temporal_dates as dates
+from kgdiff.export.abstention_frames import abstention_others
+from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.date_match import date_matches, duration_matches, first_date
+from kgdiff.export.names import Name, Names
+from kgdiff.export.noise_frames import NoiseTiers
+from kgdiff.export.relations import shipped_catalogue
 from kgdiff.export.temporal_choices import ordered_options
-from kgdiff.export.temporal_years import abstention_others
+from kgdiff.export.word_frames import value_words
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}
@@ -181,21 +187,30 @@ def test_dates_are_read_in_words_iso_and_as_years() -> None:
     assert duration_matches("eight years", 8, "years") and not duration_matches("", 8, "years")
 
 
+def _abstention_setting(size: int, people: int = 10) -> ChoiceSetting:
+    """Choices of spouses (P26): Angela Merkel (alias Merkel) and ``people`` others."""
+    book = {"Q1": Name("Angela Merkel", ("Merkel",))}
+    book |= {f"Q{n + 2}": Name(f"Person {n}") for n in range(people)}
+    words = value_words(Names(book), list(book))
+    pairs = pl.DataFrame({"pid": ["P26"] * len(book), "value": list(book)})
+    catalogue = shipped_catalogue()
+    return ChoiceSetting(0, size, catalogue, words, NoiseTiers.of(pairs, words, catalogue))
+
+
 def _abstention_items(seed: int, size: int, count: int) -> pl.DataFrame:
-    """``count`` unanswerable items' options (the same choices, other ids) in the order of
+    """``count`` unanswerable items whose group held Angela Merkel, in the order of
     ``seed``."""
-    noise = [f"Person {n}" for n in range(10)]
-    others = abstention_others(["Angela Merkel"], ["Angela Merkel", "Merkel"], noise, size)
-    assert others is not None
-    frame = pl.DataFrame(
+    rows = pl.DataFrame(
         {
             "_id": [f"temporal/unanswerable/Q{n}/P26/2030" for n in range(count)],
-            "_gold": ["I don't know"] * count,
-            "_others": [[text for text, _ in others]] * count,
-            "_other_types": [[kind for _, kind in others]] * count,
+            "pid": ["P26"] * count,
+            "group_objects": [["Q1"]] * count,
         }
     )
-    return ordered_options(frame, seed, size, "unknown")
+    tally: Counter[str] = Counter()
+    kept = abstention_others(rows, _abstention_setting(size), tally)
+    assert kept.height == count, tally
+    return ordered_options(kept.with_columns(_gold=pl.lit("I don't know")), seed, size, "unknown")
 
 
 @given(st.integers(0, 2**32), st.integers(2, 8))
@@ -207,7 +222,10 @@ def test_the_abstention_is_the_gold_and_no_option_repeats(seed: int, size: int) 
         assert item["choice_types"][gold] == "unknown"
         assert item["choice_types"].count("outdated") == 1
         assert len(set(item["options"])) == size
-    assert abstention_others([], [], ["Merkel"], 4) is None  # too few distractors
+    few: Counter[str] = Counter()
+    rows = pl.DataFrame({"_id": ["a"], "pid": ["P26"], "group_objects": [["Q1"]]})
+    assert abstention_others(rows, _abstention_setting(4, people=1), few).is_empty()
+    assert few == {"too_few_options": 1}  # one distractor, the outdated option and the gold
 
 
 def test_the_abstention_is_at_a_uniformly_random_place() -> None:

@@ -30,16 +30,18 @@ class ChoiceSetting:
     tiers: NoiseTiers
 
     def relations(self) -> pl.DataFrame:
-        """``pid``, its ``relation`` label, object ``kind`` and ``object_class``."""
+        """``pid``, its ``relation`` label, ``object_type`` and ``object_class``."""
         found = list(self.catalogue)
         return pl.DataFrame(
             {
                 "pid": [relation.pid for relation in found],
                 "relation": [relation.label for relation in found],
-                "kind": [relation.object_type.value for relation in found],
+                "object_type": [relation.object_type.value for relation in found],
                 "object_class": [relation.object_class for relation in found],
             },
-            schema={name: pl.String() for name in ("pid", "relation", "kind", "object_class")},
+            schema={
+                name: pl.String() for name in ("pid", "relation", "object_type", "object_class")
+            },
         )
 
 

@@ -51,7 +51,7 @@ def _with_noise(frame: pl.DataFrame, tiers: NoiseTiers, wanted: int) -> pl.DataF
         "_id",
         pl.col("noise_digest").alias("digest"),
         "pid",
-        "kind",
+        pl.col("object_type").alias("kind"),
         "classes",
         pl.col("all_answers").alias("exclude"),
         pl.concat_list("answer_forms", "outdated_forms", pl.col("correct_form"), pl.lit(unknown))
@@ -115,7 +115,7 @@ def choice_columns(frame: pl.DataFrame, tiers: NoiseTiers, size: int) -> tuple[p
     correct option), and how many cannot (too few distinct options, or a correct text that is
     empty once normalised).
 
-    ``frame``: ``_id``, ``pid``, ``kind``, ``classes``, ``all_answers``, ``noise_digest``,
+    ``frame``: ``_id``, ``pid``, ``object_type``, ``classes``, ``all_answers``, ``noise_digest``,
     ``options_digest`` and the columns of :data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`.
     """
     if not 2 <= size <= 26:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -17,8 +18,6 @@ from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
 from kgdiff.export.groups import Groups
-from kgdiff.export.noise import NoisePool
-from kgdiff.export.qa_records import QaSetting
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.shared_naming import answer_pairs
 from kgdiff.export.temporal_items import interval_records, timestamp_records
@@ -93,9 +92,13 @@ def _setting(
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
-    noise = NoisePool.of(pairs, names, catalogue)
-    qa = QaSetting(dates.iso(), request.seed, request.options, names, noise, {}, popularity)
-    return TemporalSetting(qa, catalogue, snapshot)
+    choices = groups.naming.choices(snapshot, request.seed, request.options)
+    words = groups.naming.words_of(values.to_list(), snapshot)
+    return TemporalSetting(
+        dates=dates.iso(), seed=request.seed, options=request.options, names=names,
+        popularity=popularity, catalogue=catalogue, snapshot=snapshot,
+        choices=replace(choices, words=words),
+    )  # fmt: skip
 
 
 def _sources(

@@ -50,7 +50,7 @@ def bound_reason(bound: str, prefix: str) -> pl.Expr:
 def _asked(frame: pl.DataFrame, setting: TemporalSetting, first: pl.Expr) -> pl.DataFrame:
     """``frame`` named, with the object's words (``text``) and ``_reason`` (``first``, the
     kind's own reasons, then the subject's and the object's)."""
-    names = setting.qa.names
+    names = setting.names
     frame = named(frame, setting).with_columns(text=mapped(pl.col("value"), frame, names.main_text))
     reason = pl.coalesce(
         first,
@@ -107,7 +107,7 @@ def _choices(
 ) -> Built:
     """The asked rows of ``frame`` (no ``_reason``) with their options and true/false
     statements (``_say`` then an option), and every left-out row's reason."""
-    size, seed = setting.qa.options, setting.qa.seed
+    size, seed = setting.options, setting.seed
     asked = frame.filter(pl.col("_reason").is_null())
     asked, enough = _distractors(asked, valid, text, size)
     reasons = pl.concat(

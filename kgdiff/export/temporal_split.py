@@ -52,7 +52,7 @@ def _limited(
     rows: pl.DataFrame, build: Build, setting: TemporalSetting, limit: int, tally: Counter[str]
 ) -> pl.DataFrame:
     """The first ``limit`` records in the seed's order (later rows are not built)."""
-    ranks = digests(rows.get_column("_id"), str(setting.qa.seed), purpose="limit")
+    ranks = digests(rows.get_column("_id"), str(setting.seed), purpose="limit")
     rows = rows.with_columns(pl.Series("_rank", ranks)).sort("_rank", "_id").drop("_rank")
     kept: list[pl.DataFrame] = []
     for offset in range(0, max(rows.height, 1), splits.CHUNK):

@@ -3,23 +3,20 @@ objects were in a year they are known without doubt (``implicit``), and years th
 answer, whose gold is the abstention (``unanswerable``)
 (docs/benchmark-export.md#the-temporal-config).
 
-Their options come from the store's distractors (:mod:`kgdiff.export.noise`), drawn per row
-in Python: only the rows whose subject has a label get that far. The rest (questions,
-statements, order, letters) is worked out column-wise."""
+Everything is worked out column-wise: the options from the export's shared words and
+distractor tiers (:mod:`kgdiff.export.choice_frames`, :mod:`kgdiff.export.abstention_frames`),
+then questions, statements, order and letters."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
-from typing import Any
+from collections import Counter
+from collections.abc import Iterable
 
 import polars as pl
-import pyarrow as pa
 
-from kgdiff.export.dataset_schema import arrow_type
-from kgdiff.export.names import Names, main_texts_of, texts_of
-from kgdiff.export.options import UNKNOWN_OPTION, Option, chosen_options, normalised
-from kgdiff.export.qa_records import answer_texts, option_inputs
+from kgdiff.export.abstention_frames import abstention_others
+from kgdiff.export.choice_frames import answered_choices
+from kgdiff.export.options import UNKNOWN_OPTION, normalised
 from kgdiff.export.relation_columns import rendered
 from kgdiff.export.seeded import fixed_rng
 from kgdiff.export.temporal_choices import mc_question, ordered_options, truth
@@ -45,8 +42,6 @@ ABSTENTIONS = _distinct([*ABSTENTION_LABELS, *UNKNOWN_PHRASES])
 """Every abstention the scoring recognises (:data:`kgdiff.export.text_match.UNKNOWN_PHRASES`),
 the labels first: the answers of an unanswerable item."""
 _TEXTS = pl.List(pl.String)
-Picked = tuple[Any, ...] | str
-"""What a row's options were chosen as (the fields of its record), or why it has none."""
 
 
 def pick_year(first: int, last: int, *parts: str) -> int:
@@ -55,94 +50,69 @@ def pick_year(first: int, last: int, *parts: str) -> int:
     return first + fixed_rng("/".join(parts), "year").randrange(last - first + 1)
 
 
-def _picked(
-    frame: pl.DataFrame,
-    pick: Callable[..., Picked],
-    columns: Sequence[str],
-    schema: dict[str, pl.DataType],
-) -> tuple[pl.DataFrame, pl.Series]:
-    """The rows of ``frame`` without a ``_reason`` that ``pick`` (given each row's
-    ``columns``) chose options for, with the fields it chose (of ``schema``), and every
-    left-out row's reason."""
+def _reasons(frame: pl.DataFrame, tally: Counter[str]) -> pl.Series:
+    """Why each row left out has no record: its ``_reason``, or what ``tally`` counted."""
     reasons = frame.get_column("_reason").drop_nulls().to_list()
-    labelled = frame.filter(pl.col("_reason").is_null())
-    chosen: list[tuple[Any, ...]] = []
-    kept: list[bool] = []
-    for values in zip(*(labelled.get_column(name).to_list() for name in columns), strict=True):
-        fields = pick(*values)
-        kept.append(not isinstance(fields, str))
-        if isinstance(fields, str):
-            reasons.append(fields)
-        else:
-            chosen.append(fields)
-    by_field = list(zip(*chosen, strict=True)) or [() for _ in schema]
-    # through Arrow: polars would build a Series for every list of every row (~10 times slower)
-    arrays = [
-        pa.array(values, type=arrow_type(dtype))
-        for values, dtype in zip(by_field, schema.values(), strict=True)
-    ]
-    chosen_frame = pl.from_arrow(pa.Table.from_arrays(arrays, names=list(schema)))
-    assert isinstance(chosen_frame, pl.DataFrame)
-    picked = labelled.filter(pl.Series(kept, dtype=pl.Boolean)).hstack(chosen_frame)
-    return picked, pl.Series(reasons, dtype=pl.String)
+    reasons += [reason for reason, count in sorted(tally.items()) for _ in range(count)]
+    return pl.Series(reasons, dtype=pl.String)
 
 
-def _split(others: Sequence[Option]) -> tuple[list[str], list[str]]:
-    return [text for text, _ in others], [kind for _, kind in others]
-
-
-def _implicit_pick(
-    setting: TemporalSetting, key: str, pid: str, objects: list[str], group_objects: list[str]
-) -> Picked:
-    names, qa = setting.qa.names, setting.qa
-    outdated = [value for value in group_objects if value not in objects]
-    texts = answer_texts(names, objects, outdated)
-    if texts.correct is None:
-        return "no_answer_text"
-    relation = setting.catalogue[pid]
-    inputs = option_inputs(texts, [*objects, *outdated], relation, qa, key)
-    others = chosen_options(inputs, qa.options)
-    if others is None:
-        return "too_few_options"
-    wrong = next((t for kind in ("outdated", "noise") for t, k in others if k == kind), None)
-    return (
-        inputs.correct, *_split(others), wrong, texts.answers, texts.labels, texts.outdated,
-        main_texts_of(names, objects), outdated,
-    )  # fmt: skip
-
-
-IMPLICIT_COLUMNS = ("_id", "pid", "objects", "group_objects")
-IMPLICIT_PICKED: dict[str, pl.DataType] = {
-    "_gold": pl.String(), "_others": _TEXTS, "_other_types": _TEXTS,
-    "_wrong": pl.String(), "answers": _TEXTS, "answer_labels": _TEXTS,
-    "outdated_answers": _TEXTS, "object_labels": _TEXTS, "outdated": _TEXTS,
-}  # fmt: skip
-
-
-def _implicit_reasons(frame: pl.DataFrame, names: Names) -> pl.DataFrame:
-    """``frame`` with ``_reason``: ``unlabelled_subject``, or ``no_answer_text`` when none of
-    the ``objects`` has words (a third of the periods: worked out column-wise, before any
-    option is drawn)."""
-    values = frame.get_column("objects").explode().drop_nulls().unique()
-    texted = values.filter(values.map_elements(names.main_text, pl.String).is_not_null())
-    return frame.with_columns(
-        _reason=pl.when(pl.col("subject_label").is_null())
-        .then(pl.lit("unlabelled_subject"))
-        .when(~pl.col("objects").list.eval(pl.element().is_in(texted.implode())).list.any())
-        .then(pl.lit("no_answer_text"))
+def _others_of(built: pl.DataFrame) -> pl.DataFrame:
+    """``_others`` and ``_other_types``: the options of ``built`` besides the correct one."""
+    slots = built.select("_id", "options", "choice_types").explode("options", "choice_types")
+    slots = slots.filter(pl.col("choice_types") != "correct")
+    others = slots.group_by("_id", maintain_order=True).agg(
+        pl.col("options").alias("_others"), pl.col("choice_types").alias("_other_types")
     )
+    return built.drop("options", "choice_types", "gold").join(
+        others, on="_id", maintain_order="left"
+    )
+
+
+def _outdated_objects(frame: pl.DataFrame) -> pl.DataFrame:
+    """``_id`` and ``outdated``: the group's objects that are not the year's, in order."""
+    every = frame.select("_id", pl.col("group_objects").alias("value")).explode("value")
+    year = frame.select("_id", pl.col("objects").alias("value")).explode("value")
+    other = every.drop_nulls().join(year, on=["_id", "value"], how="anti", maintain_order="left")
+    found = other.group_by("_id", maintain_order=True).agg(pl.col("value").alias("outdated"))
+    return (
+        frame.select("_id")
+        .join(found, on="_id", how="left", maintain_order="left")
+        .select("_id", pl.col("outdated").fill_null(pl.lit([], _TEXTS)))
+    )
+
+
+def implicit_choices(
+    frame: pl.DataFrame, setting: TemporalSetting, tally: Counter[str]
+) -> pl.DataFrame:
+    """The rows of ``frame`` (``_id``, ``pid``, ``objects``, ``group_objects``) that can be
+    asked, with ``_gold``, ``_others``, ``_other_types``, ``_wrong``, their answers' words and
+    ``outdated``: the year's objects are the latest, the group's other objects outdated
+    (:func:`~kgdiff.export.choice_frames.answered_choices`)."""
+    rows = frame.join(_outdated_objects(frame), on="_id", maintain_order="left")
+    rows = rows.with_columns(
+        latest=pl.col("objects"), all_answers=pl.concat_list("objects", "outdated")
+    )
+    built = answered_choices(rows.drop("relation"), setting.choices, tally)
+    built = built.with_columns(
+        _gold=pl.col("correct"), _wrong=pl.col("wrong"), object_labels=pl.col("answer_labels")
+    )
+    return _others_of(built)
 
 
 def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     """What each group's objects were in ``year`` (a year of a period whose objects are
     known without doubt), the group's other objects being outdated; and why the rows left
     out are not asked."""
-    frame = _implicit_reasons(named(rows, setting), setting.qa.names)
-    pick = partial(_implicit_pick, setting)
-    kept, reasons = _picked(frame, pick, IMPLICIT_COLUMNS, IMPLICIT_PICKED)
-    qa, catalogue = setting.qa, setting.catalogue
+    frame = named(rows, setting).with_columns(
+        _reason=pl.when(pl.col("subject_label").is_null()).then(pl.lit("unlabelled_subject"))
+    )
+    tally: Counter[str] = Counter()
+    kept = implicit_choices(frame.filter(pl.col("_reason").is_null()), setting, tally)
+    reasons = _reasons(frame, tally)
+    catalogue = setting.catalogue
     label, year = pl.col("subject_label"), pl.col("year")
-    kept = ordered_options(kept, qa.seed, qa.options, "correct").with_columns(
+    kept = ordered_options(kept, setting.seed, setting.options, "correct").with_columns(
         question=rendered(kept, catalogue, "question_at", subject=label, year=year),
         _true_statement=rendered(
             kept, catalogue, "statement_at", subject=label, object=pl.col("_gold"), year=year
@@ -151,52 +121,8 @@ def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
             kept, catalogue, "statement_at", subject=label, object=pl.col("_wrong"), year=year
         ),
     )
-    kept = truth(kept.with_columns(mc_question=mc_question(qa.options)))
+    kept = truth(kept.with_columns(mc_question=mc_question(setting.options)))
     return records(kept, "implicit", setting), reasons
-
-
-def abstention_others(
-    outdated_labels: list[str], outdated: list[str], noise: Iterable[str], size: int
-) -> list[Option] | None:
-    """The ``size - 1`` options of an unanswerable item besides "I don't know" (its gold),
-    unordered: the first outdated label (an object the data hold for another year), then
-    distractors reading as none of the outdated texts; None when there are too few."""
-    taken = {normalised(UNKNOWN_OPTION)}
-    others: list[Option] = []
-    for text in outdated_labels:
-        if normalised(text) and normalised(text) not in taken:
-            others.append((text, "outdated"))
-            taken.add(normalised(text))
-            break
-    taken |= {normalised(text) for text in outdated}
-    for text in noise:
-        if len(others) >= size - 1:
-            break
-        if normalised(text) and normalised(text) not in taken:
-            others.append((text, "noise"))
-            taken.add(normalised(text))
-    return others if len(others) == size - 1 else None
-
-
-def _unanswerable_pick(setting: TemporalSetting, key: str, pid: str, values: list[str]) -> Picked:
-    names, relation = setting.qa.names, setting.catalogue[pid]
-    labels, texts = main_texts_of(names, values), texts_of(names, values)
-    named_value = next((value for value in values if names.main_text(value) is not None), None)
-    classes = [*(names.classes(named_value) if named_value else ())]
-    classes += filter(None, [relation.object_class])
-    noise = setting.qa.noise.offer(key, relation.pid, classes, values)
-    others = abstention_others(labels, texts, noise, setting.qa.options)
-    if others is None:
-        return "too_few_options"
-    return (*_split(others), texts)
-
-
-UNANSWERABLE_COLUMNS = ("_id", "pid", "group_objects")
-UNANSWERABLE_PICKED: dict[str, pl.DataType] = {
-    "_others": _TEXTS,
-    "_other_types": _TEXTS,
-    "outdated_answers": _TEXTS,
-}
 
 
 def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
@@ -207,11 +133,13 @@ def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     frame = frame.with_columns(
         _reason=pl.when(pl.col("subject_label").is_null()).then(pl.lit("unlabelled_subject"))
     )
-    pick = partial(_unanswerable_pick, setting)
-    kept, reasons = _picked(frame, pick, UNANSWERABLE_COLUMNS, UNANSWERABLE_PICKED)
-    qa, label = setting.qa, pl.col("subject_label")
+    tally: Counter[str] = Counter()
+    asked = frame.filter(pl.col("_reason").is_null())
+    kept = abstention_others(asked, setting.choices, tally)
+    reasons = _reasons(frame, tally)
+    label = pl.col("subject_label")
     kept = kept.with_columns(_gold=pl.lit(UNKNOWN_OPTION))
-    kept = ordered_options(kept, qa.seed, qa.options, "unknown").with_columns(
+    kept = ordered_options(kept, setting.seed, setting.options, "unknown").with_columns(
         question=rendered(
             kept, setting.catalogue, "question_at", subject=label, year=pl.col("year")
         ),
@@ -223,5 +151,5 @@ def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
         unanswerable_reason=pl.col("reason"),
         _other_statement=pl.lit(None, pl.String),
     )
-    kept = kept.with_columns(mc_question=mc_question(qa.options))
+    kept = kept.with_columns(mc_question=mc_question(setting.options))
     return records(kept, "unanswerable", setting), reasons
