@@ -77,7 +77,6 @@ def test_an_empty_folder_is_filled(export_sample_store: Path, tmp_path: Path) ->
         (("--mode", "both"), "--mode 'both'"),
         (("--limit", "0"), "--limit 0"),
         (("--options", "1"), "--options 1"),
-        (("--workers", "0"), "--workers 0: give 1 to 64 processes"),
         (("--init", "2014-11-01"), "init < cutoff < current"),
     ],
 )

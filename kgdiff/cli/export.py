@@ -49,14 +49,6 @@ def export_benchmark_command(
         Path | None,
         typer.Option("--relations", help="A relation catalogue over the shipped one (TOML)."),
     ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(
-            "--workers",
-            help="Processes building the records of large splits (default 1: least memory;"
-            " each more is faster on another core and holds a copy of much of the names).",
-        ),
-    ] = 1,
     options: Annotated[
         int, typer.Option("--options", help="Options per multiple-choice item (2 to 26).")
     ] = 4,
@@ -93,7 +85,6 @@ def export_benchmark_command(
         relations=relations,
         lang=lang,
         options=options,
-        workers=workers,
         gap=gap_policy(max_gap, allow_gap),
         pools_static=pools_static_policy(pools_static),
     )

@@ -24,7 +24,6 @@ from kgdiff.export.benchmark_model import (
     ConfigExport,
     Dates,
 )
-from kgdiff.export.chunk_workers import MAX_WORKERS, usable_cores
 from kgdiff.export.dataset_writer import check_target, write_dataset
 from kgdiff.export.groups import classified_groups
 from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config
@@ -150,11 +149,6 @@ def export_benchmark(
         raise UsageError(f"--limit {request.limit}: give a number of records, at least 1")
     if not 2 <= request.options <= 26:
         raise UsageError(f"--options {request.options}: an item takes 2 to 26 options")
-    if not 1 <= request.workers <= MAX_WORKERS:
-        raise UsageError(
-            f"--workers {request.workers}: give 1 to {MAX_WORKERS} processes"
-            f" (this machine has {usable_cores()} cores for this process)"
-        )
     pools_static_policy(request.pools_static)
     check_target(out, force)
     catalogue = load_catalogue(request.relations)

@@ -38,8 +38,6 @@ class BenchmarkRequest:
     """Options per multiple-choice item."""
     gap: GapPolicy = field(default_factory=GapPolicy)
     """How far past the data a date may go (``--max-gap``, ``--allow-gap``)."""
-    workers: int = 1
-    """Processes building a large split's records (:mod:`kgdiff.export.chunk_workers`)."""
     pools_static: str | int = "balanced"
     """The ``pools`` config's static groups: ``balanced`` (as many as its dynamic groups, as
     ChroKnowBench balances them), ``all``, or at most this many; the first in the seed's

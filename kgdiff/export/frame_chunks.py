@@ -1,7 +1,6 @@
 """A split whose records are built column by column, a batch of rows at a time: ``--limit``,
-both true/false labels, the order by id, and frames of at most :data:`~kgdiff.export.splits.CHUNK`
-records (the Parquet row groups), as :func:`kgdiff.export.splits.record_chunks` does for records
-built one by one.
+both true/false labels, the order by id, and frames of at most :data:`CHUNK` records (the
+Parquet row groups), so that an export's memory does not grow with its largest split.
 
 A batch builder returns its records in the config's schema plus ``_other``: the true/false
 statement of the other truth value (null when the record cannot be made false)."""
@@ -20,13 +19,14 @@ BATCH = 100_000
 """Rows built at a time: large enough that the per-batch joins are cheap per record, small
 enough that a batch's intermediate frames stay a few hundred megabytes."""
 CHUNK = 50_000
+"""Records written at a time (the Parquet files' row groups are as large)."""
 BuildFrame = Callable[[pl.DataFrame, Counter[str]], pl.DataFrame]
 
 
 def balance_truth_frame(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
     """The records with both true/false labels occurring (when there are two or more and one
     can change): if all agree, the first in the seed's order that can be swapped states its
-    other statement (as :func:`kgdiff.export.splits.balance_truth`)."""
+    other statement (as :func:`kgdiff.export.splits.balance_truth` does for items)."""
     if frame.height < 2 or frame.get_column("tf_label").n_unique() == 2:
         return frame
     swappable = frame.filter(pl.col("_other").is_not_null()).get_column("id").to_list()
@@ -80,7 +80,7 @@ def frame_chunks(
         yield _limited(rows, build, request, tally).select(schema.names()).cast(schema)
         return
     for offset in range(0, max(rows.height, 1), BATCH):
-        frame = build(rows.slice(offset, BATCH), tally)
+        frame = build(rows.slice(offset, BATCH), tally).sort("id")
         if offset == 0:
             frame = balance_truth_frame(frame, request.seed)
         frame = frame.select(schema.names()).cast(schema)

@@ -17,12 +17,12 @@ from kgdiff.export import temporal_rows as rows
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
+from kgdiff.export.frame_chunks import BuildFrame, frame_chunks
 from kgdiff.export.groups import Groups
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.shared_naming import answer_pairs
-from kgdiff.export.temporal_items import interval_records, timestamp_records
+from kgdiff.export.temporal_items import Built, interval_records, timestamp_records
 from kgdiff.export.temporal_setting import TemporalSetting
-from kgdiff.export.temporal_split import Build, split_chunks
 from kgdiff.export.temporal_years import implicit_records, unanswerable_records
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
@@ -123,12 +123,27 @@ def _sources(
     }
 
 
+Build = Callable[[pl.DataFrame, TemporalSetting], Built]
+"""A kind's builder: rows (with their ids, ``_id``) to records and the reasons of the rest."""
 BUILDERS: dict[str, Build] = {
     "timestamp": timestamp_records,
     "interval": interval_records,
     "implicit": implicit_records,
     "unanswerable": unanswerable_records,
 }
+
+
+def _batch_builder(kind: str, setting: TemporalSetting) -> BuildFrame:
+    """A kind's builder as :func:`~kgdiff.export.frame_chunks.frame_chunks` calls it."""
+    build = BUILDERS[kind]
+
+    def batch(rows: pl.DataFrame, tally: Counter[str]) -> pl.DataFrame:
+        records, reasons = build(rows, setting)
+        tally.update(reasons.to_list())
+        renamed: pl.DataFrame = records.rename({"_other_statement": "_other"})
+        return renamed
+
+    return batch
 
 
 def temporal_config(
@@ -148,7 +163,9 @@ def temporal_config(
     tallies: dict[str, Counter[str]] = {kind: Counter() for kind in TEMPORAL_KINDS}
     sources = _sources(facts, periods, reach, tallies)
     splits = {
-        kind: split_chunks(frame, key, BUILDERS[kind], setting, request, tallies[kind])
+        kind: frame_chunks(
+            frame, key, _batch_builder(kind, setting), request, TEMPORAL_SCHEMA, tallies[kind]
+        )
         for kind, (frame, key) in sources.items()
     }
     counts: dict[str, Any] = {

@@ -1,0 +1,56 @@
+"""Records built column by column do not depend on how a split is cut into batches: an export
+of the real samples in batches of 7 rows (written in chunks of 5 records) holds the records an
+export in one batch holds, in the same order (kgdiff.export.frame_chunks). Only the true/false
+balance, made within the first batch, may differ, by one record per split at most."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from kgdiff.export import frame_chunks
+from tests.benchmark_exports import export, records
+
+CONFIGS = ("qa", "temporal", "pools")
+TRUTH = ("tf_statement", "tf_label")
+
+
+def _splits(folder: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    found = {}
+    for config in CONFIGS:
+        for path in sorted((folder / "data" / config).glob("*.jsonl")):
+            found[(config, path.stem)] = records(folder, path.stem, config)
+    return found
+
+
+def _without_truth(record: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in record.items() if name not in TRUTH}
+
+
+def test_batches_of_any_size_give_the_same_records(
+    export_sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = export(export_sample_store, tmp_path / "whole", configs=CONFIGS).out
+    monkeypatch.setattr(frame_chunks, "BATCH", 7)
+    monkeypatch.setattr(frame_chunks, "CHUNK", 5)
+    cut = export(export_sample_store, tmp_path / "cut", configs=CONFIGS).out
+    one, other = _splits(whole), _splits(cut)
+    assert one.keys() == other.keys() and sum(len(rows) for rows in one.values()) > 100
+    for split, rows in one.items():
+        assert [_without_truth(r) for r in rows] == [_without_truth(r) for r in other[split]]
+        changed = [a["id"] for a, b in zip(rows, other[split], strict=True) if a != b]
+        assert len(changed) <= 1, (split, changed)
+
+
+def test_a_large_split_is_written_in_row_groups_of_a_chunk(
+    export_sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(frame_chunks, "BATCH", 7)
+    monkeypatch.setattr(frame_chunks, "CHUNK", 5)
+    folder = export(export_sample_store, tmp_path / "cut", configs=("qa",)).out
+    stable = pq.ParquetFile(folder / "data" / "qa" / "stable.parquet")
+    sizes = [stable.metadata.row_group(i).num_rows for i in range(stable.num_row_groups)]
+    assert stable.num_row_groups > 2 and max(sizes) <= 5
