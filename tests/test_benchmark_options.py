@@ -1,18 +1,18 @@
-"""The option builder and the seeded choices of the benchmark export, by property: the gold
-letter is uniform over the places, distractors never read as an answer, a seed fixes
-everything and another seed only reorders."""
+"""The rule that picks a record's options, by property: distractors never read as an answer,
+the outdated and unknown options are there when they can be; and the true/false balance of a
+split built one by one. (The order of the options and the gold letter's uniformity are tested
+where they are made, column by column: tests/test_frame_records.py, test_column_draws.py.)"""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.options import UNKNOWN_OPTION, OptionInputs, build_choices
+from kgdiff.export.options import UNKNOWN_OPTION, OptionInputs, chosen_options
 from kgdiff.export.qa_records import QaItem
-from kgdiff.export.seeded import fixed_rng, record_rng
+from kgdiff.export.seeded import fixed_rng
 from kgdiff.export.splits import balance_truth
 from kgdiff.export.text_match import normalise
 from kgdiff.export.value_text import time_texts, value_texts
@@ -39,91 +39,46 @@ def option_inputs(draw: st.DrawFn) -> OptionInputs:
 
 
 @settings(max_examples=400, deadline=None)
-@given(option_inputs(), st.integers(0, 2**32), st.integers(2, 6))
+@given(option_inputs(), st.integers(2, 6))
 def test_no_distractor_reads_as_a_latest_or_outdated_answer(
-    inputs: OptionInputs, seed: int, size: int
+    inputs: OptionInputs, size: int
 ) -> None:
-    choices = build_choices(inputs, random.Random(seed), size)
-    if choices is None:
+    others = chosen_options(inputs, size)
+    if others is None:
         return
     answers = {normalise(text) for text in [*inputs.latest, *inputs.outdated]}
-    assert len(choices.options) == size
-    assert len({normalise(option) for option in choices.options}) == size
-    for option, kind in zip(choices.options, choices.choice_types, strict=True):
-        if kind == "noise":
-            assert normalise(option) not in answers
-    gold = ord(choices.gold) - ord("A")
-    assert choices.options[gold] == inputs.correct and choices.choice_types[gold] == "correct"
+    assert len(others) == size - 1
+    shown = [inputs.correct, *(text for text, _ in others)]
+    assert len({normalise(option) for option in shown}) == size
+    for option, kind in others:
+        assert kind != "noise" or normalise(option) not in answers
 
 
 @settings(max_examples=300, deadline=None)
-@given(option_inputs(), st.integers(0, 2**32))
+@given(option_inputs())
 def test_the_outdated_and_unknown_options_are_there_when_they_can_be(
-    inputs: OptionInputs, seed: int
+    inputs: OptionInputs,
 ) -> None:
-    choices = build_choices(inputs, random.Random(seed), 4)
+    others = chosen_options(inputs, 4)
     latest = {normalise(text) for text in [*inputs.latest, UNKNOWN_OPTION]}
     usable = [t for t in inputs.outdated_labels if normalise(t) not in latest]
-    if choices is None:
+    if others is None:
         return
-    assert ("outdated" in choices.choice_types) == bool(usable)
-    assert choices.choice_types.count("unknown") == 1
-
-
-@settings(max_examples=300, deadline=None)
-@given(option_inputs(), st.text(max_size=8), st.integers(0, 2**32), st.integers(0, 2**32))
-def test_a_seed_fixes_the_options_and_another_only_reorders_them(
-    inputs: OptionInputs, key: str, seed: int, other: int
-) -> None:
-    listed = OptionInputs(
-        inputs.correct,
-        inputs.latest,
-        inputs.outdated,
-        inputs.outdated_labels,
-        list(inputs.noise),
-    )
-    first = build_choices(listed, record_rng(seed, key, "options"))
-    again = build_choices(listed, record_rng(seed, key, "options"))
-    moved = build_choices(listed, record_rng(other, key, "options"))
-    assert first == again
-    if first is None or moved is None:
-        assert first == moved
-        return
-    assert Counter(zip(first.options, first.choice_types, strict=True)) == Counter(
-        zip(moved.options, moved.choice_types, strict=True)
-    )
-
-
-def test_the_gold_letter_is_uniform_over_the_places() -> None:
-    inputs = OptionInputs("Paris", ["Paris"], ["Lyon"], ["Lyon"], ["Nice", "Lille", "Metz"])
-    for size in (3, 4, 5):
-        counts = Counter(
-            build_choices(inputs, record_rng(11, f"qa/Q{n}/P36", "options"), size).gold  # type: ignore[union-attr]
-            for n in range(6000)
-        )
-        expected = 6000 / size
-        chi_square = sum((counts[chr(65 + i)] - expected) ** 2 / expected for i in range(size))
-        # the 0.999 quantile of chi-square with size - 1 degrees of freedom
-        assert chi_square < {3: 13.82, 4: 16.27, 5: 18.47}[size], counts
-
-
-def test_different_seeds_move_the_gold_letter() -> None:
-    inputs = OptionInputs("Paris", ["Paris"], ["Lyon"], ["Lyon"], ["Nice", "Lille"])
-    golds = {build_choices(inputs, record_rng(s, "qa/Q90/P36", "options")).gold for s in range(40)}  # type: ignore[union-attr]
-    assert golds == {"A", "B", "C", "D"}
-
-
-def test_seeded_generators_do_not_depend_on_the_order_they_are_asked_in() -> None:
-    ahead = [record_rng(5, key, "tf").random() for key in ("a", "b", "c")]
-    behind = [record_rng(5, key, "tf").random() for key in ("c", "b", "a")]
-    assert ahead == behind[::-1]
-    assert fixed_rng("a", "noise").random() == fixed_rng("a", "noise").random()
+    kinds = [kind for _, kind in others]
+    assert ("outdated" in kinds) == bool(usable)
+    assert kinds.count("unknown") == 1
 
 
 def test_too_few_distinct_options_give_none() -> None:
     inputs = OptionInputs("Paris", ["Paris", "City of Light"], [], [], ["paris", "PARIS!"])
-    assert build_choices(inputs, random.Random(1), 4) is None
-    assert build_choices(inputs, random.Random(1), 2) is not None
+    assert chosen_options(inputs, 4) is None
+    assert chosen_options(inputs, 2) == [(UNKNOWN_OPTION, "unknown")]
+
+
+def test_seeded_generators_do_not_depend_on_the_order_they_are_asked_in() -> None:
+    ahead = [fixed_rng(key, "documents").random() for key in ("a", "b", "c")]
+    behind = [fixed_rng(key, "documents").random() for key in ("c", "b", "a")]
+    assert ahead == behind[::-1]
 
 
 def item(key: str, label: bool, other: str | None) -> QaItem:

@@ -26,8 +26,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 def digests(ids: Iterable[str], *parts: str, purpose: str) -> Digests:
     """The digest of each record id between ``parts`` (the seed, or "fixed" for a draw no
-    seed moves) and ``purpose``: :func:`kgdiff.export.seeded.digest`, as
-    :func:`~kgdiff.export.seeded.record_rng` seeds its generator."""
+    seed moves) and ``purpose``: :func:`kgdiff.export.seeded.digest`."""
     before = "".join(f"{part}{SEPARATOR}" for part in parts).encode("utf-8")
     after = f"{SEPARATOR}{purpose}".encode()
     joined = b"".join(

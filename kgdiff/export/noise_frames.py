@@ -1,6 +1,9 @@
-"""Distractors column by column: the same tiers as :mod:`kgdiff.export.noise` (objects of the
-same relation sharing a class with the answer, any object of the relation, objects of the same
-type sharing a class, any value of a non-item type), drawn for every record of a frame at once.
+"""Distractors, drawn for every record of a frame at once from tiers of candidates (every
+answer of the classified groups that has words): objects of the same relation that share a
+class with the answer (its P31 classes, then the relation's ``object_class``; a time's
+precision stands for its class), any object of the relation, objects of other relations of
+the same object type sharing such a class, and, for dates, quantities and strings, any value of
+that type.
 
 A record's draws are fixed by its id alone (its digest, ``fixed`` purpose ``noise``): first
 :data:`FIRST_DRAWS` draws from each of its tiers in turn, then up to :data:`DRAWS` from each,

@@ -1,5 +1,6 @@
-"""The options of a multiple-choice item: the correct answer, the outdated one, "I don't
-know", and distractors, with the gold letter at a uniformly random place.
+"""Which options a multiple-choice item gets besides the correct answer: the outdated one,
+"I don't know", and distractors, by one record's inputs: the rule that
+:mod:`kgdiff.export.option_frames` applies column by column (and is tested against).
 
 Rules (docs/benchmark-export.md): the correct option is a label of a latest object; the outdated
 option, a label of an outdated object, is there whenever the group has one that reads
@@ -7,17 +8,15 @@ differently from every latest label and alias; the "unknown" option is always th
 room); distractors fill the rest, in the order they are offered, each reading differently
 (once normalised as scoring normalises answers) from every label and alias of the latest and
 the outdated objects and from every option already taken. Which options a record gets never
-depends on the seed; the seeded generator only orders them.
+depends on the seed; the seed only orders them.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgdiff.export.choices import letter
 from kgdiff.export.text_match import normalise
 
 UNKNOWN_OPTION = "I don't know"
@@ -42,15 +41,6 @@ class OptionInputs:
     """The outdated objects' labels, in the order the outdated option prefers them."""
     noise: Iterable[str]
     """Distractor candidates, most wanted first (taken lazily)."""
-
-
-@dataclass(frozen=True)
-class Choices:
-    """A record's options, what each one is, and the letter of the correct one."""
-
-    options: list[str]
-    choice_types: list[str]
-    gold: str
 
 
 # An export compares the same labels (countries, cities, years) again and again: each is
@@ -95,21 +85,3 @@ def chosen_options(inputs: OptionInputs, size: int = DEFAULT_OPTIONS) -> list[Op
         return None
     others = _others(inputs, size - 1)
     return others if len(others) == size - 1 else None
-
-
-def ordered_choices(correct: str, others: Sequence[Option], rng: random.Random) -> Choices:
-    """The options in a random order, the ``correct`` one at a uniformly random place."""
-    placed = list(others)
-    rng.shuffle(placed)
-    place = rng.randrange(len(placed) + 1)
-    placed.insert(place, (correct, "correct"))
-    return Choices([text for text, _ in placed], [kind for _, kind in placed], letter(place))
-
-
-def build_choices(
-    inputs: OptionInputs, rng: random.Random, size: int = DEFAULT_OPTIONS
-) -> Choices | None:
-    """``size`` options (2 to 26) with the correct one at a uniformly random place; None when
-    there are not enough distinct options (or the correct text is empty once normalised)."""
-    others = chosen_options(inputs, size)
-    return ordered_choices(inputs.correct, others, rng) if others is not None else None

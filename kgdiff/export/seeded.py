@@ -21,11 +21,6 @@ def digest(*parts: str) -> int:
     return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big")
 
 
-def record_rng(seed: int, record_id: str, purpose: str) -> random.Random:
-    """A generator for one purpose of one record (``purpose`` e.g. "options", "tf")."""
-    return random.Random(digest(str(seed), record_id, purpose))
-
-
 def fixed_rng(record_id: str, purpose: str) -> random.Random:
     """A generator for a record that no seed moves (e.g. which distractors it is offered)."""
     return random.Random(digest("fixed", record_id, purpose))
