@@ -13,6 +13,7 @@ import polars as pl
 from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.export.contexts import wikipedia_at
+from kgdiff.export.read_ahead import ReadAhead
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.shared_naming import SharedNaming
 from kgdiff.query.graph import KnowledgeGraph
@@ -43,6 +44,8 @@ class Groups:
     """Level → (groups of catalogued relations, groups of the others)."""
     naming: SharedNaming = field(compare=False)
     """The names and distractors the configs share (read once per export)."""
+    ahead: ReadAhead = field(default_factory=ReadAhead, compare=False)
+    """DuckDB reads of later configs, started as the export begins."""
 
     def by_level(self) -> dict[str, int]:
         """Every group of the classification, per level (sorted)."""

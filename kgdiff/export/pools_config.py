@@ -153,6 +153,15 @@ def _counts(
     }
 
 
+def read_pools(
+    kg: KnowledgeGraph, groups: Groups, request: BenchmarkRequest, dates: Dates
+) -> tuple[PoolYears, pl.DataFrame]:
+    """The years a pools export asks about, and every year of every group that has pools
+    (:func:`~kgdiff.export.pool_groups.read_pool_years`)."""
+    span = pool_years(dates, kg.answers.span()[1])
+    return span, read_pool_years(kg, groups.frame, span, request)
+
+
 def pools_config(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -162,9 +171,8 @@ def pools_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``pools`` config of a classification's groups, from init's year to current's."""
-    span = pool_years(dates, kg.answers.span()[1])
-    on_step(f"pools: object pools of {groups.frame.height:,} groups, {span.first}–{span.last}")
-    years = read_pool_years(kg, groups.frame, span, request)
+    on_step(f"pools: object pools of {groups.frame.height:,} groups")
+    span, years = groups.ahead.take("pools", lambda: read_pools(kg, groups, request, dates))
     every = asked_years(years)
     by_state = states(every)
     asked, sample = sample_static(every, pools_static_policy(request.pools_static), request.seed)

@@ -155,6 +155,13 @@ def _setting(
     return replace(choices, words=words), pool, popularity
 
 
+def read_updates(
+    kg: KnowledgeGraph, groups: Groups, request: BenchmarkRequest, dates: Dates
+) -> pl.DataFrame:
+    """The knowledge updates between the cutoff and current (``kg.updates``)."""
+    return kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
+
+
 def updates_config(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -164,7 +171,7 @@ def updates_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``updates`` config: every knowledge update between the cutoff and current."""
-    updates = kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
+    updates = groups.ahead.take("updates", lambda: read_updates(kg, groups, request, dates))
     on_step(f"updates: {updates.height:,} knowledge updates")
     setting, pool, popularity = _setting(kg, groups, updates, request, dates)
     revisions = supporting(kg, request, dates)
