@@ -44,6 +44,7 @@ from kgdiff.readers.rdf_values import (
     is_unknown,
     simple_value,
 )
+from kgdiff.wikisites import FAMILIES, SPECIAL_HOSTS
 
 NODE_CACHE = 200_000
 """Value and reference nodes kept for later entities (~0.5 KB each: about 100 MB)."""
@@ -610,24 +611,8 @@ def _revision(doc: dict[str, Any], own: Pairs, entity: _Pending) -> None:
             doc["modified"] = str(o)
 
 
-_FAMILIES = {
-    "wikipedia": "wiki",
-    "wikivoyage": "wikivoyage",
-    "wikiquote": "wikiquote",
-    "wikisource": "wikisource",
-    "wikinews": "wikinews",
-    "wiktionary": "wiktionary",
-    "wikibooks": "wikibooks",
-    "wikiversity": "wikiversity",
-}
-_SPECIAL_SITES = {
-    "commons.wikimedia.org": "commonswiki",
-    "species.wikimedia.org": "specieswiki",
-    "meta.wikimedia.org": "metawiki",
-    "www.wikidata.org": "wikidatawiki",
-    "www.mediawiki.org": "mediawikiwiki",
-    "wikisource.org": "sourceswiki",
-}
+_FAMILIES = {project: suffix for suffix, project in FAMILIES.items()}
+_SPECIAL_SITES = {host: site for site, (host, _language) in SPECIAL_HOSTS.items()}
 _HOST = re.compile(r"https?://([^/]+)/")
 
 

@@ -12,24 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 from urllib.parse import quote
 
-FAMILIES = {
-    "wiki": "wikipedia",
-    "wikivoyage": "wikivoyage",
-    "wikiquote": "wikiquote",
-    "wikisource": "wikisource",
-    "wikinews": "wikinews",
-    "wiktionary": "wiktionary",
-    "wikibooks": "wikibooks",
-    "wikiversity": "wikiversity",
-}
-SPECIAL_HOSTS = {
-    "commonswiki": ("commons.wikimedia.org", "en"),
-    "specieswiki": ("species.wikimedia.org", "en"),
-    "metawiki": ("meta.wikimedia.org", "en"),
-    "wikidatawiki": ("www.wikidata.org", "en"),
-    "mediawikiwiki": ("www.mediawiki.org", "en"),
-    "sourceswiki": ("wikisource.org", "en"),
-}
+from kgdiff.wikisites import FAMILIES, SPECIAL_HOSTS
+
 # MediaWiki's wfUrlencode leaves these characters of a title readable
 _TITLE_SAFE = ";:@$!*(),/~"
 
