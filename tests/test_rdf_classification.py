@@ -143,6 +143,7 @@ def test_prov_links_exactly_where_the_classification_has_evidence(store, classif
     assert len(expected) > 0
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # rdflib's own parsers
 def test_trig_of_a_few_entities_in_valid_time(store, tmp_path):
     out = tmp_path / "few.trig"
     export_rdf(
