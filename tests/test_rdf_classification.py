@@ -179,4 +179,6 @@ def test_one_line_errors_and_nothing_written(store, tmp_path):
         done = run_kgdiff(*args, "--format", "nq", "--classification", dates)
         assert done.returncode == 2 and says in done.stderr, done.stderr
         assert done.stderr.strip().count("\n") == 0
+    done = run_kgdiff(*args, "--snapshot", "wd-2013-12,wd-2014-12")
+    assert done.returncode == 2 and "use --format nq or trig" in done.stderr
     assert list(tmp_path.iterdir()) == []
