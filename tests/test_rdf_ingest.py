@@ -108,15 +108,14 @@ def round_trips(
     sample_store: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, RdfIngestResult]:
     """wd-2014-12 (a JSON dump) and wd-2013-12 (legacy XML) exported as N-Triples, then
-    ingested from that file into a store of their own (no datatypes from elsewhere)."""
+    ingested from that file into a store of their own (no datatypes from elsewhere), as a
+    stream: the export writes entity by entity."""
     results = {}
     for snapshot in ("wd-2014-12", "wd-2013-12"):
         folder = tmp_path_factory.mktemp(f"rt-{snapshot}")
         out = folder / f"{snapshot}.nt"
         export_rdf(sample_store, RdfRequest(snapshot, out))
-        request = RdfIngestRequest(
-            out, snapshot="back", date="2020-01-01", store=folder / "store", grouped=False
-        )
+        request = RdfIngestRequest(out, snapshot="back", date="2020-01-01", store=folder / "store")
         results[snapshot] = ingest_rdf(request)
     return results
 
@@ -149,13 +148,19 @@ def test_round_trip_counts(round_trips):
     assert round_trips["wd-2014-12"].rejects == 0
 
 
-def test_the_export_is_not_grouped_by_entity(round_trips, tmp_path):
-    """kgdiff's export writes table by table: without --any-order that is one clear error."""
-    nt = next(round_trips["wd-2014-12"].source.parent.parent.parent.glob("*.nt"))
-    request = RdfIngestRequest(nt, snapshot="x", date="2020-01-01", store=tmp_path)
+def test_a_file_not_grouped_by_entity_is_refused_unless_any_order(round_trips, tmp_path):
+    """An entity's triple coming back after other entities is one clear error by default;
+    --any-order reads the file whole."""
+    exported = next(round_trips["wd-2014-12"].source.parent.parent.parent.glob("*.nt"))
+    lines = exported.read_text(encoding="utf-8").splitlines(keepends=True)
+    mixed = tmp_path / "mixed.nt"
+    mixed.write_text("".join(lines[1:] + lines[:1]), encoding="utf-8")
+    request = RdfIngestRequest(mixed, snapshot="x", date="2020-01-01", store=tmp_path / "s")
     with pytest.raises(InputError, match=r"not grouped by entity; pass --any-order"):
         ingest_rdf(request)
-    assert not (_snapshot(tmp_path, "x") / "manifest.json").exists()
+    assert not (_snapshot(tmp_path / "s", "x") / "manifest.json").exists()
+    done = ingest_rdf(dataclasses.replace(request, grouped=False))
+    assert done.counts["entities"] == round_trips["wd-2014-12"].counts["entities"]
 
 
 # -- 2. Wikidata's own RDF -----------------------------------------------------------------

@@ -98,10 +98,22 @@ def _step(message: str) -> None:
 
 @export_app.command("rdf")
 def export_rdf_command(
-    snapshot: Annotated[str, typer.Option("--snapshot", help="The snapshot to export.")],
     out: Annotated[Path, typer.Option("--out", help="The file to write (replaced whole).")],
+    snapshot: Annotated[
+        str | None,
+        typer.Option(
+            "--snapshot",
+            help="The snapshot to export (nq/trig: several, comma-separated; default with "
+            "--classification: the snapshots it reads).",
+        ),
+    ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", help="nt (N-Triples, streamed) or ttl (Turtle, a subset).")
+        str,
+        typer.Option(
+            "--format",
+            help="nt (N-Triples) or nq (N-Quads, a graph per snapshot), streamed; ttl (Turtle) "
+            "or trig (TriG), for --entities.",
+        ),
     ] = "nt",
     entities: Annotated[
         str | None, typer.Option("--entities", help="Only these entities, e.g. Q1,Q2.")
@@ -110,14 +122,28 @@ def export_rdf_command(
         bool,
         typer.Option("--truthy", help="Only the truthy wdt: triples (with terms and sitelinks)."),
     ] = False,
+    classification: Annotated[
+        str | None,
+        typer.Option(
+            "--classification",
+            help="INIT,CUTOFF,CURRENT: also write that classification in its own graph "
+            "(kgdiff: vocabulary, docs/rdf.md; nq or trig).",
+        ),
+    ] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="The classification's time: record or valid.")
+    ] = "record",
     store: StoreOption = None,
 ) -> None:
-    """Write a snapshot as RDF in Wikidata's own mapping (docs/rdf.md): N-Triples of the whole
-    snapshot, or Turtle of a few entities."""
+    """Write snapshots as RDF in Wikidata's own mapping, entity by entity (docs/rdf.md):
+    N-Triples or N-Quads of whole snapshots, Turtle or TriG of a few entities, and a
+    classification beside them."""
     from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 
     wanted = [qid.strip() for qid in entities.split(",") if qid.strip()] if entities else None
-    request = RdfRequest(snapshot, out, fmt, wanted, truthy)
+    request = RdfRequest(
+        snapshot, out, fmt, wanted, truthy, classification=classification, mode=mode
+    )
     done = export_rdf(store, request)
     console.print(
         f"{done.triples:,} triples written to {done.path}", highlight=False, soft_wrap=True

@@ -59,8 +59,8 @@ def ingest_rdf_command(
         bool,
         typer.Option(
             "--any-order",
-            help="The file is not grouped by entity (e.g. `kgdiff export rdf` output): hold it"
-            " all in memory.",
+            help="The file is not grouped by entity (e.g. sorted by predicate): hold it all in"
+            " memory.",
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,

@@ -70,7 +70,7 @@ class RdfIngestRequest:
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     grouped: bool = True
     """The file writes each entity's triples together (Wikibase and WDQS dumps do); False:
-    any order, the whole file held in memory (kgdiff's own export is written table by table)."""
+    any order, the whole file held in memory (kgdiff's own export is grouped: it needs none)."""
 
 
 @dataclass(frozen=True)

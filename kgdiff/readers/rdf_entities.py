@@ -54,7 +54,7 @@ RECENT_ENTITIES = 100_000
 
 class NotGroupedError(ValueError):
     """An entity's triples came back after other entities' (the file is not grouped by
-    entity, as kgdiff's own export, written table by table, is not)."""
+    entity: sorted by predicate, or concatenated from files that share entities)."""
 
     def __init__(self, qid: str) -> None:
         super().__init__(qid)

@@ -22,6 +22,10 @@ SCHEMA: Final = "http://schema.org/"
 OWL_SAME_AS: Final = "<http://www.w3.org/2002/07/owl#sameAs>"
 XSD: Final = "http://www.w3.org/2001/XMLSchema#"
 GEO_WKT: Final = "http://www.opengis.net/ont/geosparql#wktLiteral"
+KGDIFF: Final = "https://kgdiff.org/ns#"
+"""kgdiff's own vocabulary (the classification's classes and properties, docs/rdf.md)."""
+KGDIFF_GRAPH: Final = "https://kgdiff.org/graph/"
+"""Where the named graphs of N-Quads and TriG output are named (snapshots, classifications)."""
 
 PREFIXES: Final = {
     "wd": WD,

@@ -1,5 +1,5 @@
 """The N-Triples lines of the store's rows: entities, terms, sitelinks, statements and
-qualifiers, each from one Arrow batch of the rows the ``sql/rdf/`` statements read."""
+qualifiers, each from one row (a dict) of what the ``sql/rdf/`` statements read."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ PROPERTY_LINKS = {
 """How Wikidata's RDF ties a property to its predicates (those this export writes)."""
 
 
-def rows(batch: pa.RecordBatch) -> Iterator[dict[str, Any]]:
-    """The rows of a batch as dicts (column lists zipped: cheaper than ``to_pylist``)."""
+def rows(batch: pa.RecordBatch | pa.Table) -> Iterator[dict[str, Any]]:
+    """The rows of a batch or table as dicts (column lists zipped: cheaper than ``to_pylist``)."""
     names = batch.schema.names
     columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
     for values in zip(*columns, strict=True):
@@ -65,70 +65,65 @@ def _property_lines(subject: str, pid: str, datatype: str | None) -> Iterator[st
         yield nt.line(subject, nt.wb(link), nt.prop(kind, pid))
 
 
-def entity_lines(batch: pa.RecordBatch) -> Iterator[str]:
+def entity_lines(row: Mapping[str, Any]) -> Iterator[str]:
     """``wd:Q42 a wikibase:Item``; a property's datatype and predicates; a redirect as
     ``owl:sameAs`` its target."""
-    for row in rows(batch):
-        subject = nt.entity(row["qid"])
-        if row["redirect_to"]:
-            yield nt.line(subject, nt.OWL_SAME_AS, nt.entity(row["redirect_to"]))
-            continue
-        if row["type"] in ENTITY_CLASSES:
-            yield nt.line(subject, nt.RDF_TYPE, ENTITY_CLASSES[row["type"]])
-        if row["type"] == "property":
-            yield from _property_lines(subject, row["qid"], row["datatype"])
+    subject = nt.entity(row["qid"])
+    if row["redirect_to"]:
+        yield nt.line(subject, nt.OWL_SAME_AS, nt.entity(row["redirect_to"]))
+        return
+    if row["type"] in ENTITY_CLASSES:
+        yield nt.line(subject, nt.RDF_TYPE, ENTITY_CLASSES[row["type"]])
+    if row["type"] == "property":
+        yield from _property_lines(subject, row["qid"], row["datatype"])
 
 
-def label_lines(batch: pa.RecordBatch) -> Iterator[str]:
+def label_lines(row: Mapping[str, Any]) -> Iterator[str]:
     """Labels (``rdfs:label``, ``skos:prefLabel``, ``schema:name``), descriptions, aliases."""
-    for row in rows(batch):
-        subject = nt.entity(row["qid"])
-        literal = nt.tagged(row["value"], row["lang"])
-        for predicate in TERM_PREDICATES.get(row["kind"], ()):
-            yield nt.line(subject, predicate, literal)
+    subject = nt.entity(row["qid"])
+    literal = nt.tagged(row["value"], row["lang"])
+    for predicate in TERM_PREDICATES.get(row["kind"], ()):
+        yield nt.line(subject, predicate, literal)
 
 
-def sitelink_lines(batch: pa.RecordBatch) -> Iterator[str]:
+def sitelink_lines(row: Mapping[str, Any]) -> Iterator[str]:
     """A sitelink's page as a ``schema:Article`` about the entity, with its badges."""
-    for row in rows(batch):
-        site = site_of(row["site"])
-        if site is None:
-            continue
-        page = nt.iri(page_url(site, row["title"]))
-        yield nt.line(page, nt.RDF_TYPE, f"<{nt.SCHEMA}Article>")
-        yield nt.line(page, f"<{nt.SCHEMA}about>", nt.entity(row["qid"]))
-        yield nt.line(page, f"<{nt.SCHEMA}inLanguage>", nt.plain(site.language))
-        yield nt.line(page, f"<{nt.SCHEMA}isPartOf>", nt.iri(f"https://{site.host}/"))
-        yield nt.line(page, f"<{nt.SCHEMA}name>", nt.tagged(row["title"], site.language))
-        for badge in row["badges"] or ():
-            yield nt.line(page, nt.wb("badge"), nt.entity(badge))
+    site = site_of(row["site"])
+    if site is None:
+        return
+    page = nt.iri(page_url(site, row["title"]))
+    yield nt.line(page, nt.RDF_TYPE, f"<{nt.SCHEMA}Article>")
+    yield nt.line(page, f"<{nt.SCHEMA}about>", nt.entity(row["qid"]))
+    yield nt.line(page, f"<{nt.SCHEMA}inLanguage>", nt.plain(site.language))
+    yield nt.line(page, f"<{nt.SCHEMA}isPartOf>", nt.iri(f"https://{site.host}/"))
+    yield nt.line(page, f"<{nt.SCHEMA}name>", nt.tagged(row["title"], site.language))
+    for badge in row["badges"] or ():
+        yield nt.line(page, nt.wb("badge"), nt.entity(badge))
 
 
 def statement_lines(
-    batch: pa.RecordBatch, datatypes: Mapping[str, str], full: bool = True
+    row: Mapping[str, Any], datatypes: Mapping[str, str], full: bool = True
 ) -> Iterator[str]:
-    """Each statement's node (``p:``, rank, best rank, main snak) when ``full``, and the
-    truthy ``wdt:`` triple of each best-ranked one."""
-    for row in rows(batch):
-        subject, pid, sid = nt.entity(row["subject"]), row["pid"], row["statement_id"]
-        datatype = row["datatype"] or datatypes.get(pid)
-        if row["best"]:
-            yield from snak_lines(subject, "wdt", pid, row, datatype, sid)
-        if not full:
-            continue
-        node = statement_iri(sid)
-        yield nt.line(subject, nt.prop("p", pid), node)
-        yield nt.line(node, nt.RDF_TYPE, nt.wb("Statement"))
-        if row["best"]:
-            yield nt.line(node, nt.RDF_TYPE, nt.wb("BestRank"))
-        yield nt.line(node, nt.wb("rank"), nt.wb(RANKS[row["rank"]]))
-        yield from snak_lines(node, "ps", pid, row, datatype, sid)
+    """The statement's node (``p:``, rank, best rank, main snak) when ``full``, and its
+    truthy ``wdt:`` triple if it is best-ranked."""
+    subject, pid, sid = nt.entity(row["subject"]), row["pid"], row["statement_id"]
+    datatype = row["datatype"] or datatypes.get(pid)
+    if row["best"]:
+        yield from snak_lines(subject, "wdt", pid, row, datatype, sid)
+    if not full:
+        return
+    node = statement_iri(sid)
+    yield nt.line(subject, nt.prop("p", pid), node)
+    yield nt.line(node, nt.RDF_TYPE, nt.wb("Statement"))
+    if row["best"]:
+        yield nt.line(node, nt.RDF_TYPE, nt.wb("BestRank"))
+    yield nt.line(node, nt.wb("rank"), nt.wb(RANKS[row["rank"]]))
+    yield from snak_lines(node, "ps", pid, row, datatype, sid)
 
 
-def qualifier_lines(batch: pa.RecordBatch, datatypes: Mapping[str, str]) -> Iterator[str]:
-    """The ``pq:`` / ``pqv:`` triples of each qualifier, about its statement's node."""
-    for row in rows(batch):
-        pid = row["qualifier_pid"]
-        node = statement_iri(row["statement_id"])
-        key = f"{row['statement_id']}|{pid}|{row['ordinal']}"
-        yield from snak_lines(node, "pq", pid, row, row["datatype"] or datatypes.get(pid), key)
+def qualifier_lines(row: Mapping[str, Any], datatypes: Mapping[str, str]) -> Iterator[str]:
+    """The ``pq:`` / ``pqv:`` triples of a qualifier, about its statement's node."""
+    pid = row["qualifier_pid"]
+    node = statement_iri(row["statement_id"])
+    key = f"{row['statement_id']}|{pid}|{row['ordinal']}"
+    yield from snak_lines(node, "pq", pid, row, row["datatype"] or datatypes.get(pid), key)

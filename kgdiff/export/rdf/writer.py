@@ -1,10 +1,12 @@
-"""``kgdiff export rdf``: one snapshot as N-Triples (streamed) or Turtle (a subset).
+"""``kgdiff export rdf``: snapshots as N-Triples or N-Quads (streamed), or Turtle or TriG (a
+subset), with a classification in kgdiff's vocabulary beside them (N-Quads, TriG).
 
-Each table is read by one ``sql/rdf/`` statement on an in-memory DuckDB connection (it holds
-no lock on the catalog) and fetched in Arrow batches, so memory stays bounded by a batch and
-DuckDB's own limit whatever the snapshot's size. N-Triples lines are written as they come;
-the triples of a statement and of its qualifiers come from separate passes, which N-Triples
-allows (a graph is a set of triples, their order carries nothing). The file appears whole:
+The tables are read by the ``sql/rdf/`` statements on an in-memory DuckDB connection (it
+holds no lock on the catalog), one subject range at a time, and written entity by entity
+(:mod:`kgdiff.export.rdf.entity_order`): memory stays bounded by a range and DuckDB's own
+limit whatever the snapshot's size, and ``kgdiff ingest rdf`` reads the file back as a
+stream. N-Quads are the same lines, each snapshot in its named graph, then the
+classification's graph (:mod:`kgdiff.export.rdf.classification`). The file appears whole:
 it is written beside ``out`` under a temporary name, then renamed.
 """
 
@@ -12,64 +14,38 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
 
 import duckdb
-import pyarrow as pa
 
 from kgdiff.errors import UsageError
-from kgdiff.export.rdf import ntriples as nt
-from kgdiff.export.rdf import triples
+from kgdiff.export.rdf.classification import (
+    ClassificationTerms,
+    classification_lines,
+    snapshot_graph,
+)
+from kgdiff.export.rdf.entity_order import entity_block, range_entities, subject_ranges
+from kgdiff.export.rdf.rdflib_out import write_trig, write_ttl
+from kgdiff.export.rdf.request import (
+    QUADS,
+    RdfRequest,
+    RdfResult,
+    check_request,
+    check_snapshots,
+    classification_days,
+)
 from kgdiff.sqlfiles import render
 from kgdiff.store.layout import StoreLayout, table_files
+from kgdiff.temporal.builds import Build
 
-FORMATS = ("nt", "ttl")
-BATCH_ROWS = 20_000
+__all__ = ["RdfRequest", "RdfResult", "export_rdf", "property_datatypes", "snapshot_graph"]
 MEMORY_LIMIT = "1GB"
-
-
-@dataclass(frozen=True)
-class RdfRequest:
-    """What to export: a snapshot, where, in which format, which entities, truthy only."""
-
-    snapshot: str
-    out: Path
-    format: str = "nt"
-    entities: list[str] | None = None
-    truthy: bool = False
-
-
-@dataclass(frozen=True)
-class RdfResult:
-    """What was written."""
-
-    path: Path
-    triples: int
 
 
 def _files(folder: Path, table: str) -> list[str]:
     return [str(path) for path in table_files(folder, table)]
-
-
-def _check(layout: StoreLayout, request: RdfRequest) -> Path:
-    """The snapshot's folder, after refusing what cannot be done (before any work)."""
-    if request.format not in FORMATS:
-        raise UsageError(f"--format {request.format!r} is not one of {', '.join(FORMATS)}")
-    if request.format == "ttl" and not request.entities:
-        raise UsageError(
-            "Turtle is written for a few entities: give --entities, or use --format nt"
-        )
-    folder = layout.snapshot_dir(request.snapshot)
-    if not (folder / "manifest.json").is_file():
-        raise UsageError(
-            f"no snapshot {request.snapshot!r} in {layout.root}; `kgdiff snapshots` lists them"
-        )
-    if not request.out.parent.is_dir():
-        raise UsageError(f"--out {request.out}: folder {request.out.parent} does not exist")
-    return folder
 
 
 def property_datatypes(
@@ -91,28 +67,22 @@ def property_datatypes(
 
 
 def _check_entities(
-    connection: duckdb.DuckDBPyConnection, folder: Path, request: RdfRequest
+    connection: duckdb.DuckDBPyConnection, folders: list[Path], request: RdfRequest
 ) -> None:
-    """Refuse ``--entities`` that the snapshot does not hold (a typo would else give an
+    """Refuse ``--entities`` that no snapshot exported holds (a typo would else give an
     empty file without a word)."""
     if not request.entities:
         return
-    sql = render("rdf/present", files=_files(folder, "entities"))
-    present = {qid for (qid,) in connection.execute(sql, {"entities": request.entities}).fetchall()}
+    present: set[str] = set()
+    for folder in folders:
+        sql = render("rdf/present", files=_files(folder, "entities"))
+        found = connection.execute(sql, {"entities": request.entities}).fetchall()
+        present.update(qid for (qid,) in found)
     missing = [qid for qid in request.entities if qid not in present]
     if missing:
         shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-        raise UsageError(f"snapshot {request.snapshot!r} holds no entity {shown}")
-
-
-def _batches(
-    connection: duckdb.DuckDBPyConnection, name: str, files: list[str], entities: list[str] | None
-) -> Iterator[pa.RecordBatch]:
-    if not files:
-        return
-    sql = render(f"rdf/{name}", files=files)
-    relation = connection.sql(sql, params={"entities": entities})
-    yield from relation.to_arrow_reader(BATCH_ROWS)
+        names = ", ".join(folder.name.removeprefix("snapshot=") for folder in folders)
+        raise UsageError(f"snapshot {names} holds no entity {shown}")
 
 
 def snapshot_lines(
@@ -121,21 +91,65 @@ def snapshot_lines(
     datatypes: Mapping[str, str],
     request: RdfRequest,
 ) -> Iterator[str]:
-    """Every N-Triples line of the export, table by table."""
-    passes: list[tuple[str, Callable[[pa.RecordBatch], Iterator[str]]]] = [
-        ("entities", triples.entity_lines),
-        ("labels", triples.label_lines),
-        ("sitelinks", triples.sitelink_lines),
-        ("statements", lambda b: triples.statement_lines(b, datatypes, not request.truthy)),
-    ]
+    """Every N-Triples line of one snapshot, entity by entity (in id order)."""
+    tables = ["entities", "labels", "sitelinks", "statements"]
     if not request.truthy:
-        passes.append(("qualifiers", lambda b: triples.qualifier_lines(b, datatypes)))
-    for table, to_lines in passes:
-        for batch in _batches(connection, table, _files(folder, table), request.entities):
-            yield from to_lines(batch)
+        tables.append("qualifiers")
+    files = {table: _files(folder, table) for table in tables}
+    ranges = (
+        [(None, None)]
+        if request.entities
+        else subject_ranges(connection, files["entities"], request.range_entities)
+    )
+    for bounds in ranges:
+        for qid, rows in range_entities(connection, files, request.entities, bounds):
+            yield from entity_block(qid, rows, datatypes, not request.truthy)
 
 
-def _write_nt(lines: Iterator[str], out: TextIO) -> int:
+def as_quads(lines: Iterator[str], graph: str) -> Iterator[str]:
+    """N-Triples lines as N-Quads lines in ``graph`` (an IRI in brackets)."""
+    tail = f" {graph} .\n"
+    for text in lines:
+        yield text[:-3] + tail
+
+
+def _classification(layout: StoreLayout, request: RdfRequest) -> Build:
+    """The classification build asked for (built once, then reused, as ``kgdiff classify``)."""
+    from kgdiff.query.graph import KnowledgeGraph  # the query layer imports the exports
+
+    assert request.classification is not None
+    init, cutoff, current = classification_days(request.classification)
+    graph = KnowledgeGraph.open(layout.root)
+    try:
+        return graph.answers.classification(cutoff, init, current, request.mode)
+    finally:
+        graph.close()
+
+
+def _read_snapshots(build: Build) -> list[str]:
+    return list(dict.fromkeys(read.snapshot for read in build.reads if read.snapshot))
+
+
+def _lines(
+    connection: duckdb.DuckDBPyConnection,
+    layout: StoreLayout,
+    snapshots: Mapping[str, Path],
+    request: RdfRequest,
+    build: Build | None,
+) -> Iterator[str]:
+    """Every line of the export: each snapshot's (in its graph), then the classification's."""
+    datatypes = property_datatypes(connection, layout)
+    quads = request.format in QUADS
+    for name, folder in snapshots.items():
+        lines = snapshot_lines(connection, folder, datatypes, request)
+        yield from as_quads(lines, snapshot_graph(name)) if quads else lines
+    if build is not None:
+        p = build.params
+        graph = ClassificationTerms(p.init, p.cutoff, p.current, p.mode).graph
+        yield from as_quads(classification_lines(layout, build, request.entities), graph)
+
+
+def _write_lines(lines: Iterator[str], out: TextIO) -> int:
     count = 0
     for text in lines:
         out.write(text)
@@ -143,38 +157,34 @@ def _write_nt(lines: Iterator[str], out: TextIO) -> int:
     return count
 
 
-def _write_ttl(lines: Iterator[str], path: Path) -> int:
-    import rdflib
-
-    graph = rdflib.Graph()
-    for prefix, namespace in nt.PREFIXES.items():
-        graph.bind(prefix, rdflib.Namespace(namespace), replace=True)
-    graph.parse(data="".join(lines), format="nt")
-    graph.serialize(destination=path, format="turtle", encoding="utf-8")
-    return len(graph)
+def _write(lines: Iterator[str], request: RdfRequest, path: Path) -> int:
+    if request.format == "ttl":
+        return write_ttl(lines, path)
+    if request.format == "trig":
+        return write_trig(lines, path)
+    with path.open("w", encoding="utf-8", newline="\n") as out:
+        return _write_lines(lines, out)
 
 
 def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
-    """Write the snapshot of ``request`` as RDF to ``request.out`` (whole or not at all)."""
+    """Write the snapshots (and classification) of ``request`` as RDF to ``request.out``
+    (whole or not at all)."""
     layout = StoreLayout.resolve(store)
-    folder = _check(layout, request)
+    check_request(layout, request)
+    build = _classification(layout, request) if request.classification else None
+    names = request.snapshots or (_read_snapshots(build) if build else [])
+    snapshots = dict(zip(names, check_snapshots(layout, names), strict=True))
     temporary = request.out.with_name(f".{request.out.name}.{os.getpid()}.tmp")
     spill = tempfile.TemporaryDirectory(prefix=".kgdiff-rdf-", dir=request.out.parent)
-    # what does not fit (the groups with a preferred statement) spills to disk past this limit
+    # what does not fit in memory spills to disk past this limit
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": spill.name,
     }
     connection = duckdb.connect(config=config)
     try:
-        _check_entities(connection, folder, request)
-        datatypes = property_datatypes(connection, layout)
-        lines = snapshot_lines(connection, folder, datatypes, request)
-        if request.format == "ttl":
-            count = _write_ttl(lines, temporary)
-        else:
-            with temporary.open("w", encoding="utf-8", newline="\n") as out:
-                count = _write_nt(lines, out)
+        _check_entities(connection, list(snapshots.values()), request)
+        count = _write(_lines(connection, layout, snapshots, request, build), request, temporary)
         temporary.replace(request.out)
     finally:
         connection.close()
