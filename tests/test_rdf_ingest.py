@@ -32,7 +32,8 @@ from kgdiff.export.rdf.times import parse_key, xsd_datetime
 from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 from kgdiff.ingest.rdf_snapshot import RdfIngestRequest, RdfIngestResult, ingest_rdf
 from kgdiff.readers.rdf_chunks import rdf_chunks
-from kgdiff.readers.rdf_entities import NODE_CACHE, EntityBuilder, parse_chunk
+from kgdiff.readers.rdf_entities import EntityBuilder, parse_chunk
+from kgdiff.readers.rdf_nodes import NODE_CACHE
 from kgdiff.readers.rdf_values import GREGORIAN, JULIAN, wikibase_time
 from kgdiff.timevalue import GREGORIAN_QID, JULIAN_QID, time_key
 from tests.paths import DATA, run_kgdiff

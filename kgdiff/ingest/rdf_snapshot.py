@@ -42,10 +42,10 @@ from kgdiff.readers.rdf_chunks import (
 from kgdiff.readers.rdf_entities import (
     EntityBuilder,
     NotGroupedError,
-    RdfStats,
     Triple,
     parse_chunk,
 )
+from kgdiff.readers.rdf_nodes import RdfStats
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET
 

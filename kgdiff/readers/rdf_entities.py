@@ -22,34 +22,43 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import warnings
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import rdflib
-from rdflib import RDF, Literal, URIRef
+from rdflib import RDF, URIRef
 from rdflib.plugins.stores.memory import Memory
 from rdflib.term import Node
 
 from kgdiff.readers.rdf_chunks import NQUADS, Chunk
+from kgdiff.readers.rdf_nodes import NODE_CACHE, NodeCache, PendingEntity, RdfStats
+from kgdiff.readers.rdf_statements import StatementReading
+from kgdiff.readers.rdf_terms import entity_terms, guess_type, site_id
 from kgdiff.readers.rdf_values import (
-    NODE_READERS,
     WIKIBASE,
-    DataValue,
     datatype_id,
     entity_id,
-    is_unknown,
-    simple_value,
 )
-from kgdiff.wikisites import FAMILIES, SPECIAL_HOSTS
+from kgdiff.readers.rdf_vocabulary import (
+    ABOUT,
+    CLASSES,
+    DUMP_NODE,
+    OWL_SAME_AS,
+    REFERENCE_IRI,
+    SCHEMA,
+    VALUE_IRI,
+    Pairs,
+    prop_kind,
+    statement_id,
+)
 
-NODE_CACHE = 200_000
-"""Value and reference nodes kept for later entities (~0.5 KB each: about 100 MB)."""
 RECENT_ENTITIES = 100_000
 """Entities already written that are remembered, to tell a file not grouped by entity."""
+LOOSE_SUBJECTS = 10_000
+"""Subjects not yet placed (a page whose ``schema:about`` is in a later chunk of a file not
+grouped by subject) and pages already placed, remembered for other chunks."""
 
 
 class NotGroupedError(ValueError):
@@ -59,142 +68,6 @@ class NotGroupedError(ValueError):
     def __init__(self, qid: str) -> None:
         super().__init__(qid)
         self.qid = qid
-
-
-PROP_IRI = re.compile(
-    r".*/prop/(direct/|direct-normalized/|statement/|statement/value/|"
-    r"statement/value-normalized/|qualifier/|qualifier/value/|qualifier/value-normalized/|"
-    r"reference/|reference/value/|reference/value-normalized/|novalue/|)(P[1-9]\d*)"
-)
-KINDS = {
-    "": "p",
-    "direct/": "wdt",
-    "direct-normalized/": "wdtn",
-    "statement/": "ps",
-    "statement/value/": "psv",
-    "statement/value-normalized/": "psn",
-    "qualifier/": "pq",
-    "qualifier/value/": "pqv",
-    "qualifier/value-normalized/": "pqn",
-    "reference/": "pr",
-    "reference/value/": "prv",
-    "reference/value-normalized/": "prn",
-    "novalue/": "wdno",
-}
-STATEMENT_IRI = re.compile(
-    r".*/entity/statement/([Ll][1-9]\d*-[FS][1-9]\d{0,5}|[A-Za-z][1-9]\d*)-(.+)"
-)
-"""A statement node: its entity (a lexeme's form or sense ``L1-F1``: a suffix too short to
-be the 8 hex digits a statement's UUID starts with, as in ``Q1009-F1658822-…``), its id."""
-VALUE_IRI = re.compile(r".*/value/[^/]+")
-REFERENCE_IRI = re.compile(r".*/reference/([^/]+)")
-SCHEMA = "http://schema.org/"
-RDFS_LABEL = URIRef("http://www.w3.org/2000/01/rdf-schema#label")
-SKOS = "http://www.w3.org/2004/02/skos/core#"
-OWL_SAME_AS = URIRef("http://www.w3.org/2002/07/owl#sameAs")
-PROV_DERIVED = URIRef("http://www.w3.org/ns/prov#wasDerivedFrom")
-ONTOLEX_ENTRY = URIRef("http://www.w3.org/ns/lemon/ontolex#LexicalEntry")
-CLASSES: dict[Node, str] = {
-    URIRef(WIKIBASE + "Item"): "item",
-    URIRef(WIKIBASE + "Property"): "property",
-    URIRef(WIKIBASE + "Lexeme"): "lexeme",
-    ONTOLEX_ENTRY: "lexeme",
-    URIRef(WIKIBASE + "Mediainfo"): "mediainfo",
-}
-RANKS = {"PreferredRank": "preferred", "NormalRank": "normal", "DeprecatedRank": "deprecated"}
-DUMP_NODE = URIRef(WIKIBASE + "Dump")
-ABOUT = URIRef(SCHEMA + "about")
-ARTICLE = URIRef(SCHEMA + "Article")
-IS_PART_OF = URIRef(SCHEMA + "isPartOf")
-LOOSE_SUBJECTS = 10_000
-"""Subjects not yet placed (a page whose ``schema:about`` is in a later chunk of a file not
-grouped by subject) and pages already placed, remembered for other chunks."""
-
-Pairs = list[tuple[Node, Node]]
-
-
-def prop_kind(predicate: Node) -> tuple[str, str] | None:
-    """``ps:P31`` → ``("ps", "P31")``; None for other predicates."""
-    if not isinstance(predicate, URIRef):
-        return None
-    found = PROP_IRI.fullmatch(str(predicate))
-    return (KINDS[found[1]], found[2]) if found else None
-
-
-def statement_id(node: Node) -> tuple[str, str] | None:
-    """``s:Q42-F0A…`` → ``("Q42", "Q42$F0A…")`` (entity, JSON statement id); old lower-case
-    ids (``q42-…``) keep their case in the id and name the upper-case entity."""
-    found = STATEMENT_IRI.fullmatch(str(node)) if isinstance(node, URIRef) else None
-    if found is None:
-        return None
-    owner = found[1]
-    return owner[0].upper() + owner[1:], f"{owner}${found[2]}"
-
-
-@dataclass
-class RdfStats:
-    """What the conversion met, beyond the entities themselves."""
-
-    counts: Counter[str] = field(default_factory=Counter)
-    is_dump: bool = False
-    """The file declares itself a whole dump (a ``wikibase:Dump`` node)."""
-
-
-@dataclass
-class _Pending:
-    """The triples of one entity gathered so far, by subject, in file order."""
-
-    subjects: dict[Node, Pairs] = field(default_factory=dict)
-    abouts: list[Node] = field(default_factory=list)
-    """Subjects ``schema:about`` the entity: its sitelinks' pages and its dataset node."""
-
-    def add(self, subject: Node, pairs: Pairs) -> None:
-        self.subjects.setdefault(subject, []).extend(pairs)
-
-    def _is_article(self, node: Node) -> bool:
-        return any(
-            (p == RDF.type and o == ARTICLE) or p == IS_PART_OF for p, o in self.subjects[node]
-        )
-
-    @property
-    def articles(self) -> list[Node]:
-        """The pages of the entity's sitelinks."""
-        return [node for node in self.abouts if self._is_article(node)]
-
-    @property
-    def datasets(self) -> list[Node]:
-        """The entity's ``data:`` node (Wikibase's, not WDQS's munged form)."""
-        return [node for node in self.abouts if not self._is_article(node)]
-
-
-def _local(term: Node, separator: str = "#") -> str:
-    return str(term).rpartition(separator)[2]
-
-
-class NodeCache:
-    """Value and reference nodes by IRI, the least recently used dropped past ``bound``."""
-
-    def __init__(self, bound: int = NODE_CACHE) -> None:
-        self.bound = bound
-        self._nodes: OrderedDict[str, Pairs] = OrderedDict()
-        self.dropped = 0
-
-    def put(self, key: str, pairs: Pairs) -> None:
-        """Add a node's triples (a node may be written in several places: they add up)."""
-        known = self._nodes.get(key)
-        if known is not None:
-            pairs = known + [pair for pair in pairs if pair not in known]
-        self._nodes[key] = pairs
-        self._nodes.move_to_end(key)
-        if len(self._nodes) > self.bound:
-            self._nodes.popitem(last=False)
-            self.dropped += 1
-
-    def get(self, key: str) -> Pairs | None:
-        found = self._nodes.get(key)
-        if found is not None:
-            self._nodes.move_to_end(key)
-        return found
 
 
 Triple = tuple[Node, Node, Node]
@@ -230,7 +103,7 @@ def parse_chunk(chunk: Chunk) -> list[Triple]:
     return list(dict.fromkeys(store.parsed))
 
 
-class EntityBuilder:
+class EntityBuilder(StatementReading):
     """Chunk graphs in, complete entity documents out (see the module docstring).
 
     ``datatypes`` are property datatypes known beforehand (the store's snapshots); a
@@ -250,7 +123,7 @@ class EntityBuilder:
         self._page_owner: OrderedDict[Node, str] = OrderedDict()
         self.datatypes: dict[str, str] = dict(datatypes or {})
         self.cache = NodeCache(cache_bound)
-        self.pending: dict[str, _Pending] = {}
+        self.pending: dict[str, PendingEntity] = {}
         self.stats = RdfStats()
         self.versioned = False
         """Some entity had a dataset node or a version: entities without one are then only
@@ -290,12 +163,12 @@ class EntityBuilder:
         if len(self._written) > RECENT_ENTITIES:
             self._written.popitem(last=False)
 
-    def _pending(self, qid: str) -> _Pending:
+    def _pending(self, qid: str) -> PendingEntity:
         found = self.pending.get(qid)
         if found is None:
             if qid in self._written:
                 raise NotGroupedError(qid)
-            found = self.pending[qid] = _Pending()
+            found = self.pending[qid] = PendingEntity()
         return found
 
     def _place(self, subject: Node, pairs: Pairs) -> str | None:
@@ -342,157 +215,9 @@ class EntityBuilder:
             self.stats.counts["other_triples"] += len(self._loose.popitem(last=False)[1])
         return None
 
-    # -- building --------------------------------------------------------------------------
+    # -- building (statements: :class:`~kgdiff.readers.rdf_statements.StatementReading`) ----
 
-    def _node(self, term: Node, entity: _Pending) -> Pairs | None:
-        if isinstance(term, URIRef):
-            found = self.cache.get(str(term))
-            if found is not None:
-                return found
-        return entity.subjects.get(term)
-
-    def _datavalue(
-        self, pid: str, term: Node, node: Node | None, entity: _Pending
-    ) -> DataValue | None:
-        """The datavalue of a simple value ``term`` and its value node ``node`` (if any)."""
-        if node is not None:
-            pairs = self._node(node, entity)
-            if pairs is None:
-                self.stats.counts["value_nodes_missing"] += 1
-            else:
-                details = {_local(p): o for p, o in pairs}
-                kind = next((_local(o) for p, o in pairs if p == RDF.type), "")
-                if kind not in NODE_READERS:  # the type may be written elsewhere, or not
-                    kind = _node_kind(details)
-                reader = NODE_READERS.get(kind)
-                value = reader(details) if reader else None
-                if value is not None:
-                    self.datatypes.setdefault(pid, _NODE_DATATYPES[kind])
-                    return value
-                self.stats.counts["value_nodes_unreadable"] += 1
-        value, inferred, fallback = simple_value(term)
-        if fallback:
-            self.stats.counts["values_without_node"] += 1
-        if value is None:
-            self.stats.counts["values_unreadable"] += 1
-        elif inferred is not None and pid not in self.datatypes:
-            self.stats.counts["datatypes_inferred"] += 1
-        return value
-
-    def _snak(
-        self, pid: str, value: DataValue | None, snaktype: str, datatype: str | None
-    ) -> dict[str, Any]:
-        snak: dict[str, Any] = {"snaktype": snaktype, "property": pid}
-        if value is not None:
-            snak["datavalue"] = value
-        if datatype is not None:
-            snak["datatype"] = datatype
-        return snak
-
-    def _datatype(self, pid: str, term: Node | None) -> str | None:
-        known = self.datatypes.get(pid)
-        if known is not None or term is None or is_unknown(term):
-            return known
-        return simple_value(term)[1]
-
-    def _snaks(
-        self, pairs: Pairs, simple: str, valued: str, entity: _Pending, skip_novalue: str = ""
-    ) -> dict[str, list[dict[str, Any]]]:
-        """The snaks of one statement's qualifiers (``pq``/``pqv``, no value as ``a wdno:P``)
-        or one reference's (``pr``/``prv``), by property, each property's in file order.
-        ``skip_novalue``: the statement's own property, whose ``wdno:`` is its main snak's."""
-        entries: list[tuple[str, str, Node]] = []
-        with_nodes: set[str] = set()
-        for p, o in pairs:
-            kind = prop_kind(o) if p == RDF.type else prop_kind(p)
-            if kind is None:
-                continue
-            if p == RDF.type:
-                if kind[0] == "wdno" and simple == "pq" and kind[1] != skip_novalue:
-                    entries.append(("wdno", kind[1], o))
-            elif kind[0] in (simple, valued):
-                entries.append((kind[0], kind[1], o))
-                if kind[0] == valued:
-                    with_nodes.add(kind[1])
-        snaks: dict[str, list[dict[str, Any]]] = {}
-        for what, pid, term in entries:
-            out = snaks.setdefault(pid, [])
-            if what == "wdno":
-                out.append(self._snak(pid, None, "novalue", self._datatype(pid, None)))
-            elif what == valued:
-                out.append(self._value_snak(pid, None, term, entity))
-            elif is_unknown(term):
-                out.append(self._snak(pid, None, "somevalue", self._datatype(pid, None)))
-            elif not (pid in with_nodes and simple_value(term)[2]):
-                out.append(self._value_snak(pid, term, None, entity))
-        return snaks
-
-    def _value_snak(
-        self, pid: str, term: Node | None, node: Node | None, entity: _Pending
-    ) -> dict[str, Any]:
-        if term is None and node is not None:
-            value = self._datavalue(pid, Literal(""), node, entity)
-        else:
-            assert term is not None
-            value = self._datavalue(pid, term, node, entity)
-        return self._snak(pid, value, "value", self._datatype(pid, term))
-
-    def _reference(self, term: Node, entity: _Pending) -> dict[str, Any]:
-        hash_ = _local(term, "/")
-        reference: dict[str, Any] = {"hash": hash_, "snaks": {}, "snaks-order": []}
-        pairs = self._node(term, entity)
-        if pairs is None:
-            self.stats.counts["reference_nodes_missing"] += 1
-            return reference
-        snaks = self._snaks(pairs, "pr", "prv", entity)
-        reference["snaks"] = snaks
-        reference["snaks-order"] = list(snaks)
-        return reference
-
-    def _statement(self, pid: str, node: Node, entity: _Pending) -> dict[str, Any] | None:
-        pairs = entity.subjects.get(node)
-        ids = statement_id(node)
-        if pairs is None:
-            self.stats.counts["statement_nodes_missing"] += 1
-            return None
-        rank, main, main_node, main_novalue = "normal", [], [], False
-        references: list[dict[str, Any]] = []
-        for p, o in pairs:
-            kind = prop_kind(p)
-            if p == RDF.type:
-                main_novalue = main_novalue or prop_kind(o) == ("wdno", pid)
-            elif p == URIRef(WIKIBASE + "rank"):
-                rank = RANKS.get(_local(o), "normal")
-            elif p == PROV_DERIVED:
-                references.append(self._reference(o, entity))
-            elif kind == ("ps", pid):
-                main.append(o)
-            elif kind == ("psv", pid):
-                main_node.append(o)
-        if main and is_unknown(main[0]):
-            mainsnak = self._snak(pid, None, "somevalue", self._datatype(pid, None))
-        elif main:
-            value = self._datavalue(pid, main[0], main_node[0] if main_node else None, entity)
-            mainsnak = self._snak(pid, value, "value", self._datatype(pid, main[0]))
-        elif main_novalue:
-            mainsnak = self._snak(pid, None, "novalue", self._datatype(pid, None))
-        else:
-            self.stats.counts["statements_without_value"] += 1
-            return None
-        # with a main value, a wdno: of the statement's own property is a qualifier's
-        qualifiers = self._snaks(pairs, "pq", "pqv", entity, "" if main else pid)
-        statement: dict[str, Any] = {"mainsnak": mainsnak, "type": "statement"}
-        if ids is not None:
-            statement["id"] = ids[1]
-        statement["rank"] = rank
-        if qualifiers:
-            statement["qualifiers"] = qualifiers
-            statement["qualifiers-order"] = list(qualifiers)
-        if references:
-            statement["references"] = references
-        return statement
-
-    def _sitelink(self, page: Node, entity: _Pending) -> tuple[str, dict[str, Any]] | None:
+    def _sitelink(self, page: Node, entity: PendingEntity) -> tuple[str, dict[str, Any]] | None:
         pairs = entity.subjects.get(page, [])
         title = next((str(o) for p, o in pairs if p == URIRef(SCHEMA + "name")), None)
         wiki = next((str(o) for p, o in pairs if p == URIRef(SCHEMA + "isPartOf")), None)
@@ -503,7 +228,7 @@ class EntityBuilder:
         badges = [b for p, o in pairs if p == URIRef(WIKIBASE + "badge") and (b := entity_id(o))]
         return site, {"site": site, "title": title, "badges": badges}
 
-    def _build(self, qid: str, entity: _Pending) -> dict[str, Any] | None:
+    def _build(self, qid: str, entity: PendingEntity) -> dict[str, Any] | None:
         own = entity.subjects.get(URIRef(_entity_iri(entity, qid)), [])
         if entity.datasets or any(p == URIRef(SCHEMA + "version") for p, _o in own):
             self.versioned = True
@@ -515,10 +240,10 @@ class EntityBuilder:
         if redirect is not None and kind is None:
             self.stats.counts["redirects"] += 1
             return {"id": qid, "redirect": redirect}
-        doc: dict[str, Any] = {"id": qid, "type": kind or _guess_type(qid)}
+        doc: dict[str, Any] = {"id": qid, "type": kind or guess_type(qid)}
         if doc["type"] == "property" and qid in self.datatypes:
             doc["datatype"] = self.datatypes[qid]
-        terms = _terms(own, doc["type"])
+        terms = entity_terms(own, doc["type"])
         doc.update(terms)
         claims: dict[str, list[dict[str, Any]]] = {}
         for p, o in own:
@@ -538,69 +263,14 @@ class EntityBuilder:
         return doc
 
 
-_NODE_DATATYPES = {
-    "TimeValue": "time",
-    "QuantityValue": "quantity",
-    "GlobecoordinateValue": "globe-coordinate",
-}
-_LABELS = (RDFS_LABEL,)
-_DESCRIPTION = URIRef(SCHEMA + "description")
-_ALIAS = URIRef(SKOS + "altLabel")
-_LEMMA = URIRef(WIKIBASE + "lemma")
-
-
-def _node_kind(details: Mapping[str, Node]) -> str:
-    """A value node's class from its predicates (for nodes written without their type)."""
-    if "timeValue" in details:
-        return "TimeValue"
-    if "quantityAmount" in details:
-        return "QuantityValue"
-    if "geoLatitude" in details:
-        return "GlobecoordinateValue"
-    return ""
-
-
-def _entity_iri(entity: _Pending, qid: str) -> str:
+def _entity_iri(entity: PendingEntity, qid: str) -> str:
     for subject in entity.subjects:
         if entity_id(subject) == qid:
             return str(subject)
     return ""
 
 
-def _guess_type(qid: str) -> str:
-    return {"Q": "item", "P": "property", "L": "lexeme", "M": "mediainfo"}[qid[0]]
-
-
-def _terms(own: Pairs, kind: str) -> dict[str, Any]:
-    """Labels, descriptions and aliases (a lexeme: lemmas), language codes lower-cased."""
-    labels: dict[str, dict[str, str]] = {}
-    descriptions: dict[str, dict[str, str]] = {}
-    aliases: dict[str, list[dict[str, str]]] = {}
-    lemmas: dict[str, dict[str, str]] = {}
-    for p, o in own:
-        if not isinstance(o, Literal) or not o.language:
-            continue
-        lang = o.language.lower()
-        term = {"language": lang, "value": str(o)}
-        if p == _LEMMA:
-            lemmas[lang] = term
-        elif kind == "lexeme":
-            continue
-        elif p in _LABELS:
-            labels[lang] = term
-        elif p == _DESCRIPTION:
-            descriptions[lang] = term
-        elif p == _ALIAS:
-            aliases.setdefault(lang, []).append(term)
-    if kind == "lexeme":
-        return {"lemmas": lemmas}
-    terms: dict[str, Any] = {"labels": labels, "descriptions": descriptions}
-    if kind != "mediainfo":
-        terms["aliases"] = aliases
-    return terms
-
-
-def _revision(doc: dict[str, Any], own: Pairs, entity: _Pending) -> None:
+def _revision(doc: dict[str, Any], own: Pairs, entity: PendingEntity) -> None:
     """``lastrevid`` and ``modified`` from the dataset node (or, munged, the entity)."""
     pairs = [pair for node in entity.datasets for pair in entity.subjects.get(node, [])] + own
     for p, o in pairs:
@@ -609,24 +279,3 @@ def _revision(doc: dict[str, Any], own: Pairs, entity: _Pending) -> None:
                 doc["lastrevid"] = int(str(o))
         elif p == URIRef(SCHEMA + "dateModified") and "modified" not in doc:
             doc["modified"] = str(o)
-
-
-_FAMILIES = {project: suffix for suffix, project in FAMILIES.items()}
-_SPECIAL_SITES = {host: site for site, (host, _language) in SPECIAL_HOSTS.items()}
-_HOST = re.compile(r"https?://([^/]+)/")
-
-
-def site_id(url: str) -> str | None:
-    """The Wikimedia site id of a wiki's URL (``https://en.wikipedia.org/`` → ``enwiki``),
-    None for a site outside Wikimedia's naming."""
-    found = _HOST.match(url)
-    if found is None:
-        return None
-    host = found[1]
-    if host in _SPECIAL_SITES:
-        return _SPECIAL_SITES[host]
-    language, _, rest = host.partition(".")
-    family = rest.removesuffix(".org")
-    if family not in _FAMILIES or not language:
-        return None
-    return language.replace("-", "_") + _FAMILIES[family]
