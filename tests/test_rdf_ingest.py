@@ -145,8 +145,8 @@ def test_export_then_ingest_gives_the_same_tables(sample_store, round_trips, sna
         assert nulls == [(0,)]  # why its datatypes are not compared
     if snapshot == "wd-2014-10":  # legacy entities' snaks have none: compare the others'
         typed = "statement_id, datatype"
-        known = dict(_table(original, "statements", typed))
-        read = dict(_table(back, "statements", typed))
+        known = {row[0]: row[1] for row in _table(original, "statements", typed)}
+        read = {row[0]: row[1] for row in _table(back, "statements", typed)}
         assert None in known.values()
         assert all(read[key] == kind for key, kind in known.items() if kind is not None)
 
