@@ -39,14 +39,14 @@ def main() -> None:
             "--force",
         ]  # fmt: skip
         for run in range(args.runs):
-            measured = run_measured(command)
+            # no PSS: nothing forks, and sampling it stalls the export (bench/rss.py)
+            measured = run_measured(command, pss=False)
             figures = {
                 "data": str(args.data),
                 "configs": args.configs,
                 "run": run + 1,
                 "seconds": round(measured.seconds, 1),
                 "peak_rss_mb": round(measured.peak_rss_bytes / 2**20),
-                "peak_pss_mb": round(measured.peak_pss_bytes / 2**20),
                 "cpu_seconds": round(measured.cpu_seconds, 1),
                 "returncode": measured.returncode,
             }

@@ -15,7 +15,7 @@ import polars as pl
 from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.seeded import seeded_rank
 
-BATCH = 100_000
+BATCH = 50_000
 """Rows built at a time: large enough that the per-batch joins are cheap per record, small
 enough that a batch's intermediate frames stay a few hundred megabytes."""
 CHUNK = 50_000

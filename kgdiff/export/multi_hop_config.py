@@ -159,6 +159,22 @@ def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataF
     return columns_frame(sorted(records, key=lambda r: r["id"]), MULTI_HOP_SCHEMA)
 
 
+def read_chains(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> pl.DataFrame:
+    """The chains of two or three hops valid at the cutoff (``kg.chains``; the classified
+    ``groups`` are not needed)."""
+    del groups
+    chains = kg.chains(
+        dates.cutoff, relations=catalogue.hop_map(), lang=request.lang, gap=request.gap
+    )
+    return chains.filter(pl.col("n_hops").is_in(list(MULTI_HOP_SPLITS)))
+
+
 def multi_hop_config(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -168,12 +184,10 @@ def multi_hop_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``multi_hop`` config: the chains valid at the cutoff, in record time (as ``kgdiff
-    chains``), along the catalogue's next hops (the classified ``groups`` are not needed)."""
-    del groups
-    chains = kg.chains(
-        dates.cutoff, relations=catalogue.hop_map(), lang=request.lang, gap=request.gap
+    chains``), along the catalogue's next hops (read ahead by the export: ``groups.ahead``)."""
+    chains = groups.ahead.take(
+        "multi_hop", lambda: read_chains(kg, groups, request, dates, catalogue)
     )
-    chains = chains.filter(pl.col("n_hops").is_in(list(MULTI_HOP_SPLITS)))
     on_step(f"multi_hop: naming {chains.height:,} chains")
     setting = _setting(kg, chains, request, dates, catalogue)
     left_out: Counter[str] = Counter()

@@ -154,7 +154,11 @@ def _counts(
 
 
 def read_pools(
-    kg: KnowledgeGraph, groups: Groups, request: BenchmarkRequest, dates: Dates
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
 ) -> tuple[PoolYears, pl.DataFrame]:
     """The years a pools export asks about, and every year of every group that has pools
     (:func:`~kgdiff.export.pool_groups.read_pool_years`)."""
@@ -172,7 +176,9 @@ def pools_config(
 ) -> ConfigExport:
     """The ``pools`` config of a classification's groups, from init's year to current's."""
     on_step(f"pools: object pools of {groups.frame.height:,} groups")
-    span, years = groups.ahead.take("pools", lambda: read_pools(kg, groups, request, dates))
+    span, years = groups.ahead.take(
+        "pools", lambda: read_pools(kg, groups, request, dates, catalogue)
+    )
     every = asked_years(years)
     by_state = states(every)
     asked, sample = sample_static(every, pools_static_policy(request.pools_static), request.seed)

@@ -40,7 +40,13 @@ TEMPORAL_DESCRIPTION = (
 )
 
 
-def _read(kg: KnowledgeGraph, groups: Groups, dates: Dates) -> tuple[pl.DataFrame, pl.DataFrame]:
+def read_dated(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The dated groups' statements in the snapshot read, and their periods."""
     with kg.connection() as connection:
         connection.register("temporal_groups", groups.frame.select("subject", "pid").to_arrow())
@@ -155,7 +161,9 @@ def temporal_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``temporal`` config of the classification's catalogued groups."""
-    facts, periods = _read(kg, groups, dates)
+    facts, periods = groups.ahead.take(
+        "temporal", lambda: read_dated(kg, groups, request, dates, catalogue)
+    )
     dated = facts.select("subject", "pid").unique().height
     on_step(f"temporal: {facts.height:,} statements of {dated:,} groups with dates")
     setting = _setting(kg, groups, facts, request, dates, catalogue)

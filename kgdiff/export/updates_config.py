@@ -156,7 +156,11 @@ def _setting(
 
 
 def read_updates(
-    kg: KnowledgeGraph, groups: Groups, request: BenchmarkRequest, dates: Dates
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
 ) -> pl.DataFrame:
     """The knowledge updates between the cutoff and current (``kg.updates``)."""
     return kg.updates(dates.cutoff, dates.current, lang=request.lang, gap=request.gap)
@@ -171,7 +175,9 @@ def updates_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``updates`` config: every knowledge update between the cutoff and current."""
-    updates = groups.ahead.take("updates", lambda: read_updates(kg, groups, request, dates))
+    updates = groups.ahead.take(
+        "updates", lambda: read_updates(kg, groups, request, dates, catalogue)
+    )
     on_step(f"updates: {updates.height:,} knowledge updates")
     setting, pool, popularity = _setting(kg, groups, updates, request, dates)
     revisions = supporting(kg, request, dates)
