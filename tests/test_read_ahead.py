@@ -46,3 +46,21 @@ def test_close_drops_the_reads_not_taken() -> None:
     ahead.close()  # drops "never", then waits for "slow"
     assert ran == []
     assert ahead.take("slow", lambda: "again") == "again"
+
+
+def test_a_read_holds_duckdb_until_it_is_done() -> None:
+    ahead = ReadAhead()
+    started, gate, order = threading.Event(), threading.Event(), []
+
+    def read() -> None:
+        started.set()
+        gate.wait()
+        order.append("read")
+
+    ahead.submit("long", read)
+    started.wait()
+    threading.Timer(0.2, gate.set).start()
+    with ahead.exclusive():  # a large query of the main thread waits for the read
+        order.append("names")
+    assert order == ["read", "names"]
+    ahead.close()

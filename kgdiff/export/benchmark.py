@@ -26,7 +26,7 @@ from kgdiff.export.benchmark_model import (
     Dates,
 )
 from kgdiff.export.dataset_writer import check_target, write_dataset
-from kgdiff.export.groups import classified_groups
+from kgdiff.export.groups import Groups, classified_groups
 from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config, read_chains
 from kgdiff.export.pool_sample import pools_static_policy
 from kgdiff.export.pools_config import pools_config, read_pools
@@ -145,6 +145,26 @@ def bounded_duckdb(kg: KnowledgeGraph, limit: str = DUCKDB_MEMORY) -> Iterator[N
                 connection.execute(f"SET memory_limit = '{row[0]}'")
 
 
+def _built(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    configs: Sequence[str],
+    on_step: Callable[[str], None],
+) -> Iterator[ConfigExport]:
+    """The configs, each set up when the writer asks for it; once the first is set up (its
+    names read), the later configs' DuckDB reads start in the background."""
+    for index, name in enumerate(configs):
+        config = CONFIGS[name](kg, groups, request, dates, catalogue, on_step)
+        if index == 0:
+            for later in (later for later in READS_AHEAD if later in configs[1:]):
+                read = partial(READS_AHEAD[later], kg, groups, request, dates, catalogue)
+                groups.ahead.submit(later, read)
+        yield config
+
+
 def export_benchmark(
     kg: KnowledgeGraph,
     request: BenchmarkRequest,
@@ -170,13 +190,8 @@ def export_benchmark(
     with bounded_duckdb(kg):
         groups = classified_groups(kg, request, dates, catalogue)
         try:
-            for name in (name for name in READS_AHEAD if name in configs):
-                read = partial(READS_AHEAD[name], kg, groups, request, dates, catalogue)
-                groups.ahead.submit(name, read)
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
-            built = (
-                CONFIGS[name](kg, groups, request, dates, catalogue, on_step) for name in configs
-            )
+            built = _built(kg, groups, request, dates, catalogue, configs, on_step)
             on_step(f"writing {out}")
             written = write_dataset(out, built, facts, force)
         finally:

@@ -44,8 +44,11 @@ class Groups:
     """Level → (groups of catalogued relations, groups of the others)."""
     naming: SharedNaming = field(compare=False)
     """The names and distractors the configs share (read once per export)."""
-    ahead: ReadAhead = field(default_factory=ReadAhead, compare=False)
-    """DuckDB reads of later configs, started as the export begins."""
+
+    @property
+    def ahead(self) -> ReadAhead:
+        """DuckDB reads of later configs, started once the first config is set up."""
+        return self.naming.ahead
 
     def by_level(self) -> dict[str, int]:
         """Every group of the classification, per level (sorted)."""

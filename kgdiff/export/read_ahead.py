@@ -1,14 +1,17 @@
-"""DuckDB reads that later configs of an export need, started in a background thread as the
-export begins: DuckDB releases the GIL, so a long query (``kg.updates`` classifies the whole
-latest snapshot in valid time, ~17 s on one core for 3 × 5 M statements) runs while the first
-configs' records are built in Python and polars on the other core. Each read runs on its own
-cursor of the catalog (:meth:`kgdiff.query.graph.KnowledgeGraph.connection`), one at a time.
+"""DuckDB reads that later configs of an export need, started in a background thread once
+the first config is set up: DuckDB releases the GIL, so a long query (``kg.updates`` classifies
+the whole latest snapshot in valid time, ~17 s on one core for 3 × 5 M statements) runs while
+the first config's records are built in Python and polars on the other core. Each read runs on
+its own cursor of the catalog (:meth:`kgdiff.query.graph.KnowledgeGraph.connection`), one at a
+time, holding DuckDB (:meth:`ReadAhead.exclusive`) against the main thread's large queries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -18,12 +21,26 @@ class ReadAhead:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._reads: dict[str, Future[Any]] = {}
+        self._duckdb = threading.Lock()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold DuckDB for one large query: the queries of both threads share the export's
+        DuckDB memory limit, and two large ones at once can exhaust it (names of 2 M groups
+        beside ``kg.chains`` did on 3 × 20 M statements)."""
+        with self._duckdb:
+            yield
+
+    def _exclusively(self, read: Callable[[], Any]) -> Any:
+        with self.exclusive():
+            return read()
 
     def submit(self, name: str, read: Callable[[], Any]) -> None:
-        """Start ``read`` in the background thread (after the reads submitted before it)."""
+        """Start ``read`` in the background thread (after the reads submitted before it),
+        holding DuckDB (:meth:`exclusive`) while it runs."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgdiff-read")
-        self._reads[name] = self._pool.submit(read)
+        self._reads[name] = self._pool.submit(self._exclusively, read)
 
     def take(self, name: str, read: Callable[[], Any]) -> Any:
         """The result of the read ``name`` (its error, if it failed), or of ``read`` now when

@@ -17,6 +17,7 @@ import polars as pl
 from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.names import Names
 from kgdiff.export.noise_frames import NoiseTiers
+from kgdiff.export.read_ahead import ReadAhead
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.value_text import is_entity
 from kgdiff.export.word_frames import value_words
@@ -36,6 +37,8 @@ class SharedNaming:
         self, kg: KnowledgeGraph, groups: pl.DataFrame, catalogue: RelationCatalogue, lang: str
     ) -> None:
         self._kg, self._groups, self._catalogue, self._lang = kg, groups, catalogue, lang
+        self.ahead = ReadAhead()
+        """The export's reads ahead (names, a large query, wait for the one running)."""
         self._names: dict[str | None, Names] = {}
         self._asked: dict[str | None, set[str]] = {}
         self._pairs: pl.DataFrame | None = None
@@ -49,7 +52,7 @@ class SharedNaming:
         asked = self._asked.setdefault(snapshot, set())
         missing = {value for value in ids if value not in asked and is_entity(value)}
         if missing:
-            with self._kg.connection() as connection:
+            with self.ahead.exclusive(), self._kg.connection() as connection:
                 book.merge(Names.read(connection, missing, snapshot, self._lang))
             asked |= missing
         return book
