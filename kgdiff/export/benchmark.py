@@ -58,12 +58,12 @@ READS_AHEAD: dict[str, Callable[..., Any]] = {
 other in this order (the order they are needed in: :mod:`kgdiff.export.read_ahead`), while
 the ``qa`` records and the next configs' are built."""
 EXPORT_MODES = ("record", "valid")
-DUCKDB_MEMORY = "384MB"
+DUCKDB_MEMORY = "512MB"
 """DuckDB's memory limit while an export runs: its window queries over every statement
 (``kg.updates``, ``kg.chains``, the pools) spill to disk beyond it instead of taking most of the
 machine, leaving room for the records built meanwhile (the reads run beside the configs:
-:mod:`kgdiff.export.read_ahead`). Every config of 3 × 5 M statements: peak RSS 1.8–2.0 GB
-with it, 2.0–2.1 GB with 512 MB, ~2.2 GB with 1 GB."""
+:mod:`kgdiff.export.read_ahead`). Every config of 3 × 5 M statements: peak RSS 1.80–1.83 GB
+with it, 2.17–2.22 GB with 1 GB; 384 MB is too little for ``kg.chains`` on 3 × 20 M."""
 
 
 @dataclass(frozen=True)
