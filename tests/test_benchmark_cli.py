@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 import kgdiff
+from kgdiff.export.benchmark import DUCKDB_BYTES_PER_STATEMENT, duckdb_memory
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import SPLITS, all_records, export, records
 from tests.paths import run_kgdiff
@@ -157,3 +160,10 @@ def test_popularity_comes_from_the_page_views_of_the_subjects_article(
     assert by_subject["Q183"] == pytest.approx(math.log(501))
     assert by_subject["Q100"] == pytest.approx(math.log(41))
     assert {r["popularity"] for r in exported if r["subject"] not in ("Q183", "Q100")} == {None}
+
+
+def test_duckdbs_limit_grows_with_the_largest_snapshot(export_sample_store: Path) -> None:
+    kg = kgdiff.open(export_sample_store)
+    largest = max(m.counts["statements"] for m in list_snapshots(StoreLayout(export_sample_store)))
+    assert largest * DUCKDB_BYTES_PER_STATEMENT < 512 * 2**20
+    assert duckdb_memory(kg) == "512MB"  # the floor: the samples are small

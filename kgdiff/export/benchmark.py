@@ -37,6 +37,7 @@ from kgdiff.export.temporal_config import read_dated, temporal_config
 from kgdiff.export.updates_config import read_updates, updates_config
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
+from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.classify import check_dates
 
 ConfigBuilder = Callable[..., ConfigExport]
@@ -58,12 +59,22 @@ READS_AHEAD: dict[str, Callable[..., Any]] = {
 other in this order (the order they are needed in: :mod:`kgdiff.export.read_ahead`), while
 the ``qa`` records and the next configs' are built."""
 EXPORT_MODES = ("record", "valid")
-DUCKDB_MEMORY = "512MB"
-"""DuckDB's memory limit while an export runs: its window queries over every statement
-(``kg.updates``, ``kg.chains``, the pools) spill to disk beyond it instead of taking most of the
-machine, leaving room for the records built meanwhile (the reads run beside the configs:
-:mod:`kgdiff.export.read_ahead`). Every config of 3 × 5 M statements: peak RSS 1.80–1.83 GB
-with it, 2.17–2.22 GB with 1 GB; 384 MB is too little for ``kg.chains`` on 3 × 20 M."""
+DUCKDB_MEMORY_FLOOR = 512 * 2**20
+DUCKDB_BYTES_PER_STATEMENT = 64
+"""DuckDB's memory limit while an export runs: the floor, or this many bytes per statement of
+the largest snapshot if more. Its window queries over every statement (``kg.updates``,
+``kg.chains``, the pools) spill to disk beyond it instead of taking most of the machine,
+leaving room for the records built meanwhile (the reads run beside the configs:
+:mod:`kgdiff.export.read_ahead`); but some of their operators cannot spill, and ``kg.chains``
+ran out of 384 and 512 MB on 20 M statements (1 GB was enough). Every config of 3 × 5 M
+statements: peak RSS 1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB."""
+
+
+def duckdb_memory(kg: KnowledgeGraph) -> str:
+    """The export's DuckDB memory limit for ``kg``'s snapshots (:data:`DUCKDB_MEMORY_FLOOR`)."""
+    counts = [m.counts.get("statements", 0) for m in list_snapshots(kg.layout)]
+    wanted = max([DUCKDB_MEMORY_FLOOR, *(DUCKDB_BYTES_PER_STATEMENT * n for n in counts)])
+    return f"{wanted // 2**20}MB"
 
 
 @dataclass(frozen=True)
@@ -132,7 +143,7 @@ def _facts(
 
 
 @contextmanager
-def bounded_duckdb(kg: KnowledgeGraph, limit: str = DUCKDB_MEMORY) -> Iterator[None]:
+def bounded_duckdb(kg: KnowledgeGraph, limit: str) -> Iterator[None]:
     """The catalog's DuckDB held to ``limit`` of memory, its own limit back afterwards."""
     with kg.connection() as connection:
         row = connection.execute("SELECT current_setting('memory_limit')").fetchone()
@@ -187,7 +198,7 @@ def export_benchmark(
     if "multi_hop" in configs:
         check_chain_date(kg, request, dates)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
-    with bounded_duckdb(kg):
+    with bounded_duckdb(kg, duckdb_memory(kg)):
         groups = classified_groups(kg, request, dates, catalogue)
         try:
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
