@@ -59,7 +59,7 @@ def truth(frame: pl.DataFrame) -> pl.DataFrame:
     (null when the record cannot be false): a coin of the record's seeded digest (``_draw``,
     from :func:`ordered_options`) says which one it states,
     and ``_other_statement`` keeps the one it does not (for
-    :func:`kgdiff.export.temporal_split.balanced`)."""
+    :func:`kgdiff.export.frame_chunks.balance_truth_frame`)."""
     heads = coins(frame.get_column("_draw").to_numpy())
     said_true = pl.Series("_heads", heads, pl.Boolean) | pl.col("_false_statement").is_null()
     return frame.with_columns(
