@@ -57,18 +57,6 @@ def _reasons(frame: pl.DataFrame, tally: Counter[str]) -> pl.Series:
     return pl.Series(reasons, dtype=pl.String)
 
 
-def _others_of(built: pl.DataFrame) -> pl.DataFrame:
-    """``_others`` and ``_other_types``: the options of ``built`` besides the correct one."""
-    slots = built.select("_id", "options", "choice_types").explode("options", "choice_types")
-    slots = slots.filter(pl.col("choice_types") != "correct")
-    others = slots.group_by("_id", maintain_order=True).agg(
-        pl.col("options").alias("_others"), pl.col("choice_types").alias("_other_types")
-    )
-    return built.drop("options", "choice_types", "gold").join(
-        others, on="_id", maintain_order="left"
-    )
-
-
 def _outdated_objects(frame: pl.DataFrame) -> pl.DataFrame:
     """``_id`` and ``outdated``: the group's objects that are not the year's, in order."""
     every = frame.select("_id", pl.col("group_objects").alias("value")).explode("value")
@@ -86,18 +74,22 @@ def implicit_choices(
     frame: pl.DataFrame, setting: TemporalSetting, tally: Counter[str]
 ) -> pl.DataFrame:
     """The rows of ``frame`` (``_id``, ``pid``, ``objects``, ``group_objects``) that can be
-    asked, with ``_gold``, ``_others``, ``_other_types``, ``_wrong``, their answers' words and
-    ``outdated``: the year's objects are the latest, the group's other objects outdated
+    asked, with their options already in the seed's order (``options``, ``choice_types``,
+    ``gold``; ``_draw``, the seeded digest :func:`~kgdiff.export.temporal_choices.truth` tosses
+    its coin from), ``_gold``, ``_wrong``, their answers' words and ``outdated``: the year's
+    objects are the latest, the group's other objects outdated
     (:func:`~kgdiff.export.choice_frames.answered_choices`)."""
     rows = frame.join(_outdated_objects(frame), on="_id", maintain_order="left")
     rows = rows.with_columns(
         latest=pl.col("objects"), all_answers=pl.concat_list("objects", "outdated")
     )
     built = answered_choices(rows.drop("relation"), setting.choices, tally)
-    built = built.with_columns(
-        _gold=pl.col("correct"), _wrong=pl.col("wrong"), object_labels=pl.col("answer_labels")
+    return built.with_columns(
+        _gold=pl.col("correct"),
+        _wrong=pl.col("wrong"),
+        object_labels=pl.col("answer_labels"),
+        _draw=pl.col("options_digest"),
     )
-    return _others_of(built)
 
 
 def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
@@ -112,7 +104,7 @@ def implicit_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     reasons = _reasons(frame, tally)
     catalogue = setting.catalogue
     label, year = pl.col("subject_label"), pl.col("year")
-    kept = ordered_options(kept, setting.seed, setting.options, "correct").with_columns(
+    kept = kept.with_columns(
         question=rendered(kept, catalogue, "question_at", subject=label, year=year),
         _true_statement=rendered(
             kept, catalogue, "statement_at", subject=label, object=pl.col("_gold"), year=year
