@@ -28,6 +28,7 @@ PACKAGE_DATA = {
     "kgdiff": ["py.typed", "data/*.json", "data/*.toml", "export/task_files/*.md"],
     "kgdiff.sql": ["**/*.sql"],
     "kgdiff.snapshots": ["*.json", "*.bz2", "NOTICE"],
+    "api": ["static/*.html", "static/*.css", "static/js/*.js"],
 }
 INCLUDE_DIRS = [Path(p) for p in os.environ.get("CPATH", "").split(":") if p] + [
     Path("/usr/include"),

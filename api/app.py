@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 
 import kgdiff
-from api import problems
+from api import explorer, problems
 from api.etag import ETagMiddleware
 from api.openapi import openapi_of
 from api.routers import entities, evidence, facts, jobs, meta, sql, windows
@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     if settings.enable_sql:
         app.include_router(sql.router)
+    explorer.mount(app)
     app.add_exception_handler(KgdiffError, problems.kgdiff_error)
     app.add_exception_handler(RequestValidationError, problems.invalid_request)
     app.add_exception_handler(HTTPException, problems.http_error)

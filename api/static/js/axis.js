@@ -1,0 +1,77 @@
+// The timeline's time axis: its domain (the snapshots' span, or every date the statements
+// give) and the ticks drawn along it.
+
+import { fromParts, parts, toDay } from "./dates.js";
+import { svg } from "./svg.js";
+
+const DATE_FIELDS = [
+  "first_seen", "last_seen", "valid_from_lo", "valid_from_hi", "valid_until_lo",
+  "valid_until_hi", "point_lo", "point_hi",
+];
+
+export function domainOf(items, snapshots, axis) {
+  const snapshotDays = snapshots.map((s) => toDay(s.date));
+  let low = Math.min(...snapshotDays);
+  let high = Math.max(...snapshotDays);
+  if (axis === "all") {
+    for (const item of items) {
+      for (const field of DATE_FIELDS) {
+        const day = toDay(item[field]);
+        if (day === null) continue;
+        low = Math.min(low, day);
+        high = Math.max(high, day);
+      }
+    }
+  }
+  const pad = Math.max(15, Math.round((high - low) * 0.04));
+  return [low - pad, high + pad];
+}
+
+// Year ticks, or month ticks when the domain is short; never more than about ten labels.
+export function ticksOf([low, high]) {
+  const years = (high - low) / 365.25;
+  const first = parts(low);
+  const ticks = [];
+  if (years <= 3) {
+    const step = years <= 1.5 ? 2 : 4;
+    let month = first.month + 1;
+    for (let day = fromParts(first.year, month); day <= high; day = fromParts(first.year, month)) {
+      if ((month - 1) % step === 0) ticks.push({ day, label: `${first.year + Math.floor((month - 1) / 12)}-${String(((month - 1) % 12) + 1).padStart(2, "0")}` });
+      month += 1;
+    }
+    return ticks;
+  }
+  const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
+  const step = steps.find((s) => years / s <= 10) ?? 1000;
+  for (let year = Math.ceil(first.year / step) * step; ; year += step) {
+    const day = fromParts(year, 1, 1);
+    if (day > high) break;
+    if (day >= low) ticks.push({ day, label: String(year) });
+  }
+  return ticks;
+}
+
+export function drawAxis({ x, domain, snapshots, top, bottom }) {
+  const group = svg("g", { class: "axis", "aria-hidden": "true" });
+  group.append(svg("line", { x1: x(domain[0]), x2: x(domain[1]), y1: top - 4, y2: top - 4 }));
+  for (const tick of ticksOf(domain)) {
+    const at = x(tick.day);
+    group.append(
+      svg("line", { x1: at, x2: at, y1: top - 8, y2: top - 4 }),
+      svg("text", { x: at, y: top - 10, "text-anchor": "middle" }, tick.label),
+    );
+  }
+  snapshots.forEach((snapshot, index) => {
+    const at = x(toDay(snapshot.date));
+    // Close snapshots would overprint each other: alternate two label rows.
+    const labelY = index % 2 === 0 ? 12 : 24;
+    group.append(
+      svg("line", { class: "snapshot-tick", x1: at, x2: at, y1: labelY + 3, y2: bottom }),
+      // near the right edge the label ends at its tick instead of starting there
+      at > x(domain[1]) - 90
+        ? svg("text", { class: "snapshot-label", x: at - 3, y: labelY, "text-anchor": "end" }, snapshot.name)
+        : svg("text", { class: "snapshot-label", x: at + 3, y: labelY }, snapshot.name),
+    );
+  });
+  return group;
+}

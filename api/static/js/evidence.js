@@ -1,0 +1,54 @@
+// A fact's evidence: a <details> that, when first opened, fetches the enwiki sentences that
+// mention the fact and links each one's page and revision.
+
+import { getJson } from "./api.js";
+import { html } from "./svg.js";
+import { problem, notes, say } from "./messages.js";
+
+const WIKI = "https://en.wikipedia.org";
+
+function pageLink(title) {
+  return `${WIKI}/wiki/${encodeURIComponent(title.replaceAll(" ", "_"))}`;
+}
+
+function sentenceItem(item) {
+  return html(
+    "li",
+    { class: "evidence-item" },
+    html("q", {}, item.sentence),
+    " — ",
+    html("a", { href: pageLink(item.title), rel: "noopener" }, item.title),
+    item.section ? ` § ${item.section}` : "",
+    item.revision_id
+      ? [" · ", html("a", { href: `${WIKI}/w/index.php?oldid=${item.revision_id}`, rel: "noopener" }, `revision ${item.revision_id}`)]
+      : "",
+    item.timestamp ? ` (${item.timestamp.slice(0, 10)})` : "",
+    item.weak ? " · weak match" : "",
+  );
+}
+
+export function evidenceDetails(subject, pid) {
+  const body = html("div", { class: "evidence-body", role: "status", "aria-live": "polite" });
+  const details = html("details", { class: "evidence" }, html("summary", {}, "evidence"), body);
+  let asked = false;
+  details.addEventListener("toggle", async () => {
+    if (!details.open || asked) return;
+    asked = true;
+    say(body, "loading", "Loading the evidence…");
+    try {
+      const answer = await getJson("/v1/evidence", { subject, pid });
+      body.replaceChildren();
+      if (answer.items.length) {
+        body.append(html("ul", { class: "evidence-list" }, answer.items.map(sentenceItem)));
+      } else {
+        say(body, "note", "No evidence: no sentence of the store's Wikipedia articles mentions this fact.");
+      }
+      notes(body, answer.notes);
+    } catch (error) {
+      body.replaceChildren();
+      asked = false;
+      problem(body, error, "Could not load the evidence");
+    }
+  });
+  return details;
+}

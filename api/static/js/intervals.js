@@ -1,0 +1,107 @@
+// A statement's two intervals as SVG: the record interval (first..last snapshot it was seen
+// in) and the valid interval from its qualifiers, where a start or end date's precision is a
+// hatched band from its earliest to its latest day, an absent end is open (an arrow to the
+// axis edge) and a "somevalue" end is unknown (dashed, with "?").
+
+import { toDay } from "./dates.js";
+import { svg } from "./svg.js";
+
+const MIN_WIDTH = 4;
+
+export function hasValidInterval(item) {
+  const kinds = [item.valid_from_snaktype, item.valid_until_snaktype, item.point_snaktype];
+  return (
+    item.valid_from_lo != null || item.valid_until_lo != null || item.point_lo != null ||
+    kinds.some((kind) => kind === "somevalue" || kind === "novalue")
+  );
+}
+
+// How one end of the valid interval is known: "date", "unknown" (somevalue), "none"
+// (novalue: explicitly no such end) or "open" (no qualifier).
+function endKind(lo, snaktype) {
+  if (lo != null) return "date";
+  if (snaktype === "somevalue") return "unknown";
+  if (snaktype === "novalue") return "none";
+  return "open";
+}
+
+function describeEnd(kind, lo, hi, word) {
+  if (kind === "date") return lo === hi ? lo : `between ${lo} and ${hi}`;
+  if (kind === "unknown") return `unknown ${word} (somevalue)`;
+  if (kind === "none") return `no ${word} (novalue)`;
+  return `no ${word} given (open)`;
+}
+
+export function recordBar(item, x, y, height) {
+  const from = x(toDay(item.first_seen));
+  const to = x(toDay(item.last_seen));
+  const width = Math.max(MIN_WIDTH, to - from);
+  const seen = (item.snapshots ?? []).join(", ");
+  const title = `${item.value_label ?? item.value} (${item.value}): recorded ${item.first_seen} – ${item.last_seen}` +
+    ` in ${seen}${item.current ? " (still in the latest snapshot)" : ""}; rank ${item.rank}`;
+  return svg(
+    "rect",
+    { class: "bar-record", "data-kind": "record", x: from - (to - from < MIN_WIDTH ? MIN_WIDTH / 2 : 0), y, width, height },
+    svg("title", {}, title),
+  );
+}
+
+function arrow(atX, y, height, pointsRight) {
+  const tip = pointsRight ? atX + 6 : atX - 6;
+  return svg("path", {
+    class: "bar-valid-open",
+    d: `M${atX},${y - 2} L${tip},${y + height / 2} L${atX},${y + height + 2} Z`,
+  });
+}
+
+function band(x, lo, hi, y, height) {
+  const from = x(toDay(lo));
+  const width = Math.max(2, x(toDay(hi)) - from);
+  return svg("rect", { class: "bar-valid-band", x: from, y: y - 2, width, height: height + 4 });
+}
+
+export function validBar(item, x, y, height, [left, right]) {
+  const group = svg("g", { "data-kind": "valid", class: "bar-valid" });
+  const start = endKind(item.valid_from_lo, item.valid_from_snaktype);
+  const end = endKind(item.valid_until_lo, item.valid_until_snaktype);
+  const hasSpan = start !== "open" || end !== "open";
+  const clampX = (px) => Math.min(x(right), Math.max(x(left), px));
+  const parts = [];
+  if (hasSpan) {
+    const a = start === "date" ? clampX(x(toDay(item.valid_from_hi))) : x(left);
+    const b = end === "date" ? clampX(x(toDay(item.valid_until_lo))) : x(right);
+    const solidFrom = start === "unknown" ? b : a;
+    const solidTo = end === "unknown" ? a : b;
+    if (start === "unknown" || end === "unknown") {
+      const from = start === "unknown" ? x(left) : a;
+      const to = end === "unknown" ? x(right) : b;
+      group.append(svg("line", { class: "bar-valid-unknown", x1: from, x2: to, y1: y + height / 2, y2: y + height / 2 }));
+      const mark = start === "unknown" ? from + 2 : to - 10;
+      group.append(svg("text", { x: mark, y: y + height + 1, class: "value-label" }, "?"));
+    }
+    if (solidTo > solidFrom || (start === "date" && end === "date")) {
+      group.append(svg("rect", { class: "bar-valid-body", x: solidFrom, y, width: Math.max(2, solidTo - solidFrom), height }));
+    }
+    if (start === "date") group.append(band(x, item.valid_from_lo, item.valid_from_hi, y, height));
+    if (end === "date") group.append(band(x, item.valid_until_lo, item.valid_until_hi, y, height));
+    if (start === "open" || start === "none") group.append(arrow(x(left), y, height, false));
+    if (end === "open" || end === "none") group.append(arrow(x(right), y, height, true));
+    parts.push(`valid from ${describeEnd(start, item.valid_from_lo, item.valid_from_hi, "start")}`);
+    parts.push(`until ${describeEnd(end, item.valid_until_lo, item.valid_until_hi, "end")}`);
+  }
+  const point = endKind(item.point_lo, item.point_snaktype);
+  if (point === "date") {
+    group.append(band(x, item.point_lo, item.point_hi, y, height));
+    const mid = clampX((x(toDay(item.point_lo)) + x(toDay(item.point_hi))) / 2);
+    group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${height / 2 + 3} l-5,${height / 2 + 3} l-5,${-(height / 2 + 3)} Z` }));
+  }
+  if (point !== "open") parts.push(`point in time ${describeEnd(point, item.point_lo, item.point_hi, "date")}`);
+  const outside = outsideAxis(item, left, right);
+  group.append(svg("title", {}, `${item.value_label ?? item.value}: ${parts.join(", ")}${outside}`));
+  return group;
+}
+
+function outsideAxis(item, left, right) {
+  const days = ["valid_from_lo", "valid_until_hi", "point_lo", "point_hi"].map((f) => toDay(item[f])).filter((d) => d !== null);
+  return days.some((day) => day < left || day > right) ? " (partly outside this axis: choose “all dates”)" : "";
+}

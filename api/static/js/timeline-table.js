@@ -1,0 +1,59 @@
+// The timeline's text alternative: every statement with both intervals, and its property's
+// level at the cutoff.
+
+import { levelWord } from "./levels.js";
+import { clear, html } from "./svg.js";
+
+function range(lo, hi, snaktype) {
+  if (lo != null) return lo === hi ? lo : `${lo} … ${hi}`;
+  if (snaktype === "somevalue") return "unknown";
+  if (snaktype === "novalue") return "none";
+  return "";
+}
+
+export function createTimelineTable(container) {
+  const levelCells = [];
+
+  function draw(items) {
+    clear(container);
+    levelCells.length = 0;
+    const head = ["Property", "Value", "Recorded from", "Recorded until", "Snapshots", "Valid from", "Valid until", "Point in time", "Rank", "Level at cutoff"];
+    const body = items.map((item) => {
+      const level = html("td", { "data-pid": item.pid });
+      levelCells.push(level);
+      return html(
+        "tr",
+        {},
+        html("td", {}, `${item.pid_label ?? ""} (${item.pid})`),
+        html("td", {}, item.value_label && item.value_label !== item.value ? `${item.value_label} (${item.value})` : item.value),
+        html("td", {}, item.first_seen),
+        html("td", {}, item.last_seen),
+        html("td", {}, (item.snapshots ?? []).join(", ")),
+        html("td", {}, range(item.valid_from_lo, item.valid_from_hi, item.valid_from_snaktype)),
+        html("td", {}, range(item.valid_until_lo, item.valid_until_hi, item.valid_until_snaktype)),
+        html("td", {}, range(item.point_lo, item.point_hi, item.point_snaktype)),
+        html("td", {}, item.rank),
+        level,
+      );
+    });
+    container.append(
+      html(
+        "table",
+        {},
+        html("caption", { class: "visually-hidden" }, "Statements of the entity"),
+        html("thead", {}, html("tr", {}, head.map((name) => html("th", { scope: "col" }, name)))),
+        html("tbody", {}, body),
+      ),
+    );
+  }
+
+  function paintLevels(levels) {
+    for (const cell of levelCells) {
+      const level = levels.get(cell.dataset.pid) ?? "";
+      cell.textContent = level ? levelWord(level) : "";
+      cell.className = level ? `level-text level-${level}` : "";
+    }
+  }
+
+  return { draw, paintLevels };
+}
