@@ -14,8 +14,10 @@ function pageLink(title) {
 function sentenceItem(item) {
   return html(
     "li",
-    { class: "evidence-item" },
-    html("q", {}, item.sentence),
+    { class: item.sentence ? "evidence-item" : "evidence-read" },
+    item.sentence
+      ? html("q", {}, item.sentence)
+      : `Read, but no sentence mentions ${item.object_label ?? item.object_qid ?? "the value"}`,
     " — ",
     html("a", { href: pageLink(item.title), rel: "noopener" }, item.title),
     item.section ? ` § ${item.section}` : "",
@@ -38,11 +40,12 @@ export function evidenceDetails(subject, pid) {
     try {
       const answer = await getJson("/v1/evidence", { subject, pid });
       body.replaceChildren();
-      if (answer.items.length) {
-        body.append(html("ul", { class: "evidence-list" }, answer.items.map(sentenceItem)));
-      } else {
+      if (!answer.items.some((item) => item.sentence)) {
         say(body, "note", "No evidence: no sentence of the store's Wikipedia articles mentions this fact.");
       }
+      // sentences first; the pages read without a mention say where the store looked
+      const items = [...answer.items].sort((a, b) => Number(!a.sentence) - Number(!b.sentence));
+      if (items.length) body.append(html("ul", { class: "evidence-list" }, items.map(sentenceItem)));
       notes(body, answer.notes);
     } catch (error) {
       body.replaceChildren();
