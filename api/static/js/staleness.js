@@ -4,15 +4,27 @@
 // are vertical lines.
 
 import { toDay } from "./dates.js";
-import { CURVE_LEVELS, levelWord } from "./levels.js";
+import { CURVE_LEVELS, levelInfo, levelWord } from "./levels.js";
 import { clear, scale, svg } from "./svg.js";
 
-const MARGIN = { left: 48, right: 16, top: 22, bottom: 34 };
+const MARGIN = { left: 48, right: 16, top: 30, bottom: 34 };
 const HEIGHT = 260;
 const MIN_WIDTH = 560;
 
 function share(month, level) {
   return month.covered ? month.counts[level] / month.covered : 0;
+}
+
+function curveLegend(width) {
+  const group = svg("g", { class: "curve-legend", "aria-hidden": "true" });
+  CURVE_LEVELS.forEach((level, index) => {
+    const left = width - MARGIN.right - (CURVE_LEVELS.length - index) * 110;
+    group.append(
+      svg("line", { class: `curve curve-${level}`, x1: left, x2: left + 26, y1: 10, y2: 10 }),
+      svg("text", { x: left + 30, y: 14 }, `${levelInfo(level).mark} ${levelWord(level)}`),
+    );
+  });
+  return group;
 }
 
 export function createStaleness(container, { onCutoff }) {
@@ -37,7 +49,7 @@ export function createStaleness(container, { onCutoff }) {
     const axis = svg("g", { class: "axis", "aria-hidden": "true" });
     for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
       axis.append(
-        svg("line", { x1: MARGIN.left - 4, x2: width - MARGIN.right, y1: y(tick), y2: y(tick), stroke: "#dde1e6" }),
+        svg("line", { class: "grid", x1: MARGIN.left - 4, x2: width - MARGIN.right, y1: y(tick), y2: y(tick) }),
         svg("text", { x: MARGIN.left - 6, y: y(tick) + 4, "text-anchor": "end" }, `${tick * 100}%`),
       );
     }
@@ -46,7 +58,7 @@ export function createStaleness(container, { onCutoff }) {
       if (months.length > 8 && index % 2 === 1 && width < 900) return;
       axis.append(svg("text", { x: x(days[index]), y: HEIGHT - 12, "text-anchor": "middle" }, month.cutoff.slice(0, 7)));
     });
-    chart.append(axis);
+    chart.append(axis, curveLegend(width));
     const step = months.length > 1 ? x(days[1]) - x(days[0]) : 40;
     months.forEach((month, index) => {
       chart.append(svg("rect", {
