@@ -19,6 +19,7 @@ from kgdiff.query.evidence_answers import EvidenceAnswers
 from kgdiff.query.frames import frame_of, relation_frame
 from kgdiff.query.ids import check_known, normalise_id, why_empty
 from kgdiff.query.labels import labels_for
+from kgdiff.query.overview_answers import OverviewAnswers
 from kgdiff.query.timeline_labels import with_labels
 from kgdiff.query.window_answers import chains_of, pool_years, pools_of, updates_of
 from kgdiff.sqlfiles import load_sql
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from kgdiff.query.graph import KnowledgeGraph
 
 
-class Answers(EvidenceAnswers):
+class Answers(EvidenceAnswers, OverviewAnswers):
     """The questions, each answered with an :class:`Answer` (see the graph's methods)."""
 
     def __init__(self, graph: KnowledgeGraph) -> None:
