@@ -51,6 +51,18 @@ export function ticksOf([low, high]) {
   return ticks;
 }
 
+// Snapshots closer than a label's width on screen share one label ("all dates" can squeeze a
+// year of snapshots into a few pixels).
+function clusters(snapshots, x) {
+  const found = [];
+  for (const snapshot of snapshots) {
+    const last = found[found.length - 1];
+    if (last && x(toDay(snapshot.date)) - x(toDay(last[0].date)) < 40) last.push(snapshot);
+    else found.push([snapshot]);
+  }
+  return found;
+}
+
 export function drawAxis({ x, domain, snapshots, top, bottom }) {
   const group = svg("g", { class: "axis", "aria-hidden": "true" });
   group.append(svg("line", { x1: x(domain[0]), x2: x(domain[1]), y1: top - 4, y2: top - 4 }));
@@ -61,17 +73,20 @@ export function drawAxis({ x, domain, snapshots, top, bottom }) {
       svg("text", { x: at, y: top - 10, "text-anchor": "middle" }, tick.label),
     );
   }
-  snapshots.forEach((snapshot, index) => {
+  for (const snapshot of snapshots) {
     const at = x(toDay(snapshot.date));
+    group.append(svg("line", { class: "snapshot-tick", x1: at, x2: at, y1: 15, y2: bottom }));
+  }
+  clusters(snapshots, x).forEach((cluster, index) => {
+    const first = cluster[0];
+    const last = cluster[cluster.length - 1];
+    const text = cluster.length === 1 ? first.name : `${first.name} … ${last.name} (${cluster.length} snapshots)`;
     // Close snapshots would overprint each other: alternate two label rows.
     const labelY = index % 2 === 0 ? 12 : 24;
-    group.append(
-      svg("line", { class: "snapshot-tick", x1: at, x2: at, y1: labelY + 3, y2: bottom }),
-      // near the right edge the label ends at its tick instead of starting there
-      at > x(domain[1]) - 90
-        ? svg("text", { class: "snapshot-label", x: at - 3, y: labelY, "text-anchor": "end" }, snapshot.name)
-        : svg("text", { class: "snapshot-label", x: at + 3, y: labelY }, snapshot.name),
-    );
+    const at = x(toDay(first.date));
+    // near the right edge the label ends at its tick instead of starting there
+    const nearEnd = at > x(domain[1]) - 8 * text.length;
+    group.append(svg("text", { class: "snapshot-label", x: nearEnd ? x(toDay(last.date)) - 3 : at + 3, y: labelY, "text-anchor": nearEnd ? "end" : "start" }, text));
   });
   return group;
 }

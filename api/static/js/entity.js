@@ -69,6 +69,11 @@ export function createEntityPanel({ card, chart, table, messages, onCutoff, cuto
       const page = await getJson("/v1/facts", { cutoff, mode, subject: shown.qid, limit: 1000, lang: "en" });
       if (mine !== levelRequest) return;
       for (const item of page.items) levels.set(item.pid, item.level);
+      for (const node of messages.querySelectorAll(".message-levels")) node.remove();
+      if (!page.items.length) {
+        say(messages, "levels", `The ${mode} classification at ${cutoff} has no group of ${shown.qid}: ` +
+          "the snapshots it reads do not hold this entity (subset snapshots), so the rows are not coloured.");
+      }
       for (const node of messages.querySelectorAll(".message-error")) node.remove();
     } catch (error) {
       if (mine !== levelRequest) return;

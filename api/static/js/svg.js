@@ -32,6 +32,7 @@ export function html(name, attrs, ...children) {
 export function scale(domainLow, domainHigh, rangeLow, rangeHigh) {
   const span = domainHigh - domainLow || 1;
   const map = (value) => rangeLow + ((value - domainLow) / span) * (rangeHigh - rangeLow);
+  map.range = [rangeLow, rangeHigh];
   map.invert = (pixel) => domainLow + ((pixel - rangeLow) / (rangeHigh - rangeLow)) * span;
   return map;
 }

@@ -71,7 +71,7 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
   }
 
   function drawCutoff(day) {
-    cutoffGroup = svg("g", { class: "cutoff", "aria-hidden": "true" });
+    cutoffGroup = svg("g", { class: "cutoff", "aria-hidden": "true", "data-right": x.range[1] });
     const line = svg("line", { class: "cutoff-line", y1: AXIS_HEIGHT - 6, y2: plotBottom });
     const label = svg("text", { class: "cutoff-label", y: AXIS_HEIGHT - 1 });
     const handle = svg("rect", { class: "cutoff-handle", "data-role": "cutoff-handle", y: AXIS_HEIGHT - 10, width: 16, height: plotBottom - AXIS_HEIGHT + 10 });
@@ -97,7 +97,9 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
     const [line, label, handle] = cutoffGroup.children;
     line.setAttribute("x1", at);
     line.setAttribute("x2", at);
-    label.setAttribute("x", at + 4);
+    const nearEnd = at > Number(cutoffGroup.dataset.right) - 110;
+    label.setAttribute("x", nearEnd ? at - 4 : at + 4);
+    label.setAttribute("text-anchor", nearEnd ? "end" : "start");
     label.textContent = `cutoff ${iso}`;
     handle.setAttribute("x", at - 8);
     cutoffGroup.dataset.cutoff = iso;
