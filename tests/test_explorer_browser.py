@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -122,11 +123,16 @@ def rows_show(page: Page, expected: dict[str, str]) -> None:
 def fact_row(page: Page, subject: str, pid: str) -> Any:
     """The facts table's row of the group, after as many "More facts" as it takes."""
     row = page.locator(f'#facts-table tr[data-subject="{subject}"][data-pid="{pid}"]')
+    rows = page.locator("#facts-table tbody tr")
     while not row.count():
-        count = page.locator("#facts-table tbody tr").count()
+        shown = rows.count()
         page.click("#facts-more")
-        wait_until(lambda: page.locator("#facts-table tbody tr").count() > count, "more rows")
+        wait_until(partial(more_than, rows, shown), "more rows")
     return row
+
+
+def more_than(rows: Any, count: int) -> bool:
+    return int(rows.count()) > count
 
 
 def cutoff_shown(page: Page) -> str:
@@ -233,7 +239,9 @@ def test_the_staleness_curve_counts_the_library_s_levels(
             point = page.locator(f'circle[data-cutoff="{cutoff}"][data-level="{level}"]')
             assert point.get_attribute("data-count") == str(library.get(level, 0))
         for level in LEVELS:
-            cell = page.locator(f'#staleness-table tr[data-cutoff="{cutoff}"] td[data-level="{level}"]')
+            cell = page.locator(
+                f'#staleness-table tr[data-cutoff="{cutoff}"] td[data-level="{level}"]'
+            )
             assert cell.text_content() == str(library.get(level, 0))
     page.locator(f'rect.month-hit[data-month="{months[1]}"]').click()
     wait_until(lambda: cutoff_shown(page) == months[1], "a click on a month sets the cutoff")

@@ -120,13 +120,20 @@ def _resources() -> list[str]:
     data = [*(ROOT / "kgdiff" / "data").glob("*.json"), *(ROOT / "kgdiff" / "data").glob("*.toml")]
     # what write_tasks copies into a benchmark folder
     task_files = (ROOT / "kgdiff" / "export" / "task_files").glob("*.*")
-    files = [*sql, *samples, *data, *task_files]
+    # the explorer page kgdiff serve answers at /
+    static = [
+        path for path in (ROOT / "api" / "static").rglob("*") if path.suffix in EXPLORER_ASSETS
+    ]
+    files = [*sql, *samples, *data, *task_files, *static]
     return sorted(str(path.relative_to(ROOT)) for path in files)
+
+
+EXPLORER_ASSETS = (".html", ".css", ".js")
 
 
 def _in_package(path: str) -> str:
     """Where a file of the checkout is in the installed package."""
-    return path if path.startswith("kgdiff/") else f"kgdiff/{path}"
+    return path if path.startswith(("kgdiff/", "api/")) else f"kgdiff/{path}"
 
 
 def test_the_sdist_and_the_wheel_carry_the_sql_the_samples_and_the_data(
@@ -138,6 +145,7 @@ def test_the_sdist_and_the_wheel_carry_the_sql_the_samples_and_the_data(
         in_sdist = {name.partition("/")[2] for name in sdist.getnames()}
     resources = _resources()
     assert "snapshots/samples.json" in resources and "sql/catalog/snapshots_view.sql" in resources
+    assert "api/static/index.html" in resources and "api/static/js/main.js" in resources
     assert [path for path in resources if path not in in_sdist] == []
     assert [path for path in resources if _in_package(path) not in in_wheel] == []
 
@@ -197,3 +205,30 @@ def test_failures_are_one_line_without_a_traceback(installed: Installed) -> None
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
     log = Path(crash.stderr.strip().rpartition("; details in ")[2])
     assert log.is_relative_to(installed.cwd / "state") and "Traceback" in log.read_text()
+
+
+def test_the_explorer_page_answers_from_the_wheel(installed: Installed) -> None:
+    dump = installed.cwd / "Q42-explorer.json"
+    shutil.copyfile(DATA / "wd_Q42.json", dump)
+    store = installed.cwd / "explorer-store"
+    args = ["--snapshot", "q42", "--date", "2024-01-01", "--store", str(store), "--quiet"]
+    ingest = installed.run("ingest", "wikidata", dump.name, *args)
+    assert ingest.returncode == 0, ingest.stderr
+    code = (
+        "import json, sys, api.explorer; from fastapi.testclient import TestClient;"
+        " from api.app import create_app; from api.settings import Settings;"
+        " from pathlib import Path;"
+        " client = TestClient(create_app(Settings(store=Path(sys.argv[1]))));"
+        " paths = ('/', '/explorer/js/main.js', '/explorer/explorer.css');"
+        " answers = [client.get(p) for p in paths];"
+        " print(json.dumps([str(api.explorer.STATIC), [a.status_code for a in answers],"
+        " answers[0].text, answers[1].headers['content-type']]))"
+    )
+    python = str(installed.venv / "bin" / "python")
+    static, statuses, page, script_type = json.loads(
+        _call([python, "-c", code, str(store)], installed.cwd)
+    )
+    assert Path(static).is_relative_to(installed.venv)
+    assert statuses == [200, 200, 200]
+    assert '<script type="module" src="/explorer/js/main.js">' in page
+    assert "javascript" in script_type
