@@ -27,8 +27,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# What the tests run besides Python (lbzip2, pigz, docker-compose, MediaWiki on PHP): installed
-# as root with apt-get, else named, so that no test is skipped for want of a tool.
+# What the tests run besides Python (lbzip2, pigz, docker-compose, MediaWiki on PHP, chromium):
+# installed as root with apt-get, else named, so that no test is skipped for want of a tool.
 test-packages:
 	scripts/system-packages test
 

@@ -24,12 +24,17 @@ QUIET = [
 
 @contextmanager
 def chromium() -> Iterator[object]:
-    """A headless chromium (a ``playwright.sync_api.Browser``) until the block ends; the test
-    is skipped when Playwright or the browser is missing (scripts/system-packages test
-    installs the browser, the dev extra Playwright)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
+    """A headless chromium (a ``playwright.sync_api.Browser``) until the block ends. Without
+    Playwright or the browser the test fails naming what is missing, as the suite's other
+    tools do (the dev extra installs Playwright, scripts/system-packages test the browser)."""
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("playwright is not installed: pip install -e '.[dev]'")
     if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+        pytest.fail(
+            f"{CHROMIUM} is missing: apt-get install chromium (scripts/system-packages test)"
+        )
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=QUIET)
         try:
