@@ -339,3 +339,16 @@ def test_a_warm_page_load_is_quick(
     record_property("explorer_load_ms", ready_ms)
     print(json.dumps({"explorer_load_ms": ready_ms}))
     assert ready_ms < 5000
+
+
+def test_dates_past_the_data_and_unknown_ids_are_explained(
+    page: Page, base: str, api: httpx.Client, kg: KnowledgeGraph
+) -> None:
+    first, latest = (day.isoformat() for day in kg.answers.span())
+    visit(page, base, "?entity=Q999999999&cutoff=2099-01-01")
+    said = page.inner_text("main")
+    assert "2099-01-01 is outside the data" in said and f"between {first} and {latest}" in said
+    assert first < cutoff_shown(page) < latest
+    problem = api.get("/v1/entities/Q999999999").json()
+    assert problem["title"] in page.inner_text("#timeline-messages")
+    assert problem["detail"] in page.inner_text("#timeline-messages")
