@@ -3,7 +3,7 @@
 // hatched band from its earliest to its latest day, an absent end is open (an arrow to the
 // axis edge) and a "somevalue" end is unknown (dashed, with "?").
 
-import { toDay } from "./dates.js";
+import { toDay, toIso } from "./dates.js";
 import { svg } from "./svg.js";
 
 const MIN_WIDTH = 4;
@@ -54,19 +54,46 @@ function arrow(atX, y, height, pointsRight) {
   });
 }
 
-function band(x, lo, hi, y, height) {
-  const from = x(toDay(lo));
-  const width = Math.max(2, x(toDay(hi)) - from);
-  return svg("rect", { class: "bar-valid-band", x: from, y: y - 2, width, height: height + 4 });
+// A precision band, cut to the axis; nothing when it lies wholly outside.
+function band(x, lo, hi, y, height, [left, right]) {
+  const from = Math.max(toDay(lo), left);
+  const to = Math.min(toDay(hi), right);
+  if (to < from) return null;
+  const width = Math.max(2, x(to) - x(from));
+  return svg("rect", { class: "bar-valid-band", x: x(from), y: y - 2, width, height: height + 4 });
 }
 
-export function validBar(item, x, y, height, [left, right]) {
+// An interval wholly before or after the axis is a labelled pointer at that edge, so that
+// the lane does not look empty ("all dates" shows it whole).
+function offAxis(item, x, y, height, [left, right]) {
+  const starts = [item.valid_from_lo, item.point_lo].map(toDay).filter((d) => d !== null);
+  const ends = [item.valid_until_hi, item.point_hi].map(toDay).filter((d) => d !== null);
+  const endsBefore = ends.length && Math.max(...ends) < left && item.valid_until_snaktype !== "somevalue";
+  const startsAfter = starts.length && Math.min(...starts) > right;
+  if (endsBefore) {
+    const year = toIso(Math.max(...ends)).slice(0, 4);
+    return svg("text", { class: "value-label off-axis", x: x(left) + 2, y: y + height + 1 }, `◂ ${year}`);
+  }
+  if (startsAfter) {
+    const year = toIso(Math.min(...starts)).slice(0, 4);
+    return svg("text", { class: "value-label off-axis", x: x(right) - 2, y: y + height + 1, "text-anchor": "end" }, `${year} ▸`);
+  }
+  return null;
+}
+
+export function validBar(item, x, y, height, domain) {
+  const [left, right] = domain;
+  const pointer = offAxis(item, x, y, height, domain);
+  if (pointer) {
+    const group = svg("g", { "data-kind": "valid", class: "bar-valid" }, pointer);
+    group.append(svg("title", {}, `${item.value_label ?? item.value}: ${describe(item)} (outside this axis: choose “all dates”)`));
+    return group;
+  }
   const group = svg("g", { "data-kind": "valid", class: "bar-valid" });
   const start = endKind(item.valid_from_lo, item.valid_from_snaktype);
   const end = endKind(item.valid_until_lo, item.valid_until_snaktype);
   const hasSpan = start !== "open" || end !== "open";
   const clampX = (px) => Math.min(x(right), Math.max(x(left), px));
-  const parts = [];
   if (hasSpan) {
     const a = start === "date" ? clampX(x(toDay(item.valid_from_hi))) : x(left);
     const b = end === "date" ? clampX(x(toDay(item.valid_until_lo))) : x(right);
@@ -82,23 +109,34 @@ export function validBar(item, x, y, height, [left, right]) {
     if (solidTo > solidFrom || (start === "date" && end === "date")) {
       group.append(svg("rect", { class: "bar-valid-body", x: solidFrom, y, width: Math.max(2, solidTo - solidFrom), height }));
     }
-    if (start === "date") group.append(band(x, item.valid_from_lo, item.valid_from_hi, y, height));
-    if (end === "date") group.append(band(x, item.valid_until_lo, item.valid_until_hi, y, height));
+    if (start === "date") group.append(band(x, item.valid_from_lo, item.valid_from_hi, y, height, domain) ?? "");
+    if (end === "date") group.append(band(x, item.valid_until_lo, item.valid_until_hi, y, height, domain) ?? "");
     if (start === "open" || start === "none") group.append(arrow(x(left), y, height, false));
     if (end === "open" || end === "none") group.append(arrow(x(right), y, height, true));
-    parts.push(`valid from ${describeEnd(start, item.valid_from_lo, item.valid_from_hi, "start")}`);
-    parts.push(`until ${describeEnd(end, item.valid_until_lo, item.valid_until_hi, "end")}`);
   }
   const point = endKind(item.point_lo, item.point_snaktype);
   if (point === "date") {
-    group.append(band(x, item.point_lo, item.point_hi, y, height));
+    group.append(band(x, item.point_lo, item.point_hi, y, height, domain) ?? "");
     const mid = clampX((x(toDay(item.point_lo)) + x(toDay(item.point_hi))) / 2);
     group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${height / 2 + 3} l-5,${height / 2 + 3} l-5,${-(height / 2 + 3)} Z` }));
   }
-  if (point !== "open") parts.push(`point in time ${describeEnd(point, item.point_lo, item.point_hi, "date")}`);
   const outside = outsideAxis(item, left, right);
-  group.append(svg("title", {}, `${item.value_label ?? item.value}: ${parts.join(", ")}${outside}`));
+  group.append(svg("title", {}, `${item.value_label ?? item.value}: ${describe(item)}${outside}`));
   return group;
+}
+
+// The valid interval in words, for the bar's tooltip.
+function describe(item) {
+  const start = endKind(item.valid_from_lo, item.valid_from_snaktype);
+  const end = endKind(item.valid_until_lo, item.valid_until_snaktype);
+  const point = endKind(item.point_lo, item.point_snaktype);
+  const parts = [];
+  if (start !== "open" || end !== "open") {
+    parts.push(`valid from ${describeEnd(start, item.valid_from_lo, item.valid_from_hi, "start")}`);
+    parts.push(`until ${describeEnd(end, item.valid_until_lo, item.valid_until_hi, "end")}`);
+  }
+  if (point !== "open") parts.push(`point in time ${describeEnd(point, item.point_lo, item.point_hi, "date")}`);
+  return parts.join(", ");
 }
 
 function outsideAxis(item, left, right) {
