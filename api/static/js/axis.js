@@ -36,7 +36,11 @@ export function ticksOf([low, high]) {
     const step = years <= 1.5 ? 2 : 4;
     let month = first.month + 1;
     for (let day = fromParts(first.year, month); day <= high; day = fromParts(first.year, month)) {
-      if ((month - 1) % step === 0) ticks.push({ day, label: `${first.year + Math.floor((month - 1) / 12)}-${String(((month - 1) % 12) + 1).padStart(2, "0")}` });
+      if ((month - 1) % step === 0) {
+        const year = first.year + Math.floor((month - 1) / 12);
+        const label = `${year}-${String(((month - 1) % 12) + 1).padStart(2, "0")}`;
+        ticks.push({ day, label });
+      }
       month += 1;
     }
     return ticks;
@@ -86,7 +90,9 @@ export function drawAxis({ x, domain, snapshots, top, bottom }) {
     const at = x(toDay(first.date));
     // near the right edge the label ends at its tick instead of starting there
     const nearEnd = at > x(domain[1]) - 8 * text.length;
-    group.append(svg("text", { class: "snapshot-label", x: nearEnd ? x(toDay(last.date)) - 3 : at + 3, y: labelY, "text-anchor": nearEnd ? "end" : "start" }, text));
+    const labelX = nearEnd ? x(toDay(last.date)) - 3 : at + 3;
+    const anchor = nearEnd ? "end" : "start";
+    group.append(svg("text", { class: "snapshot-label", x: labelX, y: labelY, "text-anchor": anchor }, text));
   });
   return group;
 }

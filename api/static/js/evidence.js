@@ -22,7 +22,11 @@ function sentenceItem(item) {
     html("a", { href: pageLink(item.title), rel: "noopener" }, item.title),
     item.section ? ` § ${item.section}` : "",
     item.revision_id
-      ? [" · ", html("a", { href: `${WIKI}/w/index.php?oldid=${item.revision_id}`, rel: "noopener" }, `revision ${item.revision_id}`)]
+      ? [
+          " · ",
+          html("a", { href: `${WIKI}/w/index.php?oldid=${item.revision_id}`, rel: "noopener" },
+            `revision ${item.revision_id}`),
+        ]
       : "",
     item.timestamp ? ` (${item.timestamp.slice(0, 10)})` : "",
     item.weak ? " · weak match" : "",

@@ -21,7 +21,8 @@ export function createFacts({ form, levelBox, pidInput, table, more, messages, o
   let params = null;
 
   for (const level of LEVELS) {
-    levelBox.append(html("label", {}, html("input", { type: "checkbox", name: "level", value: level.name }), ` ${levelInfo(level.name).mark} ${levelWord(level.name)}`));
+    const box = html("input", { type: "checkbox", name: "level", value: level.name });
+    levelBox.append(html("label", {}, box, ` ${levelInfo(level.name).mark} ${levelWord(level.name)}`));
   }
   form.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -76,7 +76,8 @@ function offAxis(item, x, y, height, [left, right]) {
   }
   if (startsAfter) {
     const year = toIso(Math.min(...starts)).slice(0, 4);
-    return svg("text", { class: "value-label off-axis", x: x(right) - 2, y: y + height + 1, "text-anchor": "end" }, `${year} ▸`);
+    const at = { x: x(right) - 2, y: y + height + 1, "text-anchor": "end" };
+    return svg("text", { class: "value-label off-axis", ...at }, `${year} ▸`);
   }
   return null;
 }
@@ -86,7 +87,8 @@ export function validBar(item, x, y, height, domain) {
   const pointer = offAxis(item, x, y, height, domain);
   if (pointer) {
     const group = svg("g", { "data-kind": "valid", class: "bar-valid" }, pointer);
-    group.append(svg("title", {}, `${item.value_label ?? item.value}: ${describe(item)} (outside this axis: choose “all dates”)`));
+    const text = `${item.value_label ?? item.value}: ${describe(item)}`;
+    group.append(svg("title", {}, `${text} (outside this axis: choose “all dates”)`));
     return group;
   }
   const group = svg("g", { "data-kind": "valid", class: "bar-valid" });
@@ -118,7 +120,8 @@ export function validBar(item, x, y, height, domain) {
   if (point === "date") {
     group.append(band(x, item.point_lo, item.point_hi, y, height, domain) ?? "");
     const mid = clampX((x(toDay(item.point_lo)) + x(toDay(item.point_hi))) / 2);
-    group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${height / 2 + 3} l-5,${height / 2 + 3} l-5,${-(height / 2 + 3)} Z` }));
+    const half = height / 2 + 3;
+    group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${half} l-5,${half} l-5,${-half} Z` }));
   }
   const outside = outsideAxis(item, left, right);
   group.append(svg("title", {}, `${item.value_label ?? item.value}: ${describe(item)}${outside}`));

@@ -9,11 +9,20 @@ function sample(...shapes) {
 
 export function drawLegend(container) {
   const items = [
-    [sample(svg("rect", { class: "bar-record", x: 2, y: 3, width: 24, height: 8 })), "record interval (first – last snapshot seen in)"],
+    [
+      sample(svg("rect", { class: "bar-record", x: 2, y: 3, width: 24, height: 8 })),
+      "record interval (first – last snapshot seen in)",
+    ],
     [sample(svg("rect", { class: "bar-valid-body", x: 2, y: 5, width: 24, height: 4 })), "valid interval (qualifier dates)"],
-    [sample(svg("rect", { x: 2, y: 3, width: 24, height: 8, fill: "#fff", stroke: "#7a4a00", "stroke-dasharray": "2 2" })), "hatched: a date's precision (year, month…)"],
+    [
+      sample(svg("rect", { class: "bar-valid-band", x: 2, y: 3, width: 24, height: 8 })),
+      "hatched: a date's precision (year, month…)",
+    ],
     [sample(svg("path", { class: "bar-valid-open", d: "M14,3 L22,7 L14,11 Z" })), "arrow: no start / end given (open)"],
-    [sample(svg("line", { class: "bar-valid-unknown", x1: 2, x2: 26, y1: 7, y2: 7 })), "dashed “?”: unknown date (somevalue)"],
+    [
+      sample(svg("line", { class: "bar-valid-unknown", x1: 2, x2: 26, y1: 7, y2: 7 })),
+      "dashed “?”: unknown date (somevalue)",
+    ],
     [sample(svg("line", { class: "cutoff-line", x1: 14, x2: 14, y1: 0, y2: 14 })), "cutoff (drag it)"],
   ];
   container.replaceChildren(

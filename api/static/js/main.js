@@ -127,13 +127,18 @@ async function start() {
     `${snapshots.length} snapshots: ${snapshots.map((s) => `${s.name} (${s.date})`).join(", ")}.` +
     (subset ? " Subset snapshots each hold a different sample of entities, so many groups are not covered." : "");
   if (snapshots.length < 2 || toDay(latest.date) - toDay(first.date) < 2) {
-    problem(byId("choose-messages"), { title: "Too few snapshots", detail: "a cutoff needs two snapshots at least two days apart" }, "Cannot classify");
+    const why = { title: "Too few snapshots", detail: "a cutoff needs two snapshots at least two days apart" };
+    problem(byId("choose-messages"), why, "Cannot classify");
     return;
   }
   cutoffControls.setBounds(first.date, latest.date);
   if (!validCutoff(state.cutoff)) {
     if (state.cutoff) {
-      problem(byId("choose-messages"), { title: `The cutoff ${state.cutoff} is outside the data`, detail: `it must lie strictly between ${first.date} and ${latest.date}; using the default` }, "Cutoff");
+      const why = {
+        title: `The cutoff ${state.cutoff} is outside the data`,
+        detail: `it must lie strictly between ${first.date} and ${latest.date}; using the default`,
+      };
+      problem(byId("choose-messages"), why, "Cutoff");
     }
     state.cutoff = defaultCutoff();
     history.replaceState(null, "", toSearch(state));

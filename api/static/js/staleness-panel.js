@@ -33,7 +33,8 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
     if (!answer.seed_cutoffs?.length) marksBox.append(html("p", { class: "help" }, "The service lists no research cutoffs."));
     for (const seed of outside) {
       marksBox.append(html("p", { class: "message message-note" },
-        `${seed.name} (${seed.date}) lies outside this store's span (${answer.init} – ${answer.current}), so the curve cannot show it.`));
+        `${seed.name} (${seed.date}) lies outside this store's span ` +
+          `(${answer.init} – ${answer.current}), so the curve cannot show it.`));
     }
     return (answer.seed_cutoffs ?? []).filter((seed) => marked.includes(seed.name) && !outside.includes(seed));
   }
@@ -54,7 +55,9 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
       });
       clearMessages(messages);
       notes(messages, answer.notes);
-      if (!answer.months.length) say(messages, "note", "The store's snapshots leave no whole month between the first and the latest.");
+      if (!answer.months.length) {
+        say(messages, "note", "The store's snapshots leave no whole month between the first and the latest.");
+      }
       draw();
     } catch (error) {
       answer = null;

@@ -75,7 +75,8 @@ export function createStaleness(container, { onCutoff }) {
           class: `point level-${level}`, cx: x(days[index]), cy: y(share(month, level)), r: 4,
           "data-cutoff": month.cutoff, "data-level": level, "data-count": month.counts[level],
           "pointer-events": "none",
-        }, svg("title", {}, `${month.cutoff}: ${levelWord(level)} ${month.counts[level]} of ${month.covered} covered (${percent}%)`)));
+        }, svg("title", {},
+          `${month.cutoff}: ${levelWord(level)} ${month.counts[level]} of ${month.covered} covered (${percent}%)`)));
       });
     }
     for (const mark of marks) {

@@ -17,7 +17,10 @@ export function createTimelineTable(container) {
   function draw(items) {
     clear(container);
     levelCells.length = 0;
-    const head = ["Property", "Value", "Recorded from", "Recorded until", "Snapshots", "Valid from", "Valid until", "Point in time", "Rank", "Level at cutoff"];
+    const head = [
+      "Property", "Value", "Recorded from", "Recorded until", "Snapshots",
+      "Valid from", "Valid until", "Point in time", "Rank", "Level at cutoff",
+    ];
     const body = items.map((item) => {
       const level = html("td", { "data-pid": item.pid });
       levelCells.push(level);

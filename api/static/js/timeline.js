@@ -56,7 +56,8 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
     group.append(
       svg("rect", { class: "row-bg", x: 0, y: top, width, height }),
       stripe,
-      svg("text", { x: 10, y: top + 13 }, svg("tspan", { "font-weight": 600 }, clip(`${row.label ?? row.pid} (${row.pid})`, 34)), " ", tag),
+      svg("text", { x: 10, y: top + 13 },
+        svg("tspan", { "font-weight": 600 }, clip(`${row.label ?? row.pid} (${row.pid})`, 34)), " ", tag),
     );
     row.items.forEach((item, index) => {
       const y = top + HEADER + index * LANE;
@@ -74,7 +75,10 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
     cutoffGroup = svg("g", { class: "cutoff", "aria-hidden": "true", "data-right": x.range[1] });
     const line = svg("line", { class: "cutoff-line", y1: AXIS_HEIGHT - 6, y2: plotBottom });
     const label = svg("text", { class: "cutoff-label", y: AXIS_HEIGHT - 1 });
-    const handle = svg("rect", { class: "cutoff-handle", "data-role": "cutoff-handle", y: AXIS_HEIGHT - 10, width: 16, height: plotBottom - AXIS_HEIGHT + 10 });
+    const handle = svg("rect", {
+      class: "cutoff-handle", "data-role": "cutoff-handle",
+      y: AXIS_HEIGHT - 10, width: 16, height: plotBottom - AXIS_HEIGHT + 10,
+    });
     cutoffGroup.append(line, label, handle);
     handle.addEventListener("pointerdown", (event) => {
       event.preventDefault();
