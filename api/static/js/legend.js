@@ -3,6 +3,21 @@
 import { LEVELS, levelWord } from "./levels.js";
 import { html, svg } from "./svg.js";
 
+// The hatch of precision bands, defined once here (the legend is always on the page) and
+// used by the timeline's SVG too.
+function hatch() {
+  return svg(
+    "defs",
+    {},
+    svg(
+      "pattern",
+      { id: "hatch", width: 4, height: 4, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 4, height: 4, fill: "#fff" }),
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#7a4a00", "stroke-width": 2 }),
+    ),
+  );
+}
+
 function sample(...shapes) {
   return svg("svg", { width: 28, height: 14, "aria-hidden": "true" }, ...shapes);
 }
@@ -26,6 +41,7 @@ export function drawLegend(container) {
     [sample(svg("line", { class: "cutoff-line", x1: 14, x2: 14, y1: 0, y2: 14 })), "cutoff (drag it)"],
   ];
   container.replaceChildren(
+    svg("svg", { width: 0, height: 0, "aria-hidden": "true", class: "defs-only" }, hatch()),
     ...items.map(([icon, text]) => html("span", { class: "legend-item" }, icon, text)),
     ...LEVELS.map((level) =>
       html("span", { class: "legend-item", title: level.text },

@@ -24,19 +24,6 @@ export function groupByPid(items) {
   return [...rows.values()];
 }
 
-function hatch() {
-  return svg(
-    "defs",
-    {},
-    svg(
-      "pattern",
-      { id: "hatch", width: 4, height: 4, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
-      svg("rect", { width: 4, height: 4, fill: "#fff" }),
-      svg("line", { x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#7a4a00", "stroke-width": 2 }),
-    ),
-  );
-}
-
 function clip(text, max) {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
@@ -125,7 +112,6 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
         `${items.filter(hasValidInterval).length} with validity dates; axis ${toIso(domain[0])} to ${toIso(domain[1])}. ` +
         "The table below lists the same data.",
     });
-    chart.append(hatch());
     let top = plotTop;
     for (const row of rows) top += drawRow(chart, row, top, width, domain);
     chart.append(drawAxis({ x, domain, snapshots, top: AXIS_HEIGHT, bottom: plotBottom }));
