@@ -171,6 +171,19 @@ def _valid_bar(ax: Axes, bar: dict[str, Any], minimum: float, edges: tuple[float
     if bar["shape"] == "point" and kinds[0] == "date":
         ax.plot([(left + right) / 2], [middle], marker="D", ms=3, color="#333333",
                 gid=f"{gid}-point")
+    _off_axis(ax, bar, (left, right), edges, middle)
+
+
+def _off_axis(ax: Axes, bar: dict[str, Any], span: tuple[float, float],
+              edges: tuple[float, float], middle: float) -> None:
+    """A valid bar wholly beyond one side of the axis: its years written at that edge."""
+    years = "–".join(dict.fromkeys(str(day.year) if day else "?" for day in (bar["start"], bar["end"])))
+    if span[1] < edges[0]:
+        ax.text(edges[0], middle, f" < {years}", ha="left", va="center", fontsize=5,
+                gid=f"{bar['bar']}-before")
+    elif span[0] > edges[1]:
+        ax.text(edges[1], middle, f"{years} > ", ha="right", va="center", fontsize=5,
+                gid=f"{bar['bar']}-after")
 
 
 def _legend(figure: Any, ax: Axes, data: PlotData) -> None:
