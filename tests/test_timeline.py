@@ -48,6 +48,26 @@ def test_record_intervals_match_the_snapshots(sample_store: Path) -> None:
     assert [(r["snapshots"], r["current"]) for r in gone] == [(["wd-2013-12"], False)]
 
 
+def test_qualifier_snak_types_are_those_of_the_last_snapshot(sample_store: Path) -> None:
+    """The start/end/point snak types come from the last snapshot holding the statement:
+    Q1253's P39 statement ends on an unknown date ('somevalue') in wd-2014-12."""
+    found = rows(sample_store, "Q1253")
+    (unknown,) = [r for r in found if r["valid_until_snaktype"] == "somevalue"]
+    assert unknown["pid"] == "P39"
+    assert unknown["valid_until_lo"] is None
+    with duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True) as connection:
+        expected = connection.execute(
+            "SELECT statement_id, value, arg_max(start_snaktype, s.date),"
+            " arg_max(end_snaktype, s.date), arg_max(point_snaktype, s.date)"
+            " FROM statements JOIN snapshots AS s ON s.name = snapshot"
+            " WHERE subject = 'Q1253' GROUP BY ALL"
+        ).fetchall()
+    kinds = "valid_from_snaktype", "valid_until_snaktype", "point_snaktype"
+    got = {(r["statement_id"], r["value"], *(r[k] for k in kinds)) for r in found}
+    assert got == set(expected)
+    assert {r["valid_from_snaktype"] for r in found} >= {None, "value"}
+
+
 def test_bad_entity_id(sample_store: Path) -> None:
     with pytest.raises(UsageError, match="is not a Wikidata id"):
         rows(sample_store, "Q42'; drop table x; --")

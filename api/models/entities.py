@@ -58,6 +58,12 @@ class TimelineRow(BaseModel):
     valid_until_hi: date | None
     point_lo: date | None
     point_hi: date | None
+    valid_from_snaktype: str | None = Field(
+        description="the start qualifier's snak type: value, somevalue (unknown) or novalue;"
+        " null without one"
+    )
+    valid_until_snaktype: str | None
+    point_snaktype: str | None
 
 
 class Timeline(BaseModel):

@@ -56,7 +56,7 @@ READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
 a long-running service grow with every entity asked; evicted blocks are read again from the
 file, which the system's cache holds)."""
-COPY_LAYOUT = 2
+COPY_LAYOUT = 3
 """The copy's tables and their order: a copy of another layout is made again, not read."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff

@@ -1,7 +1,8 @@
 -- name: timeline
 -- purpose: Every statement of an entity across the snapshots: its record interval (the first
 --          and last snapshot it was seen in, and whether it is in the latest one) and its valid
---          interval (start/end/point qualifiers as read in the last snapshot that has it).
+--          interval (start/end/point qualifiers as read in the last snapshot that has it, with
+--          each qualifier's snak type: 'somevalue' is an unknown date, NULL no qualifier).
 --          A statement whose value was edited keeps its id but gets one row per value.
 --          Rows in time order: by the first snapshot that has them, then by when they hold
 --          (start, else point in time; unqualified ones first), then property and value.
@@ -32,7 +33,10 @@ FROM (
         arg_max(end_lo, snapshot_date) AS valid_until_lo,
         arg_max(end_hi, snapshot_date) AS valid_until_hi,
         arg_max(point_lo, snapshot_date) AS point_lo,
-        arg_max(point_hi, snapshot_date) AS point_hi
+        arg_max(point_hi, snapshot_date) AS point_hi,
+        arg_max(start_snaktype, snapshot_date) AS valid_from_snaktype,
+        arg_max(end_snaktype, snapshot_date) AS valid_until_snaktype,
+        arg_max(point_snaktype, snapshot_date) AS point_snaktype
     FROM seen
     GROUP BY pid, value, statement_id
 ) AS statement_rows
