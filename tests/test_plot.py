@@ -32,8 +32,9 @@ def store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _plot(store: Path, out: Path, *args: str) -> None:
-    result = run_kgdiff("plot", "timeline", *args, "--cutoff", CUTOFF, "--out", str(out),
-                        "--store", str(store))
+    result = run_kgdiff(
+        "plot", "timeline", *args, "--cutoff", CUTOFF, "--out", str(out), "--store", str(store)
+    )
     assert result.returncode == 0, result.stderr
     assert f"wrote {out}" in result.stdout
 
@@ -42,8 +43,9 @@ def _bar_ids(svg: Path) -> list[str]:
     root = etree.parse(str(svg)).getroot()
     assert root.tag == f"{SVG}svg"
     ids = [element.get("id") or "" for element in root.iter()]
-    return [name for name in ids if name.split("-")[0] in ("record", "valid")
-            and name.count("-") == 1]
+    return [
+        name for name in ids if name.split("-")[0] in ("record", "valid") and name.count("-") == 1
+    ]
 
 
 def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_path: Path) -> None:
@@ -64,8 +66,9 @@ def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_p
     assert records["end"].equals(timeline["last_seen"], check_names=False)
     # a valid bar for each statement with a start, end or point in time, and only those
     qualified = timeline.filter(
-        pl.any_horizontal(pl.col(c).is_not_null() for c in ("valid_from_lo", "valid_until_lo",
-                                                             "point_lo"))
+        pl.any_horizontal(
+            pl.col(c).is_not_null() for c in ("valid_from_lo", "valid_until_lo", "point_lo")
+        )
     )
     valid = bars.filter(pl.col("kind") == "valid").sort("statement")
     assert valid.height == qualified.height > 10
@@ -78,13 +81,17 @@ def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_p
 
 def test_valid_bars_show_open_unknown_and_imprecise_ends(store: Path) -> None:
     graph = kgdiff.open(store)
-    table = timeline_data(graph, TimelineRequest("Q1253", date.fromisoformat(CUTOFF),
-                                                 pids=("P39",)))
+    table = timeline_data(
+        graph, TimelineRequest("Q1253", date.fromisoformat(CUTOFF), pids=("P39",))
+    )
     valid = table.frame.filter(pl.col("kind") == "valid").row(0, named=True)
     # position held since 2007, its end a date nobody knows (somevalue)
     assert (valid["start"], valid["start_kind"]) == (date(2007, 1, 1), "date")
     assert (valid["end"], valid["end_kind"], valid["valid_until_snaktype"]) == (
-        None, "unknown", "somevalue")
+        None,
+        "unknown",
+        "somevalue",
+    )
 
 
 def test_a_png_has_its_size_and_the_same_table(store: Path, tmp_path: Path) -> None:

@@ -72,7 +72,9 @@ def decode(text: str) -> PlotData:
     if document.get("format") != FORMAT:
         raise UsageError(f"not a kgdiff plot document (format {document.get('format')!r})")
     schema: dict[str, str] = document["schema"]
-    loaded = {name: pl.String() if kind == "Date" else _DTYPES[kind] for name, kind in schema.items()}
+    loaded = {
+        name: pl.String() if kind == "Date" else _DTYPES[kind] for name, kind in schema.items()
+    }
     frame = pl.DataFrame(document["rows"], schema=loaded, orient="row")
     dates = [name for name, kind in schema.items() if kind == "Date"]
     frame = frame.with_columns(pl.col(name).str.to_date("%Y-%m-%d") for name in dates)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,11 +17,12 @@ from kgdiff.plot.embed import PlotData, picture_kind, savefig_metadata
 from kgdiff.temporal.writers import published
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 DPI = 150
 """Pixels per inch of a PNG (an SVG has no pixels)."""
-STYLE: dict[str, Any] = {
+STYLE: Any = {
     "svg.hashsalt": "kgdiff-plot",
     "svg.fonttype": "path",
     "font.size": 8,
@@ -83,6 +85,22 @@ def save(figure: Figure, out: Path, data: PlotData, title: str) -> None:
     metadata = savefig_metadata(kind, data, title)
     with matplotlib.rc_context(STYLE), published(out) as tmp:
         figure.savefig(tmp, format=kind, dpi=DPI, metadata=metadata)
+
+
+def day_number(day: date) -> float:
+    """``day`` as a position on a matplotlib date axis."""
+    from matplotlib import dates as mdates
+
+    return float(mdates.date2num(day))  # type: ignore[no-untyped-call]
+
+
+def date_ticks(ax: Axes) -> None:
+    """Date ticks matplotlib chooses for the x axis, labelled concisely."""
+    from matplotlib import dates as mdates
+
+    locator = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
 
 
 def pixel_size(width: float, height: float) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgdiff.plot.embed import PlotData
-from kgdiff.plot.render import level_colour, level_marker, new_figure, save
+from kgdiff.plot.render import date_ticks, day_number, level_colour, level_marker, new_figure, save
 from kgdiff.plot.staleness_data import SHOWN
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ def figure_size(data: PlotData) -> tuple[float, float]:
 
 def draw_staleness(data: PlotData, out: Path) -> None:
     """Draw the staleness picture of ``data`` into ``out`` (.svg or .png), ``data`` inside."""
-    from matplotlib import dates as mdates
     from matplotlib.ticker import PercentFormatter
 
     mode = data.params["mode"]
@@ -43,7 +42,7 @@ def draw_staleness(data: PlotData, out: Path) -> None:
             points = data.frame.filter(data.frame["level"] == level)
             marker, dash = LINES[level]
             ax.plot(
-                points["cutoff"].to_list(),
+                [day_number(day) for day in points["cutoff"].to_list()],
                 points["share"].to_list(),
                 marker=marker,
                 ms=3,
@@ -54,25 +53,36 @@ def draw_staleness(data: PlotData, out: Path) -> None:
                 gid=f"share-{level}",
             )
         for index, day in enumerate(data.params["marks"]):
-            ax.axvline(date.fromisoformat(day), color="black", lw=1, gid=f"mark-{index}",
-                       label="marked date" if index == 0 else None)
+            ax.axvline(
+                day_number(date.fromisoformat(day)),
+                color="black",
+                lw=1,
+                gid=f"mark-{index}",
+                label="marked date" if index == 0 else None,
+            )
             _caption(ax, date.fromisoformat(day), day)
         for index, seed in enumerate(data.params["seeds"]):
-            ax.axvline(date.fromisoformat(seed["date"]), color="#555555", lw=0.8, ls="-.",
-                       gid=f"seed-{seed['name']}", label="paper's cutoff" if index == 0 else None)
+            ax.axvline(
+                day_number(date.fromisoformat(seed["date"])),
+                color="#555555",
+                lw=0.8,
+                ls="-.",
+                gid=f"seed-{seed['name']}",
+                label="paper's cutoff" if index == 0 else None,
+            )
             _caption(ax, date.fromisoformat(seed["date"]), seed["name"])
-        ax.set_xlim(date.fromisoformat(data.params["first"]),
-                    date.fromisoformat(data.params["latest"]))
+        first, latest = (date.fromisoformat(data.params[key]) for key in ("first", "latest"))
+        ax.set_xlim(day_number(first), day_number(latest))
         ax.set_ylim(0, 1)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.xaxis.set_major_locator(mdates.AutoDateLocator())
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(ax.xaxis.get_major_locator()))
+        date_ticks(ax)
         ax.set_xlabel("knowledge cutoff (first day of each month)")
         ax.set_ylabel("share of covered groups")
         ax.grid(axis="y", color="#DDDDDD", lw=0.5)
         if not data.frame.height:
-            ax.text(0.5, 0.5, "no month lies between the snapshots", transform=ax.transAxes,
-                    ha="center")
+            ax.text(
+                0.5, 0.5, "no month lies between the snapshots", transform=ax.transAxes, ha="center"
+            )
         ax.set_title(title)
         figure.legend(loc="outside lower center", ncols=5, frameon=False)
         save(figure, out, data, title)
@@ -80,5 +90,13 @@ def draw_staleness(data: PlotData, out: Path) -> None:
 
 def _caption(ax: Axes, day: date, text: str) -> None:
     """``text`` along a vertical line at ``day``, near the top of the axes."""
-    ax.text(day, 0.98, f" {text}", rotation=90, va="top", ha="left", fontsize=6,
-            transform=ax.get_xaxis_transform())
+    ax.text(
+        day_number(day),
+        0.98,
+        f" {text}",
+        rotation=90,
+        va="top",
+        ha="left",
+        fontsize=6,
+        transform=ax.get_xaxis_transform(),
+    )

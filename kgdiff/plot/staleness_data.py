@@ -42,16 +42,22 @@ def staleness_data(graph: KnowledgeGraph, request: StalenessRequest) -> PlotData
     first, latest = graph.answers.span()
     notes = list(answer.notes)
     marks, outside = _inside([("--mark", day, "") for day in request.marks], first, latest)
-    notes += [f"--mark {day} lies outside the snapshots ({first} to {latest}); not drawn"
-              for _, day, _ in outside]
+    notes += [
+        f"--mark {day} lies outside the snapshots ({first} to {latest}); not drawn"
+        for _, day, _ in outside
+    ]
     seeds: list[dict[str, Any]] = []
     if request.seeds:
         found = [(seed.name, as_day(seed.date, "seed cutoff"), seed.paper) for seed in _seeds()]
         drawn, outside = _inside(found, first, latest)
-        seeds = [{"name": name, "date": day.isoformat(), "paper": paper}
-                 for name, day, paper in drawn]
-        notes += [f"seed cutoff {name} ({paper}) on {day} lies outside the snapshots"
-                  f" ({first} to {latest}); not drawn" for name, day, paper in outside]
+        seeds = [
+            {"name": name, "date": day.isoformat(), "paper": paper} for name, day, paper in drawn
+        ]
+        notes += [
+            f"seed cutoff {name} ({paper}) on {day} lies outside the snapshots"
+            f" ({first} to {latest}); not drawn"
+            for name, day, paper in outside
+        ]
     params: dict[str, Any] = {
         "mode": request.mode,
         "first": first.isoformat(),

@@ -90,8 +90,10 @@ def timeline_data(graph: KnowledgeGraph, request: TimelineRequest) -> PlotData:
 def bar_rows(timeline: pl.DataFrame, levels: pl.DataFrame) -> pl.DataFrame:
     """One row per bar of the ``timeline`` statements, properties in id order (``P19``
     before ``P106``), each statement a lane; ``levels`` gives each property's level."""
-    statements = _with_snaktypes(timeline).with_row_index("statement").with_columns(
-        pl.col("statement").cast(pl.Int64)
+    statements = (
+        _with_snaktypes(timeline)
+        .with_row_index("statement")
+        .with_columns(pl.col("statement").cast(pl.Int64))
     )
     statements = statements.join(levels, on="pid", how="left")
     order = statements.with_columns(pl.col("pid").str.slice(1).cast(pl.Int64).alias("_pid_number"))
@@ -109,15 +111,13 @@ def bar_rows(timeline: pl.DataFrame, levels: pl.DataFrame) -> pl.DataFrame:
         pl.lit("date").alias("start_kind"),
         pl.lit("date").alias("end_kind"),
     )
-    valid = order.filter(_has_valid()).with_columns(
-        pl.lit("valid").alias("kind"), *_valid_shape()
-    )
+    valid = order.filter(_has_valid()).with_columns(pl.lit("valid").alias("kind"), *_valid_shape())
     bars = pl.concat([records, valid], how="vertical").with_columns(
         (pl.col("kind") + "-" + pl.col("statement").cast(pl.String)).alias("bar")
     )
     head = ["bar", "kind", "shape", "statement", "row", "lane", "level", "change_kind"]
     extents = ["start", "end", "start_kind", "end_kind"]
-    return bars.select(*head, *extents, *STATEMENT_COLUMNS).sort("lane", "kind", descending=[False, False])
+    return bars.select(*head, *extents, *STATEMENT_COLUMNS).sort("lane", "kind")
 
 
 def _with_snaktypes(timeline: pl.DataFrame) -> pl.DataFrame:
@@ -145,12 +145,20 @@ def _valid_shape() -> list[pl.Expr]:
     """A statement with a start or end is an interval; one with only a point in time, a point."""
     interval = pl.any_horizontal(
         pl.col(name).is_not_null()
-        for name in ("valid_from_lo", "valid_until_lo", "valid_from_snaktype", "valid_until_snaktype")
+        for name in (
+            "valid_from_lo",
+            "valid_until_lo",
+            "valid_from_snaktype",
+            "valid_until_snaktype",
+        )
     )
     point_kind = _end_kind("point_lo", "point_snaktype")
     return [
         pl.when(interval).then(pl.lit("interval")).otherwise(pl.lit("point")).alias("shape"),
-        pl.when(interval).then(pl.col("valid_from_lo")).otherwise(pl.col("point_lo")).alias("start"),
+        pl.when(interval)
+        .then(pl.col("valid_from_lo"))
+        .otherwise(pl.col("point_lo"))
+        .alias("start"),
         pl.when(interval).then(pl.col("valid_until_hi")).otherwise(pl.col("point_hi")).alias("end"),
         pl.when(interval)
         .then(_end_kind("valid_from_lo", "valid_from_snaktype"))
