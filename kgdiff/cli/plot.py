@@ -13,7 +13,6 @@ from kgdiff.cli.common import StoreOption, console, graph, parse_day, print_note
 from kgdiff.cli.options import LangOption, PidsOption, pid_list
 from kgdiff.errors import UsageError
 from kgdiff.plot.embed import PlotData, picture_kind
-from kgdiff.plot.timeline_data import AXES
 from kgdiff.temporal.writers import OUT_SUFFIXES, check_out, write_reader
 
 PictureOption = Annotated[
@@ -43,7 +42,7 @@ def plot_timeline_command(
         typer.Option(
             "--axis",
             help="snapshots: the snapshots' span (valid dates may reach back decades);"
-            " all: every date shown.",
+            " all: every date shown (snapshots, cutoff, record and valid dates).",
         ),
     ] = "snapshots",
     data: DataOption = None,
@@ -55,8 +54,6 @@ def plot_timeline_command(
     from kgdiff.plot.timeline_data import TimelineRequest, timeline_data
 
     _check_outputs(out, data)
-    if axis not in AXES:
-        raise UsageError(f"--axis {axis!r} is not one of {', '.join(AXES)}")
     request = TimelineRequest(
         qid, parse_day(cutoff, "--cutoff"), _mode(mode), tuple(pid_list(pid)), lang, axis
     )
