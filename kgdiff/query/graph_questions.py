@@ -54,6 +54,12 @@ class GraphQuestions:
         )
         return answer.frame
 
+    def staleness(self, mode: str = "record") -> pl.DataFrame:
+        """The staleness curve: each level's groups, the total and the covered groups for
+        the first day of every month between the first and the latest snapshot (computed
+        once per store state, then read from ``STORE/builds/staleness``)."""
+        return self.answers.staleness(mode).frame
+
     def facts_at(
         self,
         day: date | str,
