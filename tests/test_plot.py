@@ -11,7 +11,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from lxml import etree
 from PIL import Image
 
 import kgdiff
@@ -19,10 +18,10 @@ from kgdiff.plot import read_plot_data
 from kgdiff.plot.render import pixel_size
 from kgdiff.plot.timeline_chart import draw_timeline, figure_size
 from kgdiff.plot.timeline_data import STATEMENT_COLUMNS, TimelineRequest, timeline_data
-from tests.paths import ROOT, run_kgdiff
+from tests.paths import ROOT
+from tests.plot_tools import run_plot, svg_ids
 
 CUTOFF = "2014-06-01"
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
@@ -34,17 +33,15 @@ def store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _plot(store: Path, out: Path, *args: str) -> None:
-    result = run_kgdiff(
-        "plot", "timeline", *args, "--cutoff", CUTOFF, "--out", str(out), "--store", str(store)
+    result = run_plot(
+        "timeline", *args, "--cutoff", CUTOFF, "--out", str(out), "--store", str(store)
     )
     assert result.returncode == 0, result.stderr
     assert f"wrote {out}" in result.stdout
 
 
 def _bar_ids(svg: Path) -> list[str]:
-    root = etree.parse(str(svg)).getroot()
-    assert root.tag == f"{SVG}svg"
-    ids = [element.get("id") or "" for element in root.iter()]
+    ids = svg_ids(svg)
     return [
         name for name in ids if name.split("-")[0] in ("record", "valid") and name.count("-") == 1
     ]
@@ -145,7 +142,7 @@ def test_bad_arguments_are_one_line_errors_and_write_nothing(
     store: Path, tmp_path: Path, args: list[str], message: str
 ) -> None:
     words = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
-    result = run_kgdiff("plot", "timeline", *words, "--store", str(store))
+    result = run_plot("timeline", *words, "--store", str(store))
     assert result.returncode == 2
     assert result.stderr.startswith("error:") and len(result.stderr.splitlines()) == 1
     assert message in result.stderr

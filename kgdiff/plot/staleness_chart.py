@@ -3,7 +3,7 @@
 One line per level (``stable``, ``evolved``, ``uncharted``): its share of the covered groups
 as the cutoff moves month by month. Each level has its colour, its marker and its dash, so a
 greyscale print still tells them apart; ``--mark`` dates and the papers' cutoffs are vertical
-lines. Every line has a ``gid`` (``share-stable``, ``mark-0``, ``seed-NAME``).
+lines. Every line has a ``gid`` (``share-stable``, ``mark-0``, ``seed-0``).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def draw_staleness(data: PlotData, out: Path) -> None:
                 color="#555555",
                 lw=0.8,
                 ls="-.",
-                gid=f"seed-{seed['name']}",
+                gid=f"seed-{index}",
                 label="paper's cutoff" if index == 0 else None,
             )
             _caption(ax, date.fromisoformat(seed["date"]), seed["name"])

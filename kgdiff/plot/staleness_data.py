@@ -17,8 +17,8 @@ from typing import Any
 import polars as pl
 
 from kgdiff.plot.embed import PlotData
-from kgdiff.query.answer import as_day
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.temporal.seed_cutoffs import seed_cutoffs
 
 SHOWN = ("stable", "evolved", "uncharted")
 """The levels whose shares the picture draws."""
@@ -43,21 +43,22 @@ def staleness_data(graph: KnowledgeGraph, request: StalenessRequest) -> PlotData
     notes = list(answer.notes)
     marks, outside = _inside([("--mark", day, "") for day in request.marks], first, latest)
     notes += [
-        f"--mark {day} lies outside the snapshots ({first} to {latest}); not drawn"
+        f"--mark {day} lies outside the snapshots ({first} to {latest}) and is not drawn"
         for _, day, _ in outside
     ]
     seeds: list[dict[str, Any]] = []
     if request.seeds:
-        found = [(seed.name, as_day(seed.date, "seed cutoff"), seed.paper) for seed in _seeds()]
+        found = [(seed.name, seed.date, f"{seed.paper}; {seed.role}") for seed in seed_cutoffs()]
         drawn, outside = _inside(found, first, latest)
         seeds = [
-            {"name": name, "date": day.isoformat(), "paper": paper} for name, day, paper in drawn
+            {"name": name, "date": day.isoformat(), "about": about} for name, day, about in drawn
         ]
-        notes += [
-            f"seed cutoff {name} ({paper}) on {day} lies outside the snapshots"
-            f" ({first} to {latest}); not drawn"
-            for name, day, paper in outside
-        ]
+        if outside:
+            listed = "; ".join(f"{name} ({day})" for name, day, _ in outside)
+            notes.append(
+                f"{len(outside)} of the papers' dates lie outside the snapshots ({first} to"
+                f" {latest}) and are not drawn: {listed}"
+            )
     params: dict[str, Any] = {
         "mode": request.mode,
         "first": first.isoformat(),
@@ -86,13 +87,6 @@ def share_rows(counts: pl.DataFrame) -> pl.DataFrame:
         .sort("cutoff", "_order")
         .select("cutoff", "level", "groups", "covered", "total", "share")
     )
-
-
-def _seeds() -> list[Any]:
-    """The research papers' cutoffs (:func:`kgdiff.temporal.seed_cutoffs.seed_cutoffs`)."""
-    from kgdiff.temporal.seed_cutoffs import seed_cutoffs
-
-    return list(seed_cutoffs())
 
 
 def _inside(
