@@ -17,6 +17,7 @@ from kgdiff.plot import staleness_data as staleness_module
 from kgdiff.plot.render import pixel_size
 from kgdiff.plot.staleness_chart import draw_staleness, figure_size
 from kgdiff.plot.staleness_data import SHOWN, StalenessRequest, staleness_data
+from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.temporal.seed_cutoffs import SeedCutoff
 from tests.plot_tools import run_plot, svg_ids
 
@@ -29,7 +30,7 @@ def store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _counts(graph: kgdiff.KnowledgeGraph, cutoff: date, mode: str) -> dict[str, int]:
+def _counts(graph: KnowledgeGraph, cutoff: date, mode: str) -> dict[str, int]:
     levels = graph.answers.classify(cutoff, mode=mode).frame["level"].value_counts()
     return dict(levels.iter_rows())
 
@@ -38,9 +39,16 @@ def _counts(graph: kgdiff.KnowledgeGraph, cutoff: date, mode: str) -> dict[str, 
 def test_the_points_are_the_classifications_counts(store: Path, tmp_path: Path, mode: str) -> None:
     out = tmp_path / "staleness.svg"
     result = run_plot(
-        "staleness", "--mode", mode, "--mark", "2014-08-15", "--out", str(out), "--store",
+        "staleness",
+        "--mode",
+        mode,
+        "--mark",
+        "2014-08-15",
+        "--out",
+        str(out),
+        "--store",
         str(store),
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     embedded = read_plot_data(out)
     points = embedded.frame
@@ -78,9 +86,17 @@ def test_the_points_are_the_classifications_counts(store: Path, tmp_path: Path, 
 def test_dates_outside_the_snapshots_are_notes_not_lines(store: Path, tmp_path: Path) -> None:
     out, table = tmp_path / "staleness.png", tmp_path / "points.jsonl"
     result = run_plot(
-        "staleness", "--seeds", "--mark", "2020-01-01", "--out", str(out), "--data", str(table),
-        "--store", str(store),
-    )  # fmt: skip
+        "staleness",
+        "--seeds",
+        "--mark",
+        "2020-01-01",
+        "--out",
+        str(out),
+        "--data",
+        str(table),
+        "--store",
+        str(store),
+    )
     assert result.returncode == 0, result.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     embedded = read_plot_data(out)
