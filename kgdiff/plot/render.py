@@ -28,6 +28,7 @@ STYLE: Any = {
     "font.size": 8,
     "axes.titlesize": 10,
     "legend.fontsize": 7,
+    "text.parse_math": False,  # labels are data: a "$" in one is a dollar sign, not TeX
 }
 """The rc settings every plot is drawn under."""
 LEVEL_STYLE: dict[str | None, tuple[str, str]] = {

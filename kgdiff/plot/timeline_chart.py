@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 WIDTH = 10.0
 """Inches."""
 LABEL_CHARS = 38
+"""The longest property or value label shown whole."""
 
 
 def figure_size(data: PlotData) -> tuple[float, float]:
@@ -94,7 +95,8 @@ def draw_timeline(data: PlotData, out: Path) -> None:
 
 
 def _rows(ax: Axes, data: PlotData) -> None:
-    """Each property's tinted band, its label (level letter, label, id) and a rule below."""
+    """Each property's tinted band, its label (level letter, label, id) on the left and a rule
+    below; each statement's value on the right."""
     ticks: list[float] = []
     labels: list[str] = []
     for _, lanes in data.frame.group_by(["row"], maintain_order=True):
@@ -108,10 +110,18 @@ def _rows(ax: Axes, data: PlotData) -> None:
         )
         ax.axhline(bottom + 0.5, color="#BBBBBB", lw=0.4)
         ticks.append((top + bottom) / 2)
-        text = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
-        labels.append(f"[{level_marker(level)}] {text} ({pid})")
+        labels.append(f"[{level_marker(level)}] {_shorten(label)} ({pid})")
     ax.set_yticks(ticks, labels=labels)
     ax.tick_params(axis="y", length=0)
+    values = data.frame.filter(pl.col("kind") == "record")
+    right = ax.secondary_yaxis("right")
+    right.set_yticks(values["lane"].to_list(), labels=[_shorten(v) for v in values["value_label"]])
+    right.tick_params(axis="y", length=0, labelsize=5.5)
+
+
+def _shorten(text: str) -> str:
+    """``text`` cut to :data:`LABEL_CHARS` characters, an ellipsis marking the cut."""
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
 def _guides(ax: Axes, data: PlotData) -> None:
