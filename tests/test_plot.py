@@ -168,3 +168,17 @@ def test_only_drawing_loads_matplotlib() -> None:
     assert not any(name.split(".")[0] in ("matplotlib", "PIL") for name in plot)
     # and the other commands not even the plot module
     assert "kgdiff.cli.plot" not in _modules_after(["timeline", "Q42"])
+
+
+def test_an_entity_without_such_statements_is_an_empty_picture_with_its_note(
+    store: Path, tmp_path: Path
+) -> None:
+    table = timeline_data(
+        kgdiff.open(store), TimelineRequest("Q42", date.fromisoformat(CUTOFF), pids=("P6",))
+    )
+    out = tmp_path / "empty.svg"
+    draw_timeline(table, out)
+    embedded = read_plot_data(out)
+    assert embedded.frame.is_empty() and embedded.frame.columns == table.frame.columns
+    assert embedded.notes == ["no statements: Q42 has no P6 statement in any snapshot"]
+    assert _bar_ids(out) == []

@@ -84,14 +84,26 @@ def draw_timeline(data: PlotData, out: Path) -> None:
                 draw_valid_bar(ax, bar, minimum, (left, right))
         date_ticks(ax)
         if not data.frame.height:
-            ax.text(0.5, 0.5, "no statements", transform=ax.transAxes, ha="center")
-        title = (
-            f"{data.params['subject_label']} ({data.params['qid']}): cutoff"
-            f" {data.params['cutoff']}, {data.params['mode']} view"
-        )
+            why = data.notes[0] if data.notes else "no statements"
+            ax.text(
+                0.5,
+                0.5,
+                why,
+                transform=ax.transAxes,
+                ha="center",
+                va="center",
+                bbox={"facecolor": "white", "lw": 0},
+            )
+        title = f"{_subject(data)}: cutoff {data.params['cutoff']}, {data.params['mode']} view"
         ax.set_title(title)
         _legend(figure, ax, data)
         save(figure, out, data, title)
+
+
+def _subject(data: PlotData) -> str:
+    """``label (QID)``, or the id alone when no statement gave a label."""
+    qid, label = data.params["qid"], data.params["subject_label"]
+    return qid if label in (None, qid) else f"{label} ({qid})"
 
 
 def _rows(ax: Axes, data: PlotData) -> None:

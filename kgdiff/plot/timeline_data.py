@@ -58,8 +58,8 @@ class TimelineRequest:
 
 
 def timeline_data(graph: KnowledgeGraph, request: TimelineRequest) -> PlotData:
-    """The bars of ``request``'s timeline picture, with the snapshots, the span and the
-    answers' notes in the parameters (usage errors for an unknown entity or a cutoff the
+    """The bars of ``request``'s timeline picture, the request and the snapshots in its
+    parameters, the timeline's notes (usage errors for an unknown entity or a cutoff the
     snapshots cannot answer)."""
     if request.axis not in AXES:
         raise UsageError(f"--axis {request.axis!r} is not one of {', '.join(AXES)}")
