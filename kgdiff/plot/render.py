@@ -1,8 +1,9 @@
 """Make a matplotlib figure and write it, with its data, to an SVG or PNG file.
 
-matplotlib is imported here, lazily, with the ``Agg`` backend (no display, no GUI toolkit):
-only a plot command pays for it. The SVG is byte-identical for the same data (a fixed
-``svg.hashsalt`` for the ids matplotlib makes up, no creation date, glyphs as paths).
+matplotlib is imported here, lazily, and draws on its ``Agg`` canvas (no display, no GUI
+toolkit, no pyplot): only a plot command pays for it. The SVG is byte-identical for the same
+data (a fixed ``svg.hashsalt`` for the ids matplotlib makes up, no creation date, glyphs as
+paths).
 """
 
 from __future__ import annotations
@@ -62,19 +63,17 @@ def level_name(level: str | None) -> str:
 
 @contextmanager
 def new_figure(width: float, height: float) -> Iterator[Figure]:
-    """A figure of ``width`` x ``height`` inches (constrained layout: the size never moves),
-    drawn under :data:`STYLE`; closed when the block ends."""
+    """A figure of ``width`` x ``height`` inches (constrained layout: the size never moves) on
+    an Agg canvas, drawn under :data:`STYLE`. No pyplot: nothing global changes, so a
+    notebook's own backend and figures are left as they were."""
     import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    from matplotlib import pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     with matplotlib.rc_context(STYLE):
-        figure = plt.figure(figsize=(width, height), dpi=DPI, layout="constrained")
-        try:
-            yield figure
-        finally:
-            plt.close(figure)
+        figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+        FigureCanvasAgg(figure)
+        yield figure
 
 
 def save(figure: Figure, out: Path, data: PlotData, title: str) -> None:
