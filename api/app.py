@@ -16,9 +16,10 @@ import kgdiff
 from api import problems
 from api.etag import ETagMiddleware
 from api.openapi import openapi_of
-from api.routers import entities, evidence, facts, jobs, meta, sql, windows
+from api.routers import entities, evidence, facts, jobs, meta, overview, sql, windows
 from api.settings import Settings
 from kgdiff.errors import KgdiffError
+from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
 from kgdiff.query.jobs import Jobs
 
@@ -49,10 +50,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="kgdiff", version=kgdiff.__version__, description=DESCRIPTION, lifespan=lifespan
     )
     app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
+    app.state.curves = StalenessCurves(graph, job_list, settings.limits, pages.watch)
     app.state.sql_limits = settings.sql_limits
     app.state.sql_slots = threading.BoundedSemaphore(settings.sql_concurrency)
     app.state.sql_concurrency = settings.sql_concurrency
-    for module in (meta, facts, jobs, entities, windows, evidence):
+    for module in (meta, facts, jobs, entities, windows, evidence, overview):
         app.include_router(module.router)
     if settings.enable_sql:
         app.include_router(sql.router)

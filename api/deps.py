@@ -10,6 +10,7 @@ from typing import Annotated, Literal, get_args
 from fastapi import Depends, Path, Query, Request
 from pydantic import StringConstraints
 
+from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.jobs import Jobs
@@ -31,6 +32,11 @@ async def _facts(request: Request) -> FactPages:
     return facts
 
 
+async def _curves(request: Request) -> StalenessCurves:
+    curves: StalenessCurves = request.app.state.curves
+    return curves
+
+
 async def _jobs(request: Request) -> Jobs:
     jobs: Jobs = request.app.state.jobs
     return jobs
@@ -49,6 +55,7 @@ async def _gap(
 
 Graph = Annotated[KnowledgeGraph, Depends(_graph)]
 Facts = Annotated[FactPages, Depends(_facts)]
+Curves = Annotated[StalenessCurves, Depends(_curves)]
 JobsDep = Annotated[Jobs, Depends(_jobs)]
 Gap = Annotated[GapPolicy, Depends(_gap)]
 Lang = Annotated[

@@ -60,7 +60,7 @@ def facts(
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
     ready = service.prepare(question, str(request.url.path) + "?" + request.url.query)
     if isinstance(ready, JobState):
-        return _accepted(ready)
+        return accepted(ready)
     choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
     if NDJSON in request.headers.get("accept", ""):
         return StreamingResponse(_lines(service.stream(ready, choice)), media_type=NDJSON)
@@ -83,7 +83,8 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
     return rows_response(FactsPage, FactGroup, envelope, frame)
 
 
-def _accepted(state: JobState) -> JSONResponse:
+def accepted(state: JobState) -> JSONResponse:
+    """202 with the job's state and where to poll it."""
     job = Job(id=state.id, status=state.status, result=state.result)
     return JSONResponse(
         job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}

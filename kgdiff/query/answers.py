@@ -19,6 +19,7 @@ from kgdiff.query.evidence_answers import EvidenceAnswers
 from kgdiff.query.frames import frame_of, relation_frame
 from kgdiff.query.ids import check_known, normalise_id, why_empty
 from kgdiff.query.labels import labels_for
+from kgdiff.query.overview_answers import OverviewAnswers
 from kgdiff.query.timeline_labels import with_labels
 from kgdiff.query.window_answers import chains_of, pool_years, pools_of, updates_of
 from kgdiff.sqlfiles import load_sql
@@ -28,7 +29,6 @@ from kgdiff.temporal.dates import GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
 from kgdiff.temporal.parts import PartDone
 from kgdiff.temporal.pools import PoolRequest
-from kgdiff.temporal.staleness import MonthDone, staleness_curve
 from kgdiff.temporal.timeline import timeline
 from kgdiff.temporal.updates import UpdatesQuery, check_window
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from kgdiff.query.graph import KnowledgeGraph
 
 
-class Answers(EvidenceAnswers):
+class Answers(EvidenceAnswers, OverviewAnswers):
     """The questions, each answered with an :class:`Answer` (see the graph's methods)."""
 
     def __init__(self, graph: KnowledgeGraph) -> None:
@@ -105,25 +105,6 @@ class Answers(EvidenceAnswers):
         with classified_rows(self.graph.layout, build, choice, lang) as (_, rows):
             frame = relation_frame(rows)
         return Answer(frame, build.reads)
-
-    def staleness(self, mode: str = "record", on_month: MonthDone | None = None) -> Answer:
-        """Level counts month by month (:func:`~kgdiff.temporal.staleness.staleness_curve`);
-        notes say when no month fits and when subset snapshots leave groups uncovered."""
-        frame = staleness_curve(self.graph.layout, mode, on_month)
-        listing = self.snapshots().frame
-        notes = []
-        if frame.is_empty():
-            notes.append(
-                "no month starts between the first and the latest snapshot: the curve needs"
-                " snapshots at least a month apart"
-            )
-        subsets = listing.filter(pl.col("coverage") == "subset")["name"].to_list()
-        if subsets:
-            notes.append(
-                f"{', '.join(subsets)} hold a subset of the entities: groups a snapshot does"
-                " not hold are not_covered, not deleted (shares are of the covered groups)"
-            )
-        return Answer(frame, [], notes)
 
     def facts_at(
         self, day: Day, mode: str = "record", subject: Ids = None, gap: GapPolicy | None = None

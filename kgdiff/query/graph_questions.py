@@ -54,6 +54,11 @@ class GraphQuestions:
         )
         return answer.frame
 
+    def search(self, text: str, lang: str = "en", limit: int = 10) -> pl.DataFrame:
+        """Entities whose id is ``text`` or whose label or alias in ``lang`` starts with it
+        (any case), best first: ``qid``, ``match``, ``label``, ``description``."""
+        return self.answers.search(text, lang, limit).frame
+
     def staleness(self, mode: str = "record") -> pl.DataFrame:
         """The staleness curve: each level's groups, the total and the covered groups for
         the first day of every month between the first and the latest snapshot (computed

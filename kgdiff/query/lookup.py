@@ -30,6 +30,7 @@ from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
+from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 
 SORTED_TABLES = {
     "entities": "qid",
@@ -139,6 +140,10 @@ def _running(pid: int) -> bool:
 
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
     with writing_beside_catalog(layout, partial, "lookup") as connection:
+        # the timelines are made by this version's SQL even when the catalog was written by
+        # an older kgdiff (whose `timeline` macro gives other columns): a temporary macro
+        # of the same name comes first
+        connection.execute(timeline_macro().replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
         connection.execute(load_sql("lookup/copy_snapshots"))
         made = [render("lookup/copy_table", table=t, key=k) for t, k in SORTED_TABLES.items()]
         made += [load_sql(f"lookup/copy_{table}") for table in DERIVED_TABLES]

@@ -1,0 +1,32 @@
+"""Entities to choose from as a user types: an id, or the start of a label or alias."""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from kgdiff.errors import UsageError
+from kgdiff.query.frames import relation_frame
+from kgdiff.query.ids import ENTITY_ID
+from kgdiff.sqlfiles import load_sql
+
+MAX_TEXT = 200
+MAX_RESULTS = 100
+
+
+def search_entities(
+    connection: duckdb.DuckDBPyConnection, text: str, lang: str = "en", limit: int = 10
+) -> pl.DataFrame:
+    """Up to ``limit`` entities for ``text`` (sql/query/search_entities.sql): the entity
+    with that id, then those whose label or alias in ``lang`` starts with it, any case;
+    columns ``qid``, ``match`` (id, label or alias), ``label`` and ``description``."""
+    typed = text.strip()
+    if not typed:
+        raise UsageError("search text is empty: give an id such as Q42 or the start of a label")
+    if len(typed) > MAX_TEXT:
+        raise UsageError(f"search text is {len(typed)} characters long; give at most {MAX_TEXT}")
+    if not 1 <= limit <= MAX_RESULTS:
+        raise UsageError(f"search limit {limit} is not between 1 and {MAX_RESULTS}")
+    qid = typed.upper() if ENTITY_ID.fullmatch(typed.upper()) else None
+    values = {"text": typed, "qid": qid, "lang": lang, "limit": limit}
+    return relation_frame(connection.sql(load_sql("query/search_entities"), params=values))
