@@ -30,6 +30,13 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "classify": "kgdiff.cli.classify:classify_command",
     "audit": "kgdiff.cli.classify:audit_command",
     "timeline": "kgdiff.cli.timeline:timeline_command",
+    "plot": CommandGroup(
+        "Pictures for papers (SVG or PNG, with their data inside).",
+        {
+            "timeline": "kgdiff.cli.plot:plot_timeline_command",
+            "staleness": "kgdiff.cli.plot:plot_staleness_command",
+        },
+    ),
     "pools": "kgdiff.cli.pools:pools_command",
     "chains": "kgdiff.cli.chains:chains_command",
     "updates": "kgdiff.cli.updates:updates_command",

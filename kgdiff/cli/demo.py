@@ -120,10 +120,16 @@ facts that evolved after a 2014-10-11 cutoff, Germany's facts in June 2014."""
 
 
 def _print_serve(store: Path) -> None:
-    """How to serve the demo's store, and three questions to ask it."""
+    """How to serve the demo's store, three questions to ask it, and where the explorer is."""
     console.print(
         f"serve it: [bold].venv/bin/kgdiff serve --store {store}[/] (then, in another shell)",
         soft_wrap=True,
     )
     for path in SERVE_EXAMPLES:
         console.print(f"  curl -s 'http://127.0.0.1:8000{path}'", highlight=False, soft_wrap=True)
+    console.print(
+        "  or open http://127.0.0.1:8000/ in a browser: the explorer (search, timelines,"
+        " the staleness curve, facts with their evidence)",
+        highlight=False,
+        soft_wrap=True,
+    )

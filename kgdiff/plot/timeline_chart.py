@@ -1,0 +1,175 @@
+"""Draw an entity's timeline picture from its table (:mod:`kgdiff.plot.timeline_data`).
+
+One row per property, one lane per statement: a thick bar for the record interval (first to
+last snapshot seen, dots at the snapshots that have it), a thin one for the valid interval
+(lighter bands where the dates' precision leaves a range, an arrow where it is open, a dashed
+outline and "?" where a date is unknown). Snapshots are vertical guides, the cutoff a line,
+each property's row is tinted by its level at the cutoff, and labelled with the level's letter.
+Every bar has a ``gid`` (``record-N``, ``valid-N``), so the SVG has one element per bar.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from kgdiff.plot.embed import PlotData
+from kgdiff.plot.render import (
+    date_ticks,
+    day_number,
+    level_colour,
+    level_marker,
+    level_name,
+    new_figure,
+    save,
+)
+from kgdiff.plot.timeline_bars import draw_record_bar, draw_valid_bar
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+WIDTH = 10.0
+"""Inches."""
+LABEL_CHARS = 38
+"""The longest property or value label shown whole."""
+
+
+def figure_size(data: PlotData) -> tuple[float, float]:
+    """Inches of the timeline picture of ``data``: 0.22 per lane and room for the rest."""
+    lanes = lane_count(data)
+    return WIDTH, round(2.2 + 0.22 * lanes, 2)
+
+
+def lane_count(data: PlotData) -> int:
+    """How many lanes (statements) the picture of ``data`` has; at least one."""
+    if not data.frame.height:
+        return 1
+    return int(data.frame.select(pl.col("lane").max()).item()) + 1
+
+
+def axis_span(data: PlotData) -> tuple[date, date]:
+    """The dates the x axis shows (before padding): the snapshots' span, or with
+    ``axis=all`` every date in the table, the snapshots and the cutoff."""
+    days = [date.fromisoformat(snapshot["date"]) for snapshot in data.params["snapshots"]]
+    if data.params["axis"] == "all":
+        days.append(date.fromisoformat(data.params["cutoff"]))
+        for name in ("start", "end"):
+            days += data.frame[name].drop_nulls().to_list()
+    return min(days), max(days)
+
+
+def draw_timeline(data: PlotData, out: Path) -> None:
+    """Draw the timeline picture of ``data`` into ``out`` (.svg or .png), ``data`` inside."""
+    width, height = figure_size(data)
+    first, last = axis_span(data)
+    pad = max((last - first).days * 0.03, 10)
+    left = day_number(first - timedelta(days=pad))
+    right = day_number(last + timedelta(days=pad))
+    with new_figure(width, height) as figure:
+        ax = figure.add_subplot()
+        ax.set_xlim(left, right)
+        lanes = lane_count(data)
+        ax.set_ylim(lanes - 0.5, -0.5)
+        _rows(ax, data)
+        _guides(ax, data)
+        minimum = (right - left) * 0.004
+        seen_at = {item["name"]: item["date"] for item in data.params["snapshots"]}
+        for bar in data.frame.iter_rows(named=True):
+            if bar["kind"] == "record":
+                draw_record_bar(ax, bar, minimum, seen_at)
+            else:
+                draw_valid_bar(ax, bar, minimum, (left, right))
+        date_ticks(ax)
+        if not data.frame.height:
+            why = data.notes[0] if data.notes else "no statements"
+            ax.text(
+                0.5,
+                0.5,
+                why,
+                transform=ax.transAxes,
+                ha="center",
+                va="center",
+                bbox={"facecolor": "white", "lw": 0},
+            )
+        title = f"{_subject(data)}: cutoff {data.params['cutoff']}, {data.params['mode']} view"
+        ax.set_title(title)
+        _legend(figure, ax, data)
+        save(figure, out, data, title)
+
+
+def _subject(data: PlotData) -> str:
+    """``label (QID)``, or the id alone when no statement gave a label."""
+    qid, label = data.params["qid"], data.params["subject_label"]
+    return qid if label in (None, qid) else f"{label} ({qid})"
+
+
+def _rows(ax: Axes, data: PlotData) -> None:
+    """Each property's tinted band, its label (level letter, label, id) on the left and a rule
+    below; each statement's value on the right."""
+    ticks: list[float] = []
+    labels: list[str] = []
+    for _, lanes in data.frame.group_by(["row"], maintain_order=True):
+        top, bottom = (
+            int(lanes.select(pl.col("lane").min()).item()),
+            int(lanes.select(pl.col("lane").max()).item()),
+        )
+        level, pid, label = lanes["level"][0], lanes["pid"][0], lanes["pid_label"][0]
+        ax.axhspan(
+            top - 0.5, bottom + 0.5, color=level_colour(level), alpha=0.14, lw=0, gid=f"row-{pid}"
+        )
+        ax.axhline(bottom + 0.5, color="#BBBBBB", lw=0.4)
+        ticks.append((top + bottom) / 2)
+        labels.append(f"[{level_marker(level)}] {_shorten(label)} ({pid})")
+    ax.set_yticks(ticks, labels=labels)
+    ax.tick_params(axis="y", length=0)
+    values = data.frame.filter(pl.col("kind") == "record")
+    right = ax.secondary_yaxis("right")
+    right.set_yticks(values["lane"].to_list(), labels=[_shorten(v) for v in values["value_label"]])
+    right.tick_params(axis="y", length=0, labelsize=5.5)
+
+
+def _shorten(text: str) -> str:
+    """``text`` cut to :data:`LABEL_CHARS` characters, an ellipsis marking the cut."""
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
+
+
+def _guides(ax: Axes, data: PlotData) -> None:
+    """Snapshots as thin vertical lines named along the top; the cutoff as a bold line."""
+    positions = []
+    for snapshot in data.params["snapshots"]:
+        where = day_number(date.fromisoformat(snapshot["date"]))
+        ax.axvline(where, color="#777777", lw=0.6, ls=":", gid=f"snapshot-{snapshot['name']}")
+        positions.append(where)
+    top = ax.secondary_xaxis("top")
+    top.set_xticks(positions, labels=[item["name"] for item in data.params["snapshots"]])
+    top.tick_params(labelsize=6, rotation=30)
+    cutoff = day_number(date.fromisoformat(data.params["cutoff"]))
+    ax.axvline(cutoff, color="black", lw=1.4, gid="cutoff", label=f"cutoff {data.params['cutoff']}")
+
+
+def _legend(figure: Any, ax: Axes, data: PlotData) -> None:
+    """Levels present (colour and letter), the two kinds of bar, the cutoff."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    present = list(dict.fromkeys(data.frame["level"].to_list()))
+    handles: list[Any] = [
+        Patch(
+            facecolor=level_colour(level),
+            edgecolor="black",
+            lw=0.3,
+            label=f"[{level_marker(level)}] {level_name(level)}",
+        )
+        for level in present
+    ]
+    handles += [
+        Patch(facecolor="white", edgecolor="black", lw=0.3, label="record: first to last snapshot"),
+        Patch(facecolor="#333333", label="valid: qualifiers (grey: date range)"),
+        Line2D([], [], marker=">", ls="none", color="#333333", label="open end"),
+        Patch(facecolor="white", edgecolor="#333333", ls="--", label="? unknown date"),
+        Line2D([], [], color="black", lw=1.4, label=f"cutoff {data.params['cutoff']}"),
+    ]
+    figure.legend(handles=handles, loc="outside lower center", ncols=4, frameon=False)
