@@ -134,3 +134,12 @@ def test_the_command_line_keeps_freed_arrow_memory_unless_told_otherwise(
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == expected
+
+
+def test_only_drawing_loads_matplotlib() -> None:
+    # the plot commands load their module, but matplotlib only once they draw
+    plot = _modules_after(["plot", "timeline", "Q42", "--cutoff", "2014-06-01", "--out", "x.svg"])
+    assert "kgdiff.cli.plot" in plot
+    assert not any(name.split(".")[0] in ("matplotlib", "PIL") for name in plot)
+    # and the other commands not even the plot module
+    assert "kgdiff.cli.plot" not in _modules_after(["timeline", "Q42"])

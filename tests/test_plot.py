@@ -4,8 +4,6 @@ from, which equals the library's timeline and classification."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -18,7 +16,6 @@ from kgdiff.plot import read_plot_data
 from kgdiff.plot.render import pixel_size
 from kgdiff.plot.timeline_chart import draw_timeline, figure_size
 from kgdiff.plot.timeline_data import STATEMENT_COLUMNS, TimelineRequest, timeline_data
-from tests.paths import ROOT
 from tests.plot_tools import run_plot, svg_ids
 
 CUTOFF = "2014-06-01"
@@ -147,27 +144,6 @@ def test_bad_arguments_are_one_line_errors_and_write_nothing(
     assert result.stderr.startswith("error:") and len(result.stderr.splitlines()) == 1
     assert message in result.stderr
     assert list(tmp_path.iterdir()) == []
-
-
-def _modules_after(args: list[str]) -> set[str]:
-    """The modules loaded once the app for ``kgdiff ARGS`` is built, in a fresh interpreter."""
-    code = (
-        "import sys; from kgdiff.cli import app_for; "
-        f"app_for({args!r}); print(' '.join(sorted(sys.modules)))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return set(result.stdout.split())
-
-
-def test_only_drawing_loads_matplotlib() -> None:
-    # the plot commands load their module, but matplotlib only once they draw
-    plot = _modules_after(["plot", "timeline", "Q42", "--cutoff", CUTOFF, "--out", "x.svg"])
-    assert "kgdiff.cli.plot" in plot
-    assert not any(name.split(".")[0] in ("matplotlib", "PIL") for name in plot)
-    # and the other commands not even the plot module
-    assert "kgdiff.cli.plot" not in _modules_after(["timeline", "Q42"])
 
 
 def test_an_entity_without_such_statements_is_an_empty_picture_with_its_note(
