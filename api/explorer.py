@@ -1,4 +1,4 @@
-"""The explorer page (issue 26): ``GET /`` answers ``static/index.html`` and ``/explorer/…``
+"""The explorer page: ``GET /`` answers ``static/index.html`` and ``/explorer/…``
 its stylesheet and ES modules. The page only calls the service's public ``/v1`` routes, so
 these routes stay out of the OpenAPI schema."""
 
