@@ -68,6 +68,15 @@ def test_valid_months_equal_the_classification(kg: KnowledgeGraph, cutoff: date)
     assert counts_at(curve, cutoff) == classified_counts(kg, cutoff, "valid")
 
 
+def test_the_months_builds_are_in_the_catalog(kg: KnowledgeGraph) -> None:
+    """The months' builds are made without a catalog rebuild each, then the catalog is
+    rebuilt once: every month's classification is a view, as after `kgdiff classify`."""
+    kg.staleness("valid")
+    views = set(kg.sql("SELECT view_name FROM duckdb_views()")["view_name"].to_list())
+    for cutoff in month_cutoffs(date(2013, 12, 21), date(2014, 12, 31)):
+        assert f"classified_20131221_{cutoff:%Y%m%d}_20141231_valid" in views, cutoff
+
+
 def test_the_curve_is_kept_and_read_back(kg: KnowledgeGraph, store: Path) -> None:
     layout = StoreLayout.resolve(store)
     first = staleness_curve(layout, "record")

@@ -100,12 +100,15 @@ def classification(
     mode: str,
     on_part: PartDone | None = None,
     gap: GapPolicy | None = None,
+    catalog: bool = True,
 ) -> Build:
     """The classification build for these parameters, computed if it does not exist yet.
 
     Dates the snapshots cannot answer are a usage error unless ``gap`` allows them
     (:mod:`kgdiff.temporal.dates`). A large store is classified in parts
-    (:mod:`kgdiff.temporal.parts`); ``on_part`` hears of each part done.
+    (:mod:`kgdiff.temporal.parts`); ``on_part`` hears of each part done. ``catalog=False``
+    leaves the catalog's rebuild (the build's view) to the caller, who makes several builds
+    and rebuilds it once (:func:`~kgdiff.store.catalog.rebuild_catalog`).
     """
     manifests = list_snapshots(layout)
     params = _params(layout, manifests, (init, cutoff, current), mode)
@@ -130,5 +133,6 @@ def classification(
             shutil.rmtree(tmp, ignore_errors=True)
             return Build(params, result, reused=True, reads=reads)
         tmp.rename(folder)
-        rebuild_catalog(layout)
+        if catalog:
+            rebuild_catalog(layout)
     return Build(params, result, reused=False, reads=reads)

@@ -24,6 +24,7 @@ import polars as pl
 
 from kgdiff import __version__
 from kgdiff.sqlfiles import render
+from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, duckdb_glob
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
@@ -73,14 +74,21 @@ def staleness_curve(
     init, current = date.fromisoformat(manifests[0].date), date.fromisoformat(manifests[-1].date)
     months = month_cutoffs(init, current)
     counted: dict[tuple[str | None, ...], dict[str, int]] = {}
-    rows = []
-    for done, cutoff in enumerate(months, start=1):
-        key = _reads_key(layout, (init, cutoff, current), mode)
-        if key not in counted:
-            counted[key] = _level_counts(layout, (init, cutoff, current), mode)
-        rows += _month_rows(cutoff, counted[key])
-        if on_month is not None:
-            on_month(cutoff, done, len(months))
+    rows, made = [], []
+    try:
+        for done, cutoff in enumerate(months, start=1):
+            key = _reads_key(layout, (init, cutoff, current), mode)
+            if key not in counted:
+                build = classification(layout, init, cutoff, current, mode, catalog=False)
+                counted[key] = _level_counts(build.path)
+                made += [] if build.reused else [build]
+            rows += _month_rows(cutoff, counted[key])
+            if on_month is not None:
+                on_month(cutoff, done, len(months))
+    finally:  # the new builds' views, in one rebuild (one per build cost more than them)
+        if made:
+            with store_lock(layout):
+                rebuild_catalog(layout)
     frame = pl.DataFrame(rows, schema=SCHEMA, orient="row")
     _publish(frame, path)
     return frame
@@ -106,9 +114,8 @@ def _reads_key(
     return tuple(read.snapshot for read in reads)
 
 
-def _level_counts(layout: StoreLayout, days: tuple[date, date, date], mode: str) -> dict[str, int]:
-    build = classification(layout, *days, mode)
-    query = render("classify/level_counts", build=duckdb_glob(build.path))
+def _level_counts(build: Path) -> dict[str, int]:
+    query = render("classify/level_counts", build=duckdb_glob(build))
     with duckdb.connect() as connection:
         rows = connection.execute(query, {"pids": [], "levels": [], "subjects": []}).fetchall()
     return {str(level): int(groups) for level, groups in rows}
