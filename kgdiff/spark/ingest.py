@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 SPARK_CODECS = {"none", "gzip", "bzip2"}
 """Compressions Spark's text source reads without native Hadoop libraries."""
 STAGING_CODEC = "lz4"
+LOCATE_MAX_BYTES = 4 << 30
+"""Largest input decompressed again by the driver to find where a failed read broke."""
 
 
 @dataclass(frozen=True)
@@ -81,10 +83,23 @@ def _parse(spark: SparkSession, request: SparkIngestRequest, spool: Path) -> lis
     try:
         rows = records.collect()
     except Exception as exc:  # a Py4J or Spark error: the reason is in its text
+        _locate_damage(request.path)
         raise InputError(f"{request.path}: {_reason(exc)}; fetch the file again") from exc
     finally:
         spark.conf.unset("spark.sql.files.maxPartitionBytes")
     return decode_records([row["record"] for row in rows])
+
+
+def _locate_damage(path: Path) -> None:
+    """Raise the local reader's error, which names the offset, if it finds the file damaged.
+
+    Hadoop's decompressors do not say where a stream broke; decompressing the file once
+    more here does, for files small enough to read again in minutes."""
+    if path.stat().st_size > LOCATE_MAX_BYTES:
+        return
+    with open_source(path, threads=1, whole_hash=False) as source:
+        while source.read(1 << 24):
+            pass
 
 
 def _reason(exc: Exception) -> str:
