@@ -53,6 +53,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
                 "Load dumps into the snapshot store with Spark.",
                 {"wikidata": "kgdiff.cli.spark:spark_ingest_command"},
             ),
+            "classify": "kgdiff.cli.spark:spark_classify_command",
         },
     ),
 }

@@ -9,10 +9,23 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.common import StoreOption, console, parse_day
 from kgdiff.cli.ingest import Coverage, print_result
+from kgdiff.cli.options import (
+    AllowGapOption,
+    LangOption,
+    MaxGapOption,
+    OutOption,
+    checked_out,
+    describe_reads,
+    gap_policy,
+)
+from kgdiff.export.classified import GroupChoice, export_classification, level_counts
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.classify import check_dates
 
 MasterOption = Annotated[
     str | None,
@@ -80,3 +93,40 @@ def spark_ingest_command(
     result = spark_ingest(request)
     if not quiet:
         print_result(result)
+
+
+def spark_classify_command(
+    init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
+    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
+    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    mode: Annotated[
+        str, typer.Option("--mode", help="record, valid or both (the two views must agree).")
+    ] = "record",
+    out: OutOption = None,
+    lang: LangOption = "en",
+    max_gap: MaxGapOption = 31,
+    allow_gap: AllowGapOption = False,
+    store: StoreOption = None,
+    master: MasterOption = None,
+) -> None:
+    """Classify every (subject, property) group on Spark SQL, as 'kgdiff classify' does."""
+    from kgdiff.spark.classify import spark_classification
+    from kgdiff.spark.session import spark_session
+
+    out = checked_out(out)
+    days = (parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current"))
+    check_dates(*days)
+    layout = StoreLayout.resolve(store)
+    spark = spark_session(master)
+    build = spark_classification(spark, layout, days, mode, gap_policy(max_gap, allow_gap))
+    source = "reused" if build.reused else "built"
+    console.print(f"{source} {build.path} (view {build.params.view_name} in {layout.catalog})")
+    for line in describe_reads(build.reads):
+        console.print(line, highlight=False, markup=False)
+    table = Table("level", "groups", title="groups by level")
+    for name, count in level_counts(build.path, GroupChoice()):
+        table.add_row(name, f"{count:,}")
+    console.print(table)
+    if out is not None:
+        exported = export_classification(layout, build, out, GroupChoice(), lang)
+        console.print(f"wrote {exported.rows:,} groups to {out}, with {lang} labels")
