@@ -22,8 +22,8 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None:
     pytest.skip("the Spark tests need Java (scripts/system-packages test)", allow_module_level=True)
 
-from kgdiff.spark.ingest import SparkIngestRequest, spark_ingest  # noqa: E402
-from tests.spark_session import cluster_session  # noqa: E402
+from kgdiff.spark.ingest import SparkIngestRequest, spark_ingest
+from tests.spark_session import cluster_session
 
 JSON_SAMPLES = [s for s in load_samples() if s.file.endswith(".json.bz2")]
 SPLIT_BYTES = 512 * 1024
@@ -38,9 +38,7 @@ def spark() -> Iterator[object]:
 def _table(folder: Path, table: str) -> list[tuple[object, ...]]:
     files = [str(path) for path in table_files(folder, table)]
     connection = duckdb.connect()
-    return connection.sql(
-        f"SELECT * FROM read_parquet({files!r}) ORDER BY ALL"  # noqa: S608 (test paths)
-    ).fetchall()
+    return connection.sql(f"SELECT * FROM read_parquet({files!r}) ORDER BY ALL").fetchall()
 
 
 def _schema(folder: Path, table: str) -> object:
@@ -84,8 +82,7 @@ def test_spark_snapshot_equals_local(spark: object, sample: object, tmp_path: Pa
 def _dump_with_rejects(path: Path) -> None:
     lines = [
         b"[",
-        b'{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"one"}},'
-        b'"claims":{}},',
+        b'{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"one"}},"claims":{}},',
         b'{"type":"item","id":"Q2","labels":{"en":',
         b'{"type":"item","id":"Q3","claims":{}},',
         b'{"type":"item","claims":{}}',

@@ -114,7 +114,11 @@ def spark_classify_command(
     from kgdiff.spark.session import spark_session
 
     out = checked_out(out)
-    days = (parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current"))
+    days = (
+        parse_day(init, "--init"),
+        parse_day(cutoff, "--cutoff"),
+        parse_day(current, "--current"),
+    )
     check_dates(*days)
     layout = StoreLayout.resolve(store)
     spark = spark_session(master)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from kgdiff.spark.translate import Translator
+from kgdiff.spark.translate import Translator, Value
 from kgdiff.spark.views import READS_VIEW, register_reads, register_store_views
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout, build_files
@@ -37,7 +37,7 @@ RESULT_COMPRESSION = "zstd"
 def classification_query(init: date, cutoff: date, current: date, mode: str) -> str:
     """``sql/classify/classify.sql`` for these dates as Spark SQL (every group; the dates'
     reads in the view :data:`~kgdiff.spark.views.READS_VIEW`)."""
-    values = {
+    values: dict[str, Value] = {
         "init": init,
         "cutoff": cutoff,
         "current": current,

@@ -69,13 +69,13 @@ class SparkIngestRequest:
 
 def _parse(spark: SparkSession, request: SparkIngestRequest, spool: Path) -> list[TaskRecord]:
     """Run the parse job; every split's part folders land in ``spool``."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions
 
     if request.split_bytes:
         spark.conf.set("spark.sql.files.maxPartitionBytes", str(request.split_bytes))
     spool.mkdir(parents=True, exist_ok=True)
     lines = spark.read.text(str(request.path)).select(
-        F.col("value"), F.input_file_block_start().alias("block")
+        functions.col("value"), functions.input_file_block_start().alias("block")
     )
     parse = split_parser(str(spool), str(request.path), request.chunk_bytes, STAGING_CODEC)
     spark.sparkContext.setJobDescription(f"kgdiff: parse {request.path.name}")
@@ -161,9 +161,7 @@ def _build(
     return SparkBuilt(counts, rejects_file, timings, builder, request.chunk_bytes), tally
 
 
-def spark_ingest(
-    request: SparkIngestRequest, spark: SparkSession | None = None
-) -> IngestResult:
+def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None) -> IngestResult:
     """Ingest one Wikidata JSON dump on Spark into a published snapshot (module docstring)."""
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)

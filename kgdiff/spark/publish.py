@@ -100,6 +100,7 @@ def publish_spark_snapshot(
     counts = dict(built.counts)
     if plan.coverage == SUBSET:
         counts["covered"] = write_coverage(staging.final)
+    versions = tool_versions()
     manifest = Manifest(
         name=plan.name,
         date=plan.day.isoformat(),
@@ -109,7 +110,9 @@ def publish_spark_snapshot(
         counts=counts,
         rejects=tally.rejects,
         rejects_file=built.rejects_file,
-        **tool_versions(),
+        tool_version=versions["tool_version"],
+        duckdb_version=versions["duckdb_version"],
+        python_version=versions["python_version"],
         created_at=utc_now(),
         elapsed_seconds=round(time.monotonic() - started, 3),
         workers=spark.sparkContext.defaultParallelism,

@@ -24,8 +24,7 @@ def _require_pyspark() -> None:
         import pyspark  # noqa: F401
     except ImportError as exc:
         raise UsageError(
-            "the Spark commands need pyspark and sqlglot: pip install 'kgdiff[spark]' "
-            "(and Java 17)"
+            "the Spark commands need pyspark and sqlglot: pip install 'kgdiff[spark]' (and Java 17)"
         ) from exc
 
 

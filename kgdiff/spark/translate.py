@@ -104,7 +104,6 @@ class Translator:
         (the caller registers it as a temporary view)."""
         tree = self.tree(load_sql(name))
         if isinstance(tree, exp.Create):
-            body = tree.expression
-            assert body is not None
-            return body.sql(dialect="spark")
+            body: exp.Expression = tree.expression
+            return str(body.sql(dialect="spark"))
         return tree.sql(dialect="spark")

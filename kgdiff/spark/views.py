@@ -46,7 +46,7 @@ def _table_frame(
     spark: SparkSession, layout: StoreLayout, names: Sequence[str], table: str
 ) -> DataFrame | None:
     """Every snapshot's files of ``table``, ``snapshot`` first (None: no snapshot has it)."""
-    from pyspark.sql import functions as F
+    from pyspark.sql import functions
 
     frames = []
     for name in names:
@@ -54,7 +54,7 @@ def _table_frame(
         if not files:
             continue
         rows = spark.read.parquet(*files)
-        frames.append(rows.select(F.lit(name).alias("snapshot"), *rows.columns))
+        frames.append(rows.select(functions.lit(name).alias("snapshot"), *rows.columns))
     if not frames:
         return None
     union = frames[0]
