@@ -12,7 +12,10 @@ def cluster_session() -> Iterator[object]:
     """Start a session on :data:`CLUSTER`, yield it, stop it (for a module-scoped fixture)."""
     from kgdiff.spark.session import spark_session
 
-    session = spark_session(CLUSTER, {"spark.driver.memory": "1g"})
+    # Two shuffle partitions, one per executor core: the test data is small, and each task
+    # costs a round trip to an executor.
+    settings = {"spark.driver.memory": "1g", "spark.sql.shuffle.partitions": "2"}
+    session = spark_session(CLUSTER, settings)
     try:
         yield session
     finally:
