@@ -89,7 +89,7 @@ def _load_history(spark: Any, connection: duckdb.DuckDBPyConnection) -> None:
 
 
 @settings(
-    max_examples=4,
+    max_examples=3,  # ~7 s each (three classifications): the Spark tests stay near 3 minutes
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
