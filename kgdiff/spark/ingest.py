@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,13 @@ from kgdiff.ingest.pipeline import IngestResult
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tally import Tally
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
-from kgdiff.spark.partitions import RECORD_DDL, TaskRecord, decode_records, split_parser
+from kgdiff.spark.partitions import (
+    RECORD_DDL,
+    PartRecord,
+    TaskRecord,
+    decode_records,
+    split_parser,
+)
 from kgdiff.spark.publish import (
     SnapshotPlan,
     SparkBuilt,
@@ -71,8 +77,10 @@ def _parse(spark: SparkSession, request: SparkIngestRequest, spool: Path) -> lis
     """Run the parse job; every split's part folders land in ``spool``."""
     from pyspark.sql import functions
 
+    setting = "spark.sql.files.maxPartitionBytes"
+    before = spark.conf.get(setting)
     if request.split_bytes:
-        spark.conf.set("spark.sql.files.maxPartitionBytes", str(request.split_bytes))
+        spark.conf.set(setting, str(request.split_bytes))
     spool.mkdir(parents=True, exist_ok=True)
     lines = spark.read.text(str(request.path)).select(
         functions.col("value"), functions.input_file_block_start().alias("block")
@@ -86,7 +94,10 @@ def _parse(spark: SparkSession, request: SparkIngestRequest, spool: Path) -> lis
         _locate_damage(request.path)
         raise InputError(f"{request.path}: {_reason(exc)}; fetch the file again") from exc
     finally:
-        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+        if before is None:
+            spark.conf.unset(setting)
+        else:
+            spark.conf.set(setting, before)
     return decode_records([row["record"] for row in rows])
 
 
@@ -151,7 +162,7 @@ def _build(
     _framing(request.path, tally, size)
     renumbered = time.monotonic()
     counts, rejects_file = spark_finalize(spark, staging)
-    builders = {r.builder for r in records if hasattr(r, "builder")}
+    builders = {r.builder for r in records if isinstance(r, PartRecord)}
     timings = {
         "parse_seconds": round(parsed - started, 3),
         "renumber_seconds": round(renumbered - parsed, 3),
@@ -176,7 +187,7 @@ def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None)
     existing = already_published(layout, name, source, coverage=coverage)
     if existing is not None:
         return IngestResult(existing, layout.snapshot_dir(name), "unchanged")
-    request = SparkIngestRequest(**{**request.__dict__, "path": path})
+    request = replace(request, path=path)
     plan = SnapshotPlan(name, day, dump_day, source, coverage)
     staging = Staging(layout.staging(name), StagingState(source, request.chunk_bytes))
     staging.open()
