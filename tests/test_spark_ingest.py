@@ -10,7 +10,10 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
+import typer
+from typer.testing import CliRunner
 
+from kgdiff.cli.spark import spark_classify_command, spark_ingest_command
 from kgdiff.demo import load_samples
 from kgdiff.errors import InputError, UsageError
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
@@ -143,3 +146,24 @@ def test_ingesting_again_finds_it_unchanged(spark: object, tmp_path: Path) -> No
     again = spark_ingest(request, spark)  # type: ignore[arg-type]
     assert (first.status, again.status) == ("ingested", "unchanged")
     assert read_manifest(first.directory / "manifest.json").row_builder in ("native", "python")
+
+
+def test_the_commands_ingest_classify_and_write_out(spark: object, tmp_path: Path) -> None:
+    """``kgdiff spark ingest wikidata`` then ``kgdiff spark classify --out``, in this process
+    (so on this module's cluster session: an active session is reused)."""
+    dump = tmp_path / "wikidata-20200101-all.json.bz2"
+    _dump_with_rejects(dump)
+    store = str(tmp_path / "store")
+    app = typer.Typer(pretty_exceptions_enable=False)
+    app.command("ingest")(spark_ingest_command)
+    app.command("classify")(spark_classify_command)
+    ingested = CliRunner().invoke(app, ["ingest", str(dump), "--store", store])
+    assert ingested.exit_code == 0, ingested.output
+    assert "published snapshot wikidata-20200101" in ingested.output
+    out = tmp_path / "classified.jsonl"
+    days = ["--init", "2019-01-01", "--cutoff", "2019-06-01", "--current", "2020-01-01"]
+    args = ["classify", *days, "--allow-gap", "--store", store, "--out", str(out)]
+    classified = CliRunner().invoke(app, args)
+    assert classified.exit_code == 0, classified.output
+    assert "built " in classified.output and f"to {out}" in classified.output.replace("\n", "")
+    assert out.is_file()
