@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine (see README):
 #   make demo   - install into .venv and run the demo on the bundled sample snapshots
-#   make test   - install into .venv (with dev tools and the benchmark task runners, lm-eval
-#                 and Inspect), the Debian packages the tests use
+#   make test   - install into .venv (with dev tools, the benchmark task runners, lm-eval
+#                 and Inspect, and PySpark + sqlglot), the Debian packages the tests use
 #                 (scripts/system-packages test), then run lint, types and the test suite
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml setup.py $(wildcard native/*)
 	scripts/system-packages build
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,bench-tasks]'
+	$(BIN)/pip install --quiet -e '.[dev,bench-tasks,spark]'
 	touch $(STAMP)
 
 install: $(STAMP)

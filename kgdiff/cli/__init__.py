@@ -53,6 +53,16 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "export": "kgdiff.cli.export:export_app",
     "demo": "kgdiff.cli.demo:demo",
     "serve": "kgdiff.cli.serve:serve_command",
+    "spark": CommandGroup(
+        "Ingest and classify on Apache Spark (pip install 'kgdiff[spark]'; docs/spark.md).",
+        {
+            "ingest": CommandGroup(
+                "Load dumps into the snapshot store with Spark.",
+                {"wikidata": "kgdiff.cli.spark:spark_ingest_command"},
+            ),
+            "classify": "kgdiff.cli.spark:spark_classify_command",
+        },
+    ),
 }
 
 

@@ -56,7 +56,8 @@ def _quantiles(entity_parts: list[PartFile], count: int, entities: int) -> list[
     return [keys[len(keys) * index // count].as_py() for index in range(1, count)]
 
 
-def _write_bucket(table: str, bucket: Bucket, target: Path) -> int:
+def write_bucket(table: str, bucket: Bucket, target: Path) -> int:
+    """Sort the rows of one bucket of ``table`` into the Parquet file ``target``; its rows."""
     rows = bucket_rows(table, bucket)
     write_rows(table, rows, target)
     return int(rows.num_rows)
@@ -81,7 +82,7 @@ def _submit_all(
         (out / table).mkdir()
     for table, index, bucket in sorted(jobs, key=lambda job: -job[2].size):
         target = out / table / f"part-{index:05d}.parquet"
-        futures[pool.submit(_write_bucket, table, bucket, target)] = (table, bucket.size)
+        futures[pool.submit(write_bucket, table, bucket, target)] = (table, bucket.size)
     return futures
 
 
@@ -109,7 +110,9 @@ def _run(
     return rows
 
 
-def _merge_rejects(staging: Staging, out: Path) -> str | None:
+def merge_rejects(staging: Staging, out: Path) -> str | None:
+    """Concatenate the chunks' rejects, in chunk order, into ``out/rejects.jsonl``; its name
+    (None: no rejects)."""
     files = staging.reject_files()
     if not files:
         return None
@@ -134,11 +137,22 @@ def finalize(
     once fit ``memory_limit_mb``). ``progress`` is told how far the sort got after each bucket.
     """
     out = staging.fresh_final()
+    plans = plan_tables(staging, threads, memory_limit_mb, bucket_bytes)
+    with without_huge_pages():
+        rows = _run(plans, out, threads, progress or (lambda done, total: None))
+    return rows, merge_rejects(staging, out)
+
+
+def plan_tables(
+    staging: Staging,
+    threads: int,
+    memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+    bucket_bytes: int | None = None,
+) -> dict[str, list[Bucket]]:
+    """The buckets of every table: ``threads`` of them sorting at once fit the memory limit
+    (or each holds ``bucket_bytes`` of rows); see :mod:`kgdiff.store.buckets`."""
     files, entities = _part_files(staging)
     budget = bucket_bytes or bucket_budget(memory_limit_mb, threads)
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
-    plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
-    with without_huge_pages():
-        rows = _run(plans, out, threads, progress or (lambda done, total: None))
-    return rows, _merge_rejects(staging, out)
+    return {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}

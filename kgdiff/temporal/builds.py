@@ -64,9 +64,10 @@ class Build:
     """Which snapshot answered each date, and how far it is from it."""
 
 
-def _params(
+def build_params(
     layout: StoreLayout, manifests: list[Manifest], days: tuple[date, date, date], mode: str
 ) -> BuildParams:
+    """The parameters (and so the key) of the build for ``days`` (init, cutoff, current)."""
     init, cutoff, current = days
     check_dates(init, cutoff, current)
     check_mode(mode)
@@ -89,7 +90,7 @@ def build_dir(layout: StoreLayout, params: BuildParams) -> Path:
 def planned_build_dir(layout: StoreLayout, days: tuple[date, date, date], mode: str) -> Path:
     """The folder the build for ``days`` (init, cutoff, current) and ``mode`` has or will
     have (it may not exist yet); nothing is computed."""
-    return build_dir(layout, _params(layout, list_snapshots(layout), days, mode))
+    return build_dir(layout, build_params(layout, list_snapshots(layout), days, mode))
 
 
 def classification(
@@ -111,7 +112,7 @@ def classification(
     and rebuilds it once (:func:`~kgdiff.store.catalog.rebuild_catalog`).
     """
     manifests = list_snapshots(layout)
-    params = _params(layout, manifests, (init, cutoff, current), mode)
+    params = build_params(layout, manifests, (init, cutoff, current), mode)
     with open_catalog(layout) as connection:
         days = role_days(init, cutoff, current)
         reads = check_answerable(connection, days, mode, gap or GapPolicy(), as_of=current)

@@ -140,7 +140,9 @@ implied AS (
         st.snapshot, st.subject,
         CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
         min(st.time_lo) AS lo,
-        first(st.time_hi ORDER BY st.time_lo, st.time_hi) AS hi
+        -- the earliest interval's end (the time_hi of the least time_lo): a struct's minimum,
+        -- which Spark SQL computes too (time_lo and time_hi are both set or both NULL)
+        min({'lo': st.time_lo, 'hi': st.time_hi}).hi AS hi
     FROM (
         SELECT * FROM statements WHERE $part = 'all'
         UNION ALL
@@ -189,13 +191,14 @@ candidates AS (
     WHERE st.rank <> 'deprecated'
 ),
 bounded AS (
+    -- an implied start replaces the missing one (columns listed: Spark SQL has no REPLACE)
     SELECT
-        * REPLACE (
-            CASE WHEN implied THEN 'value' ELSE start_snaktype END AS start_snaktype,
-            CASE WHEN implied THEN implied_lo ELSE start_lo END AS start_lo,
-            CASE WHEN implied THEN implied_hi ELSE start_hi END AS start_hi,
-            has_start OR implied AS has_start
-        )
+        view, day_i, day_c, day_n, subject, pid, value, rank, value_type,
+        has_start OR implied AS has_start, has_end, has_point,
+        CASE WHEN implied THEN 'value' ELSE start_snaktype END AS start_snaktype,
+        CASE WHEN implied THEN implied_lo ELSE start_lo END AS start_lo,
+        CASE WHEN implied THEN implied_hi ELSE start_hi END AS start_hi,
+        end_snaktype, end_lo, end_hi, point_snaktype, point_lo, point_hi
     FROM (
         SELECT *, (NOT has_start AND NOT has_end AND NOT has_point
                    AND implied_lo IS NOT NULL) AS implied
@@ -303,8 +306,10 @@ grouped AS (
 uncovered AS (
     -- groups whose subject a subset snapshot read for one of the dates does not list: that
     -- snapshot knows nothing of them (level not_covered, docs/classification.md, "Coverage")
-    SELECT g.view, g.subject, list(sr.snapshot ORDER BY sr.snapshot_date, sr.snapshot)
-        AS not_covered_in
+    -- (ordered by sorting structs: Spark SQL's collect_list takes no ORDER BY)
+    SELECT g.view, g.subject,
+           list_transform(list_sort(list({'d': sr.snapshot_date, 's': sr.snapshot})),
+                          lambda x: x.s) AS not_covered_in
     FROM (SELECT DISTINCT view, subject FROM grouped) AS g
     JOIN subset_reads AS sr ON sr.view = g.view
     WHERE NOT EXISTS (
@@ -385,20 +390,20 @@ flagged AS (
 sizes AS (
     SELECT
         view, subject, pid, ambiguous_reason, f,
-        len(list_filter(f, lambda x: x.i)) AS n_i,
-        len(list_filter(f, lambda x: x.c)) AS n_c,
-        len(list_filter(f, lambda x: x.n)) AS n_n,
-        len(list_filter(f, lambda x: x.i AND x.c)) AS n_ic,
-        len(list_filter(f, lambda x: x.i AND x.n)) AS n_in,
-        len(list_filter(f, lambda x: x.c AND x.n)) AS n_cn,
-        len(list_filter(f, lambda x: x.i AND x.c AND x.n)) AS n_icn,
+        array_length(list_filter(f, lambda x: x.i)) AS n_i,
+        array_length(list_filter(f, lambda x: x.c)) AS n_c,
+        array_length(list_filter(f, lambda x: x.n)) AS n_n,
+        array_length(list_filter(f, lambda x: x.i AND x.c)) AS n_ic,
+        array_length(list_filter(f, lambda x: x.i AND x.n)) AS n_in,
+        array_length(list_filter(f, lambda x: x.c AND x.n)) AS n_cn,
+        array_length(list_filter(f, lambda x: x.i AND x.c AND x.n)) AS n_icn,
         list_sort(list_transform(list_filter(f, lambda x: x.i OR x.c OR x.n),
                                  lambda x: x.value)) AS all_values,
         list_sort(list_transform(list_filter(f, lambda x: (x.i OR x.c) AND NOT x.n),
                                  lambda x: x.value)) AS gone,
         -- latest answers: N's values carried by the best rank present among them
         list_sort(list_transform(
-            CASE WHEN len(list_filter(f, lambda x: x.n AND x.pn)) > 0
+            CASE WHEN array_length(list_filter(f, lambda x: x.n AND x.pn)) > 0
                  THEN list_filter(f, lambda x: x.n AND x.pn)
                  ELSE list_filter(f, lambda x: x.n) END,
             lambda x: x.value)) AS latest

@@ -1,0 +1,108 @@
+"""``kgdiff spark classify``: ``sql/classify/classify.sql`` run by Spark SQL, published as a build.
+
+The query is the DuckDB one translated (:mod:`kgdiff.spark.translate`) over the store's
+files (:mod:`kgdiff.spark.views`); the dates are checked, and the snapshot each one reads is
+chosen, by ``date_reads`` in DuckDB as ``kgdiff classify`` does. The result is written as
+the build ``kgdiff classify`` would make for the same parameters (same folder, same
+``params.json``, ``result/part-NNNNN.parquet``), so the catalog lists it and
+``kgdiff classify``, ``export`` and ``serve`` reuse it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from kgdiff.spark.translate import Translator, Value
+from kgdiff.spark.views import READS_VIEW, register_reads, register_store_views
+from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.layout import StoreLayout, build_files
+from kgdiff.store.snapshots import list_snapshots
+from kgdiff.store.store_root import open_catalog
+from kgdiff.temporal.builds import Build, build_dir, build_params
+from kgdiff.temporal.classify import role_days
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, check_answerable
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+RESULT_COMPRESSION = "zstd"
+
+
+def classification_query(init: date, cutoff: date, current: date, mode: str) -> str:
+    """``sql/classify/classify.sql`` for these dates as Spark SQL (every group; the dates'
+    reads in the view :data:`~kgdiff.spark.views.READS_VIEW`)."""
+    values: dict[str, Value] = {
+        "init": init,
+        "cutoff": cutoff,
+        "current": current,
+        "mode": mode,
+        "as_of": None,
+        "part": "all",
+        "lo": "",
+        "hi": "",
+        "max_gap": DEFAULT_MAX_GAP,
+        "allow_gap": True,
+    }
+    return Translator(values, {"date_reads": READS_VIEW}).query("classify/classify")
+
+
+def classification_frame(
+    spark: SparkSession, init: date, cutoff: date, current: date, mode: str
+) -> DataFrame:
+    """The classification as a DataFrame (the views and the reads must be registered)."""
+    return spark.sql(classification_query(init, cutoff, current, mode))
+
+
+def _tidy(result: Path) -> None:
+    """Spark's output as a build's: ``part-NNNNN.parquet`` files and nothing else."""
+    files = sorted(result.glob("part-*.parquet"))
+    for index, path in enumerate(files):
+        path.rename(result / f"part-{index:05d}.parquet")
+    for leftover in result.iterdir():
+        if not leftover.name.startswith("part-") or not leftover.name.endswith(".parquet"):
+            leftover.unlink()
+
+
+def spark_classification(
+    spark: SparkSession,
+    layout: StoreLayout,
+    days: tuple[date, date, date],
+    mode: str,
+    gap: GapPolicy | None = None,
+) -> Build:
+    """The classification build for ``days`` (init, cutoff, current) in ``mode``, computed by
+    Spark unless the store already has it (from Spark or DuckDB: the same build)."""
+    init, cutoff, current = days
+    manifests = list_snapshots(layout)
+    params = build_params(layout, manifests, days, mode)
+    with open_catalog(layout) as connection:
+        reads = check_answerable(
+            connection, role_days(init, cutoff, current), mode, gap or GapPolicy(), as_of=current
+        )
+    folder = build_dir(layout, params)
+    result = build_files(folder)
+    if result.parent.is_dir():
+        return Build(params, result, reused=True, reads=reads)
+    register_store_views(spark, layout, manifests)
+    register_reads(spark, reads)
+    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    spark.sparkContext.setJobDescription(f"kgdiff: classify {params.view_name}")
+    frame = classification_frame(spark, init, cutoff, current, mode)
+    frame.write.parquet(str(tmp / "result"), compression=RESULT_COMPRESSION)
+    _tidy(tmp / "result")
+    (tmp / "params.json").write_bytes(msgspec.json.encode(params))
+    with store_lock(layout):
+        if folder.exists():  # another process published the same build meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return Build(params, result, reused=True, reads=reads)
+        tmp.rename(folder)
+        rebuild_catalog(layout)
+    return Build(params, result, reused=False, reads=reads)

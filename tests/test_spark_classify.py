@@ -1,0 +1,108 @@
+"""``sql/classify/classify.sql`` translated to Spark SQL gives DuckDB's rows, group for group."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.snapshots import list_snapshots
+from kgdiff.store.store_root import open_catalog
+from kgdiff.temporal.builds import build_params, classification
+from kgdiff.temporal.classify import classify, role_days
+from kgdiff.temporal.dates import GapPolicy, check_answerable
+from tests.temporal_strategies import histories
+from tests.test_classify import load
+
+pytest.importorskip("pyspark")
+pytest.importorskip("sqlglot")
+if shutil.which("java") is None:
+    pytest.skip("the Spark tests need Java (scripts/system-packages test)", allow_module_level=True)
+
+from kgdiff.spark.classify import classification_frame, spark_classification
+from kgdiff.spark.views import register_reads, register_redirects
+from tests.spark_session import cluster_session
+
+ANY_GAP = GapPolicy(allow=True)
+DAYS = (date(2014, 1, 1), date(2014, 10, 20), date(2015, 1, 1))
+"""Dates the three real samples answer (as in tests/test_classify.py)."""
+MODES = ("record", "valid", "both")
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    yield from cluster_session()
+
+
+def _rows(rows: list[Any]) -> list[str]:
+    return sorted(repr(tuple(row)) for row in rows)
+
+
+def _spark_rows(spark: Any, days: tuple[date, date, date], mode: str) -> list[str]:
+    return _rows(classification_frame(spark, *days, mode).collect())
+
+
+@pytest.fixture(scope="module")
+def spark_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the real samples' store, for builds of this module only."""
+    store = tmp_path_factory.mktemp("spark-store") / "store"
+    shutil.copytree(sample_store, store)
+    return store
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_spark_build_equals_duckdb_on_the_real_samples(
+    spark: Any, spark_store: Path, mode: str
+) -> None:
+    layout = StoreLayout.resolve(spark_store)
+    with open_catalog(layout) as connection:
+        want = classify(connection, *DAYS, mode, ANY_GAP)
+        columns = [column[0] for column in want.description]
+        expected = _rows(want.fetchall())
+    built = spark_classification(spark, layout, DAYS, mode, ANY_GAP)
+    assert not built.reused
+    assert built.params == build_params(layout, list_snapshots(layout), DAYS, mode)
+    got = duckdb.connect().execute("SELECT * FROM read_parquet(?)", [str(built.path)])
+    assert [column[0] for column in got.description] == columns
+    assert _rows(got.fetchall()) == expected
+    # The catalog lists it, and the local path takes it for its own.
+    again = classification(layout, *DAYS, mode, gap=ANY_GAP)
+    assert again.reused and again.path == built.path
+    with open_catalog(layout) as connection:
+        view = connection.execute(f"SELECT count(*) FROM {built.params.view_name}").fetchall()
+    assert view == [(len(expected),)]
+
+
+def _load_history(spark: Any, connection: duckdb.DuckDBPyConnection) -> None:
+    """The views ``tests/test_classify.load`` made in DuckDB, as Spark temporary views."""
+    for view in ("snapshots", "statements", "entities", "coverage"):
+        table = connection.sql(f"SELECT * FROM {view}").to_arrow_table()
+        spark.createDataFrame(table).createOrReplaceTempView(view)
+    register_redirects(spark)
+
+
+@settings(
+    max_examples=3,  # ~7 s each (three classifications): the Spark tests stay near 3 minutes
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(history=histories(subsets=True))
+def test_spark_equals_duckdb_on_generated_histories(spark: Any, history: Any) -> None:
+    snapshots, init, cutoff, current = history
+    connection = duckdb.connect()
+    load(connection, snapshots)
+    _load_history(spark, connection)
+    for mode in MODES:
+        reads = check_answerable(
+            connection, role_days(init, cutoff, current), mode, ANY_GAP, as_of=current
+        )
+        register_reads(spark, reads)
+        expected = _rows(classify(connection, init, cutoff, current, mode, ANY_GAP).fetchall())
+        assert _spark_rows(spark, (init, cutoff, current), mode) == expected, mode

@@ -1,0 +1,169 @@
+"""``kgdiff spark ingest wikidata`` on a two-executor cluster equals the local ingest."""
+
+from __future__ import annotations
+
+import bz2
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kgdiff.cli.spark import spark_classify_command, spark_ingest_command
+from kgdiff.demo import load_samples
+from kgdiff.errors import InputError, UsageError
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
+from kgdiff.store.layout import TABLES, StoreLayout, table_files
+from kgdiff.store.manifest import read_manifest
+from tests.paths import SAMPLES
+
+pytest.importorskip("pyspark")
+if shutil.which("java") is None:
+    pytest.skip("the Spark tests need Java (scripts/system-packages test)", allow_module_level=True)
+
+from kgdiff.spark.ingest import SparkIngestRequest, spark_ingest
+from tests.spark_session import cluster_session
+
+JSON_SAMPLES = [s for s in load_samples() if s.file.endswith(".json.bz2")]
+SPLIT_BYTES = 512 * 1024
+"""Small splits, so that a sample is read by several tasks on both executors."""
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[object]:
+    yield from cluster_session()
+
+
+def _table(folder: Path, table: str) -> list[tuple[object, ...]]:
+    files = [str(path) for path in table_files(folder, table)]
+    connection = duckdb.connect()
+    return connection.sql(f"SELECT * FROM read_parquet({files!r}) ORDER BY ALL").fetchall()
+
+
+def _schema(folder: Path, table: str) -> object:
+    return pq.read_schema(table_files(folder, table)[0])
+
+
+@pytest.mark.parametrize("sample", JSON_SAMPLES, ids=lambda s: s.name)
+def test_spark_snapshot_equals_local(spark: object, sample: object, tmp_path: Path) -> None:
+    local = ingest_wikidata(
+        IngestRequest(
+            path=SAMPLES / sample.file,  # type: ignore[attr-defined]
+            snapshot=sample.name,  # type: ignore[attr-defined]
+            date=sample.date,  # type: ignore[attr-defined]
+            store=tmp_path / "local",
+            coverage=sample.coverage,  # type: ignore[attr-defined]
+        )
+    )
+    remote = spark_ingest(
+        SparkIngestRequest(
+            path=SAMPLES / sample.file,  # type: ignore[attr-defined]
+            snapshot=sample.name,  # type: ignore[attr-defined]
+            date=sample.date,  # type: ignore[attr-defined]
+            store=tmp_path / "spark",
+            coverage=sample.coverage,  # type: ignore[attr-defined]
+            split_bytes=SPLIT_BYTES,
+            chunk_bytes=1 << 20,
+        ),
+        spark,  # type: ignore[arg-type]
+    )
+    assert remote.status == "ingested"
+    assert remote.manifest.counts == local.manifest.counts
+    assert remote.manifest.rejects == local.manifest.rejects
+    assert remote.manifest.source.sha256 == local.manifest.source.sha256
+    for table in [*TABLES, "coverage"]:
+        assert _schema(remote.directory, table) == _schema(local.directory, table), table
+        assert _table(remote.directory, table) == _table(local.directory, table), table
+    assert StoreLayout.resolve(tmp_path / "spark").published_names() == [sample.name]  # type: ignore[attr-defined]
+    assert not any((tmp_path / "spark" / ".staging").iterdir())
+
+
+def _dump_with_rejects(path: Path) -> None:
+    lines = [
+        b"[",
+        b'{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"one"}},"claims":{}},',
+        b'{"type":"item","id":"Q2","labels":{"en":',
+        b'{"type":"item","id":"Q3","claims":{}},',
+        b'{"type":"item","claims":{}}',
+        b"]",
+    ]
+    path.write_bytes(bz2.compress(b"\n".join(lines) + b"\n"))
+
+
+def test_rejects_as_in_the_local_path(spark: object, tmp_path: Path) -> None:
+    dump = tmp_path / "wikidata-20200101-all.json.bz2"
+    _dump_with_rejects(dump)
+    local = ingest_wikidata(IngestRequest(path=dump, store=tmp_path / "local"))
+    remote = spark_ingest(SparkIngestRequest(path=dump, store=tmp_path / "spark"), spark)  # type: ignore[arg-type]
+    assert remote.manifest.rejects == local.manifest.rejects == 2
+    assert remote.manifest.counts == local.manifest.counts
+    rejects = [(d / "rejects.jsonl").read_text() for d in (remote.directory, local.directory)]
+    assert rejects[0] == rejects[1]
+    assert _table(remote.directory, "entities") == _table(local.directory, "entities")
+
+
+def test_truncated_bz2_fails_and_publishes_nothing(spark: object, tmp_path: Path) -> None:
+    whole = (SAMPLES / JSON_SAMPLES[0].file).read_bytes()
+    dump = tmp_path / "wikidata-20141231-all.json.bz2"
+    dump.write_bytes(whole[: len(whole) * 2 // 3])
+    with pytest.raises(InputError, match=rf"{dump}: (compressed )?offset \d+: .*end-of-stream"):
+        spark_ingest(SparkIngestRequest(path=dump, store=tmp_path / "store"), spark)  # type: ignore[arg-type]
+    layout = StoreLayout.resolve(tmp_path / "store")
+    assert layout.published_names() == []
+
+
+def test_corrupt_bz2_block_fails_naming_the_file(spark: object, tmp_path: Path) -> None:
+    whole = bytearray((SAMPLES / JSON_SAMPLES[0].file).read_bytes())
+    middle = len(whole) // 2
+    whole[middle : middle + 64] = bytes(64)
+    dump = tmp_path / "wikidata-20141231-all.json.bz2"
+    dump.write_bytes(bytes(whole))
+    with pytest.raises(InputError, match=rf"{dump}: compressed offset \d+"):
+        spark_ingest(SparkIngestRequest(path=dump, store=tmp_path / "store"), spark)  # type: ignore[arg-type]
+    layout = StoreLayout.resolve(tmp_path / "store")
+    assert layout.published_names() == []
+    assert not list(layout.snapshots_dir.iterdir())
+
+
+def test_xml_dump_is_refused(spark: object, tmp_path: Path) -> None:
+    xml = next(s for s in load_samples() if s.file.endswith(".xml.bz2"))
+    with pytest.raises(UsageError, match="JSON dumps only"):
+        spark_ingest(
+            SparkIngestRequest(path=SAMPLES / xml.file, date=xml.date, store=tmp_path),
+            spark,  # type: ignore[arg-type]
+        )
+
+
+def test_ingesting_again_finds_it_unchanged(spark: object, tmp_path: Path) -> None:
+    dump = tmp_path / "wikidata-20200101-all.json.bz2"
+    _dump_with_rejects(dump)
+    request = SparkIngestRequest(path=dump, store=tmp_path / "spark")
+    first = spark_ingest(request, spark)  # type: ignore[arg-type]
+    again = spark_ingest(request, spark)  # type: ignore[arg-type]
+    assert (first.status, again.status) == ("ingested", "unchanged")
+    assert read_manifest(first.directory / "manifest.json").row_builder in ("native", "python")
+
+
+def test_the_commands_ingest_classify_and_write_out(spark: object, tmp_path: Path) -> None:
+    """``kgdiff spark ingest wikidata`` then ``kgdiff spark classify --out``, in this process
+    (so on this module's cluster session: an active session is reused)."""
+    dump = tmp_path / "wikidata-20200101-all.json.bz2"
+    _dump_with_rejects(dump)
+    store = str(tmp_path / "store")
+    app = typer.Typer(pretty_exceptions_enable=False)
+    app.command("ingest")(spark_ingest_command)
+    app.command("classify")(spark_classify_command)
+    ingested = CliRunner().invoke(app, ["ingest", str(dump), "--store", store])
+    assert ingested.exit_code == 0, ingested.output
+    assert "published snapshot wikidata-20200101" in ingested.output
+    out = tmp_path / "classified.jsonl"
+    days = ["--init", "2019-01-01", "--cutoff", "2019-06-01", "--current", "2020-01-01"]
+    args = ["classify", *days, "--allow-gap", "--store", store, "--out", str(out)]
+    classified = CliRunner().invoke(app, args)
+    assert classified.exit_code == 0, classified.output
+    assert "built " in classified.output and f"to {out}" in classified.output.replace("\n", "")
+    assert out.is_file()
