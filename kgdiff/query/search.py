@@ -12,14 +12,17 @@ from kgdiff.sqlfiles import load_sql
 
 MAX_TEXT = 200
 MAX_RESULTS = 100
+MATCHES = {0: "id", 1: "label", 2: "label", 3: "alias"}
+"""What matched, by sql/query/search_hits.sql's rank."""
 
 
 def search_entities(
     connection: duckdb.DuckDBPyConnection, text: str, lang: str = "en", limit: int = 10
 ) -> pl.DataFrame:
-    """Up to ``limit`` entities for ``text`` (sql/query/search_entities.sql): the entity
-    with that id, then those whose label or alias in ``lang`` starts with it, any case;
-    columns ``qid``, ``match`` (id, label or alias), ``label`` and ``description``."""
+    """Up to ``limit`` entities for ``text``: the entity with that id, then those whose label
+    or alias in ``lang`` starts with it, any case (sql/query/search_hits.sql), named by
+    sql/query/search_names.sql; columns ``qid``, ``match`` (id, label or alias), ``label``
+    and ``description``."""
     typed = text.strip()
     if not typed:
         raise UsageError("search text is empty: give an id such as Q42 or the start of a label")
@@ -29,4 +32,17 @@ def search_entities(
         raise UsageError(f"search limit {limit} is not between 1 and {MAX_RESULTS}")
     qid = typed.upper() if ENTITY_ID.fullmatch(typed.upper()) else None
     values = {"text": typed, "qid": qid, "lang": lang, "limit": limit}
-    return relation_frame(connection.sql(load_sql("query/search_entities"), params=values))
+    hits = relation_frame(connection.sql(load_sql("query/search_hits"), params=values))
+    names = relation_frame(
+        connection.sql(
+            load_sql("query/search_names"), params={"qids": hits["qid"].to_list(), "lang": lang}
+        )
+    )
+    found = hits.join(names, on="qid", how="left").with_columns(
+        pl.col("rank").replace_strict(MATCHES, return_dtype=pl.String).alias("match"),
+        pl.col("label").str.len_chars().alias("label_length"),
+    )
+    found = found.sort(
+        "rank", "label_length", pl.col("qid").str.len_chars(), "qid", nulls_last=True
+    )
+    return found.select("qid", "match", "label", "description")
