@@ -69,7 +69,8 @@ class IngestResult:
     status: str
 
 
-def _source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
+def source_info(path: Path, kind: str, compression: str, limit: int | None) -> SourceInfo:
+    """The identity of an input file as a manifest records it (its sha256 comes later)."""
     stat = path.stat()
     return SourceInfo(
         path=str(path),
@@ -128,7 +129,7 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
 
 def _check_unchanged(path: Path, source: SourceInfo) -> None:
     """Refuse a file that changed while it was read (workers read plain files themselves)."""
-    now = _source_info(path, source.format, source.compression, source.limit)
+    now = source_info(path, source.format, source.compression, source.limit)
     if not now.same_file(source):
         raise InputError(
             f"{path}: the file changed while it was ingested (size or modification time); "
@@ -223,7 +224,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
     day, dump_day = resolve_date(request.path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
     kind, compression = detect_format(request.path)
-    source = _source_info(request.path, kind, compression, request.limit)
+    source = source_info(request.path, kind, compression, request.limit)
     coverage = resolve_coverage(request.coverage, kind, request.limit)
     layout.ensure()
     existing = already_published(layout, name, source, coverage=coverage)

@@ -10,23 +10,15 @@ the build ``kgdiff classify`` would make for the same parameters (same folder, s
 
 from __future__ import annotations
 
-import os
-import shutil
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import msgspec
-
 from kgdiff.spark.translate import Translator, Value
 from kgdiff.spark.views import READS_VIEW, register_reads, register_store_views
-from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import StoreLayout, build_files
-from kgdiff.store.snapshots import list_snapshots
-from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.builds import Build, build_dir, build_params
-from kgdiff.temporal.classify import role_days
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, check_answerable
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.builds import Build, planned_build, publish_build
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -79,30 +71,14 @@ def spark_classification(
     """The classification build for ``days`` (init, cutoff, current) in ``mode``, computed by
     Spark unless the store already has it (from Spark or DuckDB: the same build)."""
     init, cutoff, current = days
-    manifests = list_snapshots(layout)
-    params = build_params(layout, manifests, days, mode)
-    with open_catalog(layout) as connection:
-        reads = check_answerable(
-            connection, role_days(init, cutoff, current), mode, gap or GapPolicy(), as_of=current
-        )
-    folder = build_dir(layout, params)
-    result = build_files(folder)
-    if result.parent.is_dir():
-        return Build(params, result, reused=True, reads=reads)
-    register_store_views(spark, layout, manifests)
-    register_reads(spark, reads)
-    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    spark.sparkContext.setJobDescription(f"kgdiff: classify {params.view_name}")
-    frame = classification_frame(spark, init, cutoff, current, mode)
-    frame.write.parquet(str(tmp / "result"), compression=RESULT_COMPRESSION)
-    _tidy(tmp / "result")
-    (tmp / "params.json").write_bytes(msgspec.json.encode(params))
-    with store_lock(layout):
-        if folder.exists():  # another process published the same build meanwhile
-            shutil.rmtree(tmp, ignore_errors=True)
-            return Build(params, result, reused=True, reads=reads)
-        tmp.rename(folder)
-        rebuild_catalog(layout)
-    return Build(params, result, reused=False, reads=reads)
+    manifests, params, reads = planned_build(layout, days, mode, gap)
+
+    def fill(result: Path) -> None:
+        register_store_views(spark, layout, manifests)
+        register_reads(spark, reads)
+        spark.sparkContext.setJobDescription(f"kgdiff: classify {params.view_name}")
+        frame = classification_frame(spark, init, cutoff, current, mode)
+        frame.write.parquet(str(result), compression=RESULT_COMPRESSION)
+        _tidy(result)
+
+    return publish_build(layout, params, reads, fill)

@@ -20,7 +20,7 @@ from kgdiff.errors import InputError, UsageError
 from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.coverage import resolve_coverage
 from kgdiff.ingest.detect import JSON_DUMP, SNIFF_BYTES, detect_format, resolve_date
-from kgdiff.ingest.pipeline import IngestResult
+from kgdiff.ingest.pipeline import IngestResult, source_info
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tally import Tally
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
@@ -37,7 +37,6 @@ from kgdiff.spark.publish import (
     check_complete,
     hash_in_background,
     publish_spark_snapshot,
-    source_info,
 )
 from kgdiff.spark.renumber import renumber_parts
 from kgdiff.spark.session import spark_session
@@ -181,7 +180,7 @@ def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None)
     day, dump_day = resolve_date(path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
     compression = _check_input(path)
-    source = source_info(path, compression)
+    source = source_info(path, JSON_DUMP, compression, None)
     coverage = resolve_coverage(request.coverage, JSON_DUMP, None)
     layout.ensure()
     existing = already_published(layout, name, source, coverage=coverage)

@@ -14,7 +14,6 @@ import msgspec
 
 from kgdiff.errors import InputError
 from kgdiff.ingest.bz2tail import bz2_ends_cleanly
-from kgdiff.ingest.detect import JSON_DUMP
 from kgdiff.ingest.tally import Tally
 from kgdiff.store.coverage import write_coverage
 from kgdiff.store.layout import StoreLayout
@@ -46,19 +45,6 @@ class SnapshotPlan:
     dump_day: date | None
     source: SourceInfo
     coverage: str
-
-
-def source_info(path: Path, compression: str) -> SourceInfo:
-    """The identity of the dump file, as the local ingest records it (sha256 comes later)."""
-    stat = path.stat()
-    return SourceInfo(
-        path=str(path),
-        size=stat.st_size,
-        mtime_ns=stat.st_mtime_ns,
-        compression=compression,
-        format=JSON_DUMP,
-        limit=None,
-    )
 
 
 def check_complete(path: Path, compression: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -93,6 +94,54 @@ def planned_build_dir(layout: StoreLayout, days: tuple[date, date, date], mode: 
     return build_dir(layout, build_params(layout, list_snapshots(layout), days, mode))
 
 
+def planned_build(
+    layout: StoreLayout,
+    days: tuple[date, date, date],
+    mode: str,
+    gap: GapPolicy | None = None,
+) -> tuple[list[Manifest], BuildParams, list[DateRead]]:
+    """The snapshots, the parameters and the dates' reads of the build for ``days`` (init,
+    cutoff, current) in ``mode``; a usage error for dates the snapshots cannot answer
+    unless ``gap`` allows them (:mod:`kgdiff.temporal.dates`)."""
+    manifests = list_snapshots(layout)
+    params = build_params(layout, manifests, days, mode)
+    with open_catalog(layout) as connection:
+        reads = check_answerable(
+            connection, role_days(*days), mode, gap or GapPolicy(), as_of=days[2]
+        )
+    return manifests, params, reads
+
+
+def publish_build(
+    layout: StoreLayout,
+    params: BuildParams,
+    reads: list[DateRead],
+    fill: Callable[[Path], None],
+    catalog: bool = True,
+) -> Build:
+    """The build of ``params``, made unless the store has it: ``fill`` writes the result's
+    files into the folder it is given (``build_files(folder).parent``), then the build is
+    published whole by one rename under the store lock (another process publishing the same
+    build first wins) and, with ``catalog``, the catalog is rebuilt."""
+    folder = build_dir(layout, params)
+    result = build_files(folder)
+    if result.parent.is_dir():  # a build folder appears complete, by one rename
+        return Build(params, result, reused=True, reads=reads)
+    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    fill(build_files(tmp).parent)
+    (tmp / "params.json").write_bytes(msgspec.json.encode(params))
+    with store_lock(layout):
+        if folder.exists():  # another process published the same build meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+            return Build(params, result, reused=True, reads=reads)
+        tmp.rename(folder)
+        if catalog:
+            rebuild_catalog(layout)
+    return Build(params, result, reused=False, reads=reads)
+
+
 def classification(
     layout: StoreLayout,
     init: date,
@@ -111,29 +160,13 @@ def classification(
     leaves the catalog's rebuild (the build's view) to the caller, who makes several builds
     and rebuilds it once (:func:`~kgdiff.store.catalog.rebuild_catalog`).
     """
-    manifests = list_snapshots(layout)
-    params = build_params(layout, manifests, (init, cutoff, current), mode)
-    with open_catalog(layout) as connection:
-        days = role_days(init, cutoff, current)
-        reads = check_answerable(connection, days, mode, gap or GapPolicy(), as_of=current)
-    folder = build_dir(layout, params)
-    result = build_files(folder)
-    if result.parent.is_dir():  # a build folder appears complete, by one rename
-        return Build(params, result, reused=True, reads=reads)
-    tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    manifests, params, reads = planned_build(layout, (init, cutoff, current), mode, gap)
     values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
-    with open_catalog(layout) as connection:
-        connection.execute(PLANNER_SETTING)
-        parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
-        classify_in_parts(connection, values, parts, build_files(tmp).parent, on_part)
-    (tmp / "params.json").write_bytes(msgspec.json.encode(params))
-    with store_lock(layout):
-        if folder.exists():  # another process published the same build meanwhile
-            shutil.rmtree(tmp, ignore_errors=True)
-            return Build(params, result, reused=True, reads=reads)
-        tmp.rename(folder)
-        if catalog:
-            rebuild_catalog(layout)
-    return Build(params, result, reused=False, reads=reads)
+
+    def fill(result: Path) -> None:
+        with open_catalog(layout) as connection:
+            connection.execute(PLANNER_SETTING)
+            parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
+            classify_in_parts(connection, values, parts, result, on_part)
+
+    return publish_build(layout, params, reads, fill, catalog)
