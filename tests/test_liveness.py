@@ -1,0 +1,48 @@
+"""The marks that tell whether the process that left a file in the store still runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from kgdiff.store.liveness import ProcessMark, is_running, start_ticks, this_process
+
+
+def test_this_process_is_running() -> None:
+    mark = this_process()
+    assert mark.pid == os.getpid()
+    assert mark.started is not None and mark.boot is not None
+    assert is_running(mark)
+
+
+def test_a_process_that_ended_is_not_running() -> None:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    started = start_ticks(child.pid)
+    child.wait()
+    assert not is_running(ProcessMark(child.pid, started, this_process().boot))
+
+
+def test_another_process_with_the_same_pid_is_not_the_one_marked() -> None:
+    mark = this_process()
+    assert mark.started is not None
+    assert not is_running(ProcessMark(mark.pid, mark.started - 1, mark.boot))
+    assert not is_running(ProcessMark(mark.pid, mark.started, "another-boot"))
+
+
+def test_a_command_name_with_spaces_and_parentheses_is_read_past() -> None:
+    # a process may name itself anything (/proc/self/comm): the fields after it still count
+    script = "open('/proc/self/comm', 'w').write('x) (y z'); print(flush=True); input()"
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        assert child.stdout is not None
+        child.stdout.readline()
+        with open(f"/proc/{child.pid}/stat") as stat:
+            assert "(x) (y z)" in stat.read()
+        mark = ProcessMark(child.pid, start_ticks(child.pid), this_process().boot)
+        assert mark.started is not None and is_running(mark)
+    finally:
+        child.kill()
+        child.wait()
