@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import msgspec
+
+from kgdiff.query.jobs import JobState, fail_orphaned_jobs, orphaned_jobs
 from kgdiff.store.liveness import ProcessMark, is_running, start_ticks, this_process
 
 
@@ -39,10 +43,29 @@ def test_a_command_name_with_spaces_and_parentheses_is_read_past() -> None:
     try:
         assert child.stdout is not None
         child.stdout.readline()
-        with open(f"/proc/{child.pid}/stat") as stat:
-            assert "(x) (y z)" in stat.read()
+        assert "(x) (y z)" in Path(f"/proc/{child.pid}/stat").read_text()
         mark = ProcessMark(child.pid, start_ticks(child.pid), this_process().boot)
         assert mark.started is not None and is_running(mark)
     finally:
         child.kill()
         child.wait()
+
+
+def test_jobs_of_a_stopped_server_are_found_and_failed(tmp_path: Path) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead = ProcessMark(child.pid, start_ticks(child.pid), this_process().boot)
+    child.wait()
+    states = {
+        "a" * 20: JobState("a" * 20, "running", "/r", 0.0, owner=dead),
+        "b" * 20: JobState("b" * 20, "running", "/r", 0.0, owner=this_process()),
+        "c" * 20: JobState("c" * 20, "done", "/r", 0.0, owner=dead),
+        "d" * 20: JobState("d" * 20, "queued", "/r", 0.0),  # an earlier kgdiff's: no owner
+    }
+    for ident, state in states.items():
+        (tmp_path / f"{ident}.json").write_bytes(msgspec.json.encode(state))
+    assert [s.id for s in orphaned_jobs(tmp_path)] == ["a" * 20, "d" * 20]
+    failed = fail_orphaned_jobs(tmp_path)
+    assert [s.status for s in failed] == ["failed", "failed"]
+    assert orphaned_jobs(tmp_path) == []
+    again = msgspec.json.decode((tmp_path / f"{'a' * 20}.json").read_bytes(), type=JobState)
+    assert again.error_kind == "ServerStopped" and f"pid {child.pid}" in (again.error or "")

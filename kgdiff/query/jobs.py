@@ -22,6 +22,7 @@ from pathlib import Path
 import msgspec
 
 from kgdiff.errors import KgdiffError
+from kgdiff.store.liveness import ProcessMark, is_running, this_process
 
 LOG = logging.getLogger(__name__)
 KEPT = 1000
@@ -38,6 +39,13 @@ class JobState(msgspec.Struct):
     created_at: float
     error_kind: str | None = None
     error: str | None = None
+    owner: ProcessMark | None = None
+    """The server process that runs the job (None in files of an earlier kgdiff)."""
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether the job is queued or running (by its last saved state)."""
+        return self.status in ("queued", "running")
 
 
 @dataclass
@@ -71,7 +79,7 @@ class Jobs:
             job = self._jobs.get(ident)
             if job is not None and job.state.status != "failed":
                 return job
-            job = Job(JobState(ident, "queued", result, time.time()))
+            job = Job(JobState(ident, "queued", result, time.time(), owner=this_process()))
             self._jobs[ident] = job
             self._forget_old()
         self._save(job.state)
@@ -111,12 +119,7 @@ class Jobs:
             job.finished.set()
 
     def _save(self, state: JobState) -> None:
-        """Write the state atomically (readers never see half a file)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / f"{state.id}.json"
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-        tmp.write_bytes(msgspec.json.encode(state))
-        tmp.replace(path)
+        _write_state(self.folder, state)
 
     def _forget_old(self) -> None:
         finished = [i for i, job in self._jobs.items() if job.finished.is_set()]
@@ -126,3 +129,45 @@ class Jobs:
     def close(self) -> None:
         """Stop taking jobs; the running one finishes."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+ORPHANED_KIND = "ServerStopped"
+
+
+def orphaned_jobs(folder: Path) -> list[JobState]:
+    """The jobs in ``folder`` whose files say queued or running although the server process
+    that ran them has stopped (killed, or the machine restarted): nobody will finish them."""
+    orphans = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            state = msgspec.json.decode(path.read_bytes(), type=JobState)
+        except (OSError, msgspec.DecodeError):
+            continue  # a file being replaced, or not a job's: not for this check
+        if state.unfinished and (state.owner is None or not is_running(state.owner)):
+            orphans.append(state)
+    return orphans
+
+
+def fail_orphaned_jobs(folder: Path) -> list[JobState]:
+    """Mark every orphaned job of ``folder`` failed, saying why (asking again runs it anew);
+    return them as they are now."""
+    failed = []
+    for state in orphaned_jobs(folder):
+        pid = state.owner.pid if state.owner is not None else "unknown"
+        state.status, state.error_kind = "failed", ORPHANED_KIND
+        state.error = (
+            f"the server process that ran this job (pid {pid}) stopped before it ended;"
+            " ask again to run it anew"
+        )
+        _write_state(folder, state)
+        failed.append(state)
+    return failed
+
+
+def _write_state(folder: Path, state: JobState) -> None:
+    """Write a job's state into ``folder`` atomically (readers never see half a file)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{state.id}.json"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    tmp.write_bytes(msgspec.json.encode(state))
+    tmp.replace(path)
