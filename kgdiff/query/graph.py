@@ -28,6 +28,7 @@ from kgdiff.query.lookup import LookupCopies, build_lookup, copied_views, store_
 from kgdiff.query.memo import StoreMemos
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
@@ -151,7 +152,8 @@ class KnowledgeGraph(GraphQuestions):
             if self._base is None or stamp != self._stamp:
                 if self._base is not None:
                     self._base.close()
-                self._base = duckdb.connect(str(self.layout.catalog), read_only=True)
+                copy = catalog_copy(self.layout.catalog)  # never kg.duckdb itself: its lock
+                self._base = duckdb.connect(str(copy), read_only=True)
                 self._stamp = stamp
             return self._base
 

@@ -28,6 +28,7 @@ import duckdb
 
 from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote, render
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.timeline import catalog_macro as timeline_macro
@@ -166,7 +167,7 @@ def writing_beside_catalog(
     connection = duckdb.connect()
     try:
         connection.execute("SET enable_progress_bar = false")
-        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
+        attach_catalog(connection, layout)
         connection.execute(f"USE {CATALOG_ALIAS}")
         set_store_root(connection, layout)
         connection.execute(
@@ -178,6 +179,14 @@ def writing_beside_catalog(
         connection.close()
 
 
+def attach_catalog(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
+    """Attach the catalog read-only as ``kgdiff_catalog``: this process's private copy of it
+    (:mod:`kgdiff.store.catalog_copy`), so that a DuckDB session on ``kg.duckdb`` is never
+    locked out."""
+    copy = catalog_copy(layout.catalog)
+    connection.execute(f"ATTACH {quote(str(copy))} AS {CATALOG_ALIAS} (READ_ONLY)")
+
+
 def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     """The lookup copy ``path`` and the catalog behind it, both read-only, in a database of
     their own (DuckDB shares a database opened by its path within a process, and another
@@ -186,7 +195,7 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     connection = duckdb.connect(":memory:", config=READER_CONFIG)
     try:
         connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
-        connection.execute(f"ATTACH {quote(str(layout.catalog))} AS {CATALOG_ALIAS} (READ_ONLY)")
+        attach_catalog(connection, layout)
     except BaseException:
         connection.close()
         raise

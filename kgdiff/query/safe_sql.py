@@ -47,6 +47,7 @@ from kgdiff.query.sql_errors import (
     error_from_wire,
 )
 from kgdiff.query.sql_limits import SqlLimits
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 
 CHILD_MODULE = "kgdiff.query.sql_child"
@@ -123,7 +124,10 @@ def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> by
     context = _context()
     reader, writer = context.Pipe(duplex=False)
     process = context.Process(
-        target=serve, args=(str(layout.root), query, limits, writer), name=PROCESS_NAME, daemon=True
+        target=serve,
+        args=(str(layout.root), str(catalog_copy(layout.catalog)), query, limits, writer),
+        name=PROCESS_NAME,
+        daemon=True,
     )
     try:
         process.start()

@@ -28,13 +28,15 @@ from kgdiff.store.layout import StoreLayout
 KEPT_ENVIRONMENT = frozenset({"TZ"})
 
 
-def serve(root: str, query: str, limits: SqlLimits, writer: Connection) -> None:
-    """Answer ``query`` over the store at ``root`` and send the result through ``writer``."""
+def serve(root: str, catalog: str, query: str, limits: SqlLimits, writer: Connection) -> None:
+    """Answer ``query`` over the store at ``root`` and send the result through ``writer``;
+    ``catalog`` is the caller's private copy of the store's catalog (the query never opens
+    ``kg.duckdb`` itself, so a DuckDB session on it is never locked out)."""
     try:
         cap_address_space(limits.address_space_bytes)
         scrub_environment()
         forbid_writes()  # before DuckDB starts: no thread of it ever runs unrestricted
-        payload = answer_json(StoreLayout(Path(root)), query, limits)
+        payload = answer_json(StoreLayout(Path(root)), Path(catalog), query, limits)
     except SqlError as exc:
         payload = _error(type(exc).__name__, str(exc))
     except MemoryError:

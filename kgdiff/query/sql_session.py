@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -56,10 +57,13 @@ def _config(limits: SqlLimits) -> dict[str, Any]:
     }
 
 
-def locked_connection(layout: StoreLayout, limits: SqlLimits) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the store's catalog that can read only the store's files,
-    whose views read this store (the variable ``kgdiff_store``), with its settings locked."""
-    connection = duckdb.connect(str(layout.catalog), read_only=True, config=_config(limits))
+def locked_connection(
+    layout: StoreLayout, catalog: Path, limits: SqlLimits
+) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to ``catalog`` (a private copy of the store's catalog, see
+    :mod:`kgdiff.store.catalog_copy`) that can read only the store's files, whose views read
+    this store (the variable ``kgdiff_store``), with its settings locked."""
+    connection = duckdb.connect(str(catalog), read_only=True, config=_config(limits))
     try:
         # allowed_directories can only be set once the database runs, and before external
         # access goes off; the trailing '/' keeps '/data/kg2' out of '/data/kg/'.
@@ -75,12 +79,12 @@ def locked_connection(layout: StoreLayout, limits: SqlLimits) -> duckdb.DuckDBPy
     return connection
 
 
-def answer_json(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
+def answer_json(layout: StoreLayout, catalog: Path, query: str, limits: SqlLimits) -> bytes:
     """The answer to ``query`` as JSON (``columns``, ``types``, ``rows``, ``truncated``),
     or a :class:`SqlError` saying why there is none."""
     deadline = time.monotonic() + limits.timeout_seconds
     try:
-        connection = locked_connection(layout, limits)
+        connection = locked_connection(layout, catalog, limits)
     except duckdb.Error as exc:  # a damaged or unreadable catalog: not the query's doing
         raise SqlCrashError(f"cannot open the store's catalog: {one_line(str(exc))}") from None
     # DuckDB's max_execution_time is checked only in some operators; interrupt() stops the

@@ -16,6 +16,7 @@ import duckdb
 
 from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 
 
@@ -38,11 +39,13 @@ def set_store_root(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -
 
 
 def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the store's catalog whose views read this store's files;
-    a :class:`StoreError` when the store has no catalog."""
+    """A read-only connection to the store's catalog whose views read this store's files
+    (on the process's private copy, :mod:`kgdiff.store.catalog_copy`, so that a DuckDB
+    session on ``kg.duckdb`` is never locked out); a :class:`StoreError` when the store has
+    no catalog."""
     if not layout.catalog.is_file():
         raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
-    connection = duckdb.connect(str(layout.catalog), read_only=True)
+    connection = duckdb.connect(str(catalog_copy(layout.catalog)), read_only=True)
     try:
         set_store_root(connection, layout)
     except BaseException:

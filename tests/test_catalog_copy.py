@@ -1,0 +1,85 @@
+"""kgdiff's connections open a private copy of the catalog, never ``kg.duckdb`` itself."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from kgdiff.errors import StoreError
+from kgdiff.store.catalog_copy import CatalogCopies
+
+
+def _catalog(path: Path, answer: int) -> Path:
+    with duckdb.connect(str(path)) as connection:
+        connection.execute(f"create or replace view answer as select {answer} as value")
+    return path
+
+
+def _answer(copy: Path) -> int:
+    with duckdb.connect(str(copy), read_only=True) as connection:
+        row = connection.execute("select value from answer").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_copy_is_made_once_and_again_when_the_catalog_is_replaced(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    copies = CatalogCopies()
+    first = copies.path(catalog)
+    assert first.parent != tmp_path and _answer(first) == 1
+    assert copies.path(catalog) == first  # unchanged: the same copy
+    # a rebuild writes a new file and renames it over the catalog, as kgdiff's does
+    _catalog(tmp_path / "next.duckdb", 2).replace(catalog)
+    second = copies.path(catalog)
+    assert second != first and _answer(second) == 2
+    assert not first.exists()  # the old copy's name is gone (open connections keep it)
+
+
+def test_a_connection_on_the_old_copy_keeps_reading_it(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    copies = CatalogCopies()
+    with duckdb.connect(str(copies.path(catalog)), read_only=True) as old:
+        _catalog(tmp_path / "next.duckdb", 2).replace(catalog)
+        assert _answer(copies.path(catalog)) == 2
+        assert old.execute("select value from answer").fetchone() == (1,)
+
+
+def test_a_missing_catalog_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=r"no catalog at .*kg\.duckdb"):
+        CatalogCopies().path(tmp_path / "kg.duckdb")
+
+
+def test_the_copies_go_when_the_process_ends(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    script = (
+        "import sys; from pathlib import Path; from kgdiff.store.catalog_copy import catalog_copy;"
+        f" print(catalog_copy(Path({str(catalog)!r})).parent)"
+    )
+    folder = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert folder and not Path(folder).exists()
+
+
+def test_a_forked_child_makes_its_own_folder_and_leaves_the_parents(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    copies = CatalogCopies()
+    parent_copy = copies.path(catalog)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.write(writer, str(copies.path(catalog)).encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    child_copy = Path(os.read(reader, 4096).decode())
+    os.close(reader)
+    os.waitpid(child, 0)
+    assert child_copy.parent != parent_copy.parent
+    assert parent_copy.is_file() and _answer(parent_copy) == 1
