@@ -15,8 +15,10 @@ from starlette.exceptions import HTTPException
 import kgdiff
 from api import explorer, problems
 from api.etag import ETagMiddleware
+from api.head import HeadAsGetMiddleware
+from api.limits import RequestLimitsMiddleware
 from api.openapi import openapi_of
-from api.routers import entities, evidence, facts, jobs, meta, overview, sql, windows
+from api.routers import entities, evidence, facts, jobs, meta, overview, sql, sql_disabled, windows
 from api.settings import Settings
 from kgdiff.errors import KgdiffError
 from kgdiff.query.curves import StalenessCurves
@@ -56,8 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sql_concurrency = settings.sql_concurrency
     for module in (meta, facts, jobs, entities, windows, evidence, overview):
         app.include_router(module.router)
-    if settings.enable_sql:
-        app.include_router(sql.router)
+    app.include_router(sql.router if settings.enable_sql else sql_disabled.router)
     explorer.mount(app)
     app.add_exception_handler(KgdiffError, problems.kgdiff_error)
     app.add_exception_handler(RequestValidationError, problems.invalid_request)
@@ -68,5 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store_tag=lambda: pages.watch.state().tag,
         known_tag=pages.watch.known_tag,
     )
+    app.add_middleware(HeadAsGetMiddleware)
+    app.add_middleware(RequestLimitsMiddleware, limits=settings.requests)  # the outermost
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     return app
