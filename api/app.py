@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -23,8 +25,11 @@ from api.settings import Settings
 from kgdiff.errors import KgdiffError
 from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
-from kgdiff.query.jobs import Jobs
+from kgdiff.query.jobs import Jobs, fail_orphaned_jobs, prune_job_files
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.served_builds import evict_served_builds
 
+LOG = logging.getLogger(__name__)
 DESCRIPTION = (
     "kgdiff's temporal knowledge graph over HTTP: snapshots, classified facts for a knowledge"
     " cutoff, entities, timelines, pools, chains, knowledge updates, evidence and supporting"
@@ -37,8 +42,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     :class:`~kgdiff.errors.StoreError` when the store has no catalog."""
     settings = settings or Settings.from_env()
     graph = kgdiff.open(settings.store)
-    job_list = Jobs(graph.layout.root / "builds" / "jobs")
+    job_list = Jobs(graph.layout.root / "builds" / "jobs", settings.limits.max_builds)
     pages = FactPages(graph, job_list, settings.limits)
+    start_clean(graph.layout, job_list.folder, settings.limits.max_builds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -73,3 +79,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLimitsMiddleware, limits=settings.requests)  # the outermost
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     return app
+
+
+def start_clean(layout: StoreLayout, jobs: Path, max_builds: int) -> None:
+    """What a stopped server left, settled before the first request: its unfinished jobs
+    marked failed (asking again runs them anew), old job files removed, and the builds made
+    for requests past ``max_builds`` (which may have been lowered) evicted."""
+    orphans = fail_orphaned_jobs(jobs)
+    pruned = prune_job_files(jobs)
+    evicted = evict_served_builds(layout, max_builds)
+    if orphans or pruned or evicted:
+        LOG.info(
+            "at start: %d jobs of a stopped server failed, %d job files and %d builds removed",
+            len(orphans),
+            pruned,
+            len(evicted),
+        )

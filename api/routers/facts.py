@@ -32,7 +32,7 @@ FACTS_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
     202: {"model": Job, "description": "The classification is being made: poll Location"},
     304: {"description": "Not modified (If-None-Match)"},
-    **responses(400, 404, 409, 422),
+    **responses(400, 404, 409, 410, 422, 429),
 }
 
 
@@ -58,7 +58,7 @@ def facts(
     pids, subjects = normalise_ids(pid or [], "pid"), normalise_ids(subject or [], "subject")
     service.check_ids([*pids, *subjects])
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
-    ready = service.prepare(question, str(request.url.path) + "?" + request.url.query)
+    ready = service.prepare(question)
     if isinstance(ready, JobState):
         return accepted(ready)
     choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
@@ -85,7 +85,13 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
 
 def accepted(state: JobState) -> JSONResponse:
     """202 with the job's state and where to poll it."""
-    job = Job(id=state.id, status=state.status, result=state.result)
+    job = Job(
+        id=state.id,
+        status=state.status,
+        result=state.result,
+        error_kind=state.error_kind,
+        error=state.error,
+    )
     return JSONResponse(
         job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}
     )
