@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from api.public_text import public_text
 from kgdiff.errors import BeyondDataError, KgdiffError, StoreError, UnknownIdError, UsageError
 from kgdiff.query.cursors import CursorError
 from kgdiff.query.fact_pages import BuildGoneError
@@ -116,7 +117,7 @@ def offending(message: str, request: Request) -> list[InvalidParam]:
 async def kgdiff_error(request: Request, exc: Exception) -> JSONResponse:
     """A kgdiff error as a problem (400, 404, 409 or 422; see :data:`KINDS`)."""
     assert isinstance(exc, KgdiffError)
-    detail = as_query_params(str(exc))
+    detail = public_text(as_query_params(str(exc)), request.app.state.graph.layout.root)
     for kind, status, slug, title in KINDS:
         if isinstance(exc, kind):
             params = offending(detail, request)

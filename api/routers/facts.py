@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 from typing import Annotated, Any
 
 import polars as pl
@@ -14,6 +15,7 @@ from api.deps import ClassifyMode, Facts, Gap, IdItem, Lang, Level, PidItem
 from api.models.common import reads
 from api.models.facts import FactGroup, FactsPage, Job
 from api.problems import responses
+from api.public_text import public_text
 from api.rows_json import rows_response
 from kgdiff.query.fact_pages import FactsQuestion, ReadyFacts
 from kgdiff.query.ids import normalise_ids
@@ -60,7 +62,7 @@ def facts(
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
     ready = service.prepare(question)
     if isinstance(ready, JobState):
-        return accepted(ready)
+        return accepted(ready, service.graph.layout.root)
     choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
     if NDJSON in request.headers.get("accept", ""):
         return StreamingResponse(_lines(service.stream(ready, choice)), media_type=NDJSON)
@@ -83,14 +85,16 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
     return rows_response(FactsPage, FactGroup, envelope, frame)
 
 
-def accepted(state: JobState) -> JSONResponse:
-    """202 with the job's state and where to poll it."""
+def accepted(state: JobState, root: Path) -> JSONResponse:
+    """202 with the job's state and where to poll it (the store ``root`` named in its
+    error, if it failed meanwhile, written STORE)."""
+    error = public_text(state.error, root) if state.error is not None else None
     job = Job(
         id=state.id,
         status=state.status,
         result=state.result,
         error_kind=state.error_kind,
-        error=state.error,
+        error=error,
     )
     return JSONResponse(
         job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}

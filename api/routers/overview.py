@@ -55,7 +55,7 @@ def staleness(
     latest snapshot, made once per store; a large store answers 202 with the job to poll."""
     ready = curves.prepare(mode)
     if isinstance(ready, JobState):
-        return accepted(ready)
+        return accepted(ready, curves.graph.layout.root)
     state = facts.watch.state()
     return {
         "init": state.first,
