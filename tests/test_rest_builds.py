@@ -22,15 +22,15 @@ import msgspec
 import pytest
 
 import kgdiff
-from kgdiff.query.jobs import Jobs, JobState, prune_job_files
+from kgdiff.query.jobs import Jobs, JobState
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.liveness import ProcessMark
 from kgdiff.temporal.builds import planned_build_dir
-from kgdiff.temporal.served_builds import MARK, evict_served_builds
 from tests.rest_server import copy_store, server_process, serving
 from tests.test_rest_api import problem_of, same_rows
 from tests.test_rest_jobs import poll
 
+MARK = "served"
+"""The file that marks a build the service made for a request."""
 MADE_LATER = {"KGDIFF_API_SYNC_STATEMENTS": "0"}
 """Every classification is too large to make within the request: 202 and its job."""
 
@@ -104,6 +104,8 @@ def test_a_build_the_command_line_asks_for_is_never_evicted(store: Path) -> None
 
 
 def test_paging_on_after_the_build_was_evicted_makes_it_again(store: Path) -> None:
+    from kgdiff.temporal.served_builds import evict_served_builds
+
     with serving(store, "--no-lookup") as api:
         first = facts(api, "2014-05-01", "limit=50").json()
         evicted = evict_served_builds(StoreLayout.resolve(store), 0)
@@ -176,6 +178,9 @@ def test_a_failed_job_always_says_why(store: Path) -> None:
 
 
 def test_job_files_are_pruned_but_never_an_unfinished_ones(tmp_path: Path) -> None:
+    from kgdiff.query.jobs import prune_job_files
+    from kgdiff.store.liveness import ProcessMark
+
     folder = tmp_path / "jobs"
     jobs = Jobs(folder)
     for n in range(5):

@@ -118,6 +118,8 @@ def _remove_past(layout: StoreLayout, keep: int, spare: Path | None = None) -> l
     for folder in gone:
         hidden = folder.with_name(f".tmp-evicted-{folder.name}-{os.getpid()}")
         folder.rename(hidden)
+        # params.json first: what a killed removal leaves is no build to any reader
+        (hidden / "params.json").unlink(missing_ok=True)
         shutil.rmtree(hidden, ignore_errors=True)
     if gone:
         LOG.info("removed %d builds made for requests (--max-builds %d)", len(gone), keep)
