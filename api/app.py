@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import duckdb
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
@@ -84,10 +85,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def start_clean(layout: StoreLayout, jobs: Path, max_builds: int) -> None:
     """What a stopped server left, settled before the first request: its unfinished jobs
     marked failed (asking again runs them anew), old job files removed, and the builds made
-    for requests past ``max_builds`` (which may have been lowered) evicted."""
-    orphans = fail_orphaned_jobs(jobs)
-    pruned = prune_job_files(jobs)
-    evicted = evict_served_builds(layout, max_builds)
+    for requests past ``max_builds`` (which may have been lowered) evicted. A store the
+    service cannot write to, or whose catalog cannot be rebuilt, is served anyway."""
+    try:
+        orphans = fail_orphaned_jobs(jobs)
+        pruned = prune_job_files(jobs)
+        evicted = evict_served_builds(layout, max_builds)
+    except (OSError, duckdb.Error, KgdiffError) as exc:
+        LOG.warning("the store was not tidied at start (%s); serving it as it is", exc)
+        return
     if orphans or pruned or evicted:
         LOG.info(
             "at start: %d jobs of a stopped server failed, %d job files and %d builds removed",

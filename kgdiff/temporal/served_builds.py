@@ -114,13 +114,18 @@ def _remove_past(layout: StoreLayout, keep: int, spare: Path | None = None) -> l
     """With the store lock held: remove the marked builds past the ``keep`` most recently
     used (``spare`` counted among the kept)."""
     others = [f for f in served_builds(layout) if f != spare]
-    gone = others[keep - 1 if spare is not None else keep :]
-    for folder in gone:
+    gone = []
+    for folder in others[keep - 1 if spare is not None else keep :]:
         hidden = folder.with_name(f".tmp-evicted-{folder.name}-{os.getpid()}")
-        folder.rename(hidden)
+        try:
+            folder.rename(hidden)
+        except OSError as exc:  # kept: a build that stays is no harm, a failed publish is
+            LOG.warning("build %s not removed from the cache: %s", folder.name, exc)
+            continue
         # params.json first: what a killed removal leaves is no build to any reader
         (hidden / "params.json").unlink(missing_ok=True)
         shutil.rmtree(hidden, ignore_errors=True)
+        gone.append(folder)
     if gone:
         LOG.info("removed %d builds made for requests (--max-builds %d)", len(gone), keep)
     return gone
