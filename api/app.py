@@ -4,10 +4,13 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
+import duckdb
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
@@ -15,14 +18,19 @@ from starlette.exceptions import HTTPException
 import kgdiff
 from api import explorer, problems
 from api.etag import ETagMiddleware
+from api.head import HeadAsGetMiddleware
+from api.limits import RequestLimitsMiddleware
 from api.openapi import openapi_of
-from api.routers import entities, evidence, facts, jobs, meta, overview, sql, windows
+from api.routers import entities, evidence, facts, jobs, meta, overview, sql, sql_disabled, windows
 from api.settings import Settings
 from kgdiff.errors import KgdiffError
 from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
-from kgdiff.query.jobs import Jobs
+from kgdiff.query.jobs import Jobs, fail_orphaned_jobs, prune_job_files
+from kgdiff.store.layout import StoreLayout
+from kgdiff.temporal.served_builds import evict_served_builds
 
+LOG = logging.getLogger(__name__)
 DESCRIPTION = (
     "kgdiff's temporal knowledge graph over HTTP: snapshots, classified facts for a knowledge"
     " cutoff, entities, timelines, pools, chains, knowledge updates, evidence and supporting"
@@ -35,8 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     :class:`~kgdiff.errors.StoreError` when the store has no catalog."""
     settings = settings or Settings.from_env()
     graph = kgdiff.open(settings.store)
-    job_list = Jobs(graph.layout.root / "builds" / "jobs")
+    job_list = Jobs(graph.layout.root / "builds" / "jobs", settings.limits.max_builds)
     pages = FactPages(graph, job_list, settings.limits)
+    start_clean(graph.layout, job_list.folder, settings.limits.max_builds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,8 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sql_concurrency = settings.sql_concurrency
     for module in (meta, facts, jobs, entities, windows, evidence, overview):
         app.include_router(module.router)
-    if settings.enable_sql:
-        app.include_router(sql.router)
+    app.include_router(sql.router if settings.enable_sql else sql_disabled.router)
     explorer.mount(app)
     app.add_exception_handler(KgdiffError, problems.kgdiff_error)
     app.add_exception_handler(RequestValidationError, problems.invalid_request)
@@ -68,5 +76,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store_tag=lambda: pages.watch.state().tag,
         known_tag=pages.watch.known_tag,
     )
+    app.add_middleware(HeadAsGetMiddleware)
+    app.add_middleware(RequestLimitsMiddleware, limits=settings.requests)  # the outermost
     app.openapi = lambda: openapi_of(app)  # type: ignore[method-assign]
     return app
+
+
+def start_clean(layout: StoreLayout, jobs: Path, max_builds: int) -> None:
+    """What a stopped server left, settled before the first request: its unfinished jobs
+    marked failed (asking again runs them anew), old job files removed, and the builds made
+    for requests past ``max_builds`` (which may have been lowered) evicted. A store the
+    service cannot write to, or whose catalog cannot be rebuilt, is served anyway."""
+    try:
+        orphans = fail_orphaned_jobs(jobs)
+        pruned = prune_job_files(jobs)
+        evicted = evict_served_builds(layout, max_builds)
+    except (OSError, duckdb.Error, KgdiffError) as exc:
+        LOG.warning("the store was not tidied at start (%s); serving it as it is", exc)
+        return
+    if orphans or pruned or evicted:
+        LOG.info(
+            "at start: %d jobs of a stopped server failed, %d job files and %d builds removed",
+            len(orphans),
+            pruned,
+            len(evicted),
+        )

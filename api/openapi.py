@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from api.problems import Problem
+from api.problems import Problem, responses
 
 
 def openapi_of(app: FastAPI) -> dict[str, Any]:
@@ -21,5 +21,18 @@ def openapi_of(app: FastAPI) -> dict[str, Any]:
         problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
         schemas.update(problem.pop("$defs", {}))
         schemas["Problem"] = problem
+        _declare_limits(document)
         app.openapi_schema = document
     return app.openapi_schema
+
+
+def _declare_limits(document: dict[str, Any]) -> None:
+    """Every operation may answer 414 (a URL past ``--max-url``), and one that takes a body
+    413 (a body past ``--max-body``): the service's limits answer before any route
+    (:mod:`api.limits`)."""
+    for operations in document.get("paths", {}).values():
+        for method, operation in operations.items():
+            statuses = (413, 414) if method in ("post", "put", "patch") else (414,)
+            declared = operation.setdefault("responses", {})
+            for status, answer in responses(*statuses).items():
+                declared.setdefault(str(status), answer)

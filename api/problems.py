@@ -18,9 +18,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
+from api.public_text import public_text
 from kgdiff.errors import BeyondDataError, KgdiffError, StoreError, UnknownIdError, UsageError
 from kgdiff.query.cursors import CursorError
+from kgdiff.query.fact_pages import BuildGoneError
 from kgdiff.query.ids import ENTITY_ID
+from kgdiff.query.jobs import JobFailedError, JobsBusyError
 
 LOG = logging.getLogger(__name__)
 MEDIA_TYPE = "application/problem+json"
@@ -30,9 +33,15 @@ OPTION = re.compile(r"--([a-z][a-z-]*)( DAYS)?")
 OPTION_PARAMS = {"allow-gap": "allow_gap=true", "max-gap": "max_gap", "hops": "max_hops"}
 OPTION_PARAMS |= {"from-year": "from", "to-year": "to"}
 
+RETRY_SECONDS = 10
+"""When a client refused for too many jobs at once is told to ask again (Retry-After)."""
+
 # (error class, status, type slug, title), the first that matches wins
 KINDS: list[tuple[type[KgdiffError], int, str, str]] = [
     (CursorError, 400, "bad-cursor", "Bad cursor"),
+    (BuildGoneError, 410, "build-evicted", "The classification was removed meanwhile"),
+    (JobsBusyError, 429, "jobs-busy", "Too many results being made"),
+    (JobFailedError, 500, "job-failed", "The job failed"),
     (UnknownIdError, 404, "unknown-id", "Unknown id"),
     (BeyondDataError, 422, "date-beyond-data", "Date beyond the data"),
     (UsageError, 422, "invalid-parameter", "Invalid parameter"),
@@ -108,11 +117,14 @@ def offending(message: str, request: Request) -> list[InvalidParam]:
 async def kgdiff_error(request: Request, exc: Exception) -> JSONResponse:
     """A kgdiff error as a problem (400, 404, 409 or 422; see :data:`KINDS`)."""
     assert isinstance(exc, KgdiffError)
-    detail = as_query_params(str(exc))
+    detail = public_text(as_query_params(str(exc)), request.app.state.graph.layout.root)
     for kind, status, slug, title in KINDS:
         if isinstance(exc, kind):
             params = offending(detail, request)
-            return problem(status, slug, title, detail, params, request.url.path)
+            response = problem(status, slug, title, detail, params, request.url.path)
+            if status == 429:
+                response.headers["Retry-After"] = str(RETRY_SECONDS)
+            return response
     LOG.error("unexpected kgdiff error: %s", exc)
     return problem(500, "internal", "Internal error", detail)
 
@@ -165,7 +177,10 @@ DESCRIPTIONS = {
     400: "A malformed cursor or query",
     404: "An id no snapshot of the store knows, or no such resource",
     409: "The store lacks what the question needs (e.g. a history snapshot)",
+    410: "The classification being paged was removed meanwhile: ask again",
     422: "A parameter out of range, or a date the snapshots cannot answer",
+    413: "The request's body is larger than the service takes (kgdiff serve --max-body)",
+    414: "The request's URL is longer than the service takes (kgdiff serve --max-url)",
     429: "Too many requests of this kind at once: retry after the Retry-After seconds",
     501: "Not available in this build of the service",
     503: "The store cannot be read",

@@ -7,8 +7,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from api.limits import RequestLimits
 from kgdiff.errors import UsageError
-from kgdiff.query.fact_pages import BuildLimits
+from kgdiff.query.build_limits import BuildLimits
 from kgdiff.query.safe_sql import SqlLimits
 
 STORE = "KGDIFF_STORE"
@@ -18,6 +19,9 @@ BUILD_WAIT = "KGDIFF_API_BUILD_WAIT"
 SQL_TIMEOUT = "KGDIFF_API_SQL_TIMEOUT"
 SQL_MAX_ROWS = "KGDIFF_API_SQL_MAX_ROWS"
 SQL_CONCURRENCY = "KGDIFF_API_SQL_CONCURRENCY"
+MAX_BODY = "KGDIFF_API_MAX_BODY"
+MAX_URL = "KGDIFF_API_MAX_URL"
+MAX_BUILDS = "KGDIFF_API_MAX_BUILDS"
 DEFAULT_SQL_CONCURRENCY = 2
 """``POST /v1/sql`` queries a worker runs at once (each is a process with up to 1 GB)."""
 
@@ -25,14 +29,16 @@ DEFAULT_SQL_CONCURRENCY = 2
 @dataclass(frozen=True)
 class Settings:
     """The store served, whether ``POST /v1/sql`` is on, its limits and how many of its
-    queries a worker runs at once, and when a classification is made within a request
-    (:class:`~kgdiff.query.fact_pages.BuildLimits`)."""
+    queries a worker runs at once, when a classification is made within a request and how
+    many made for requests the store keeps (:class:`~kgdiff.query.build_limits.BuildLimits`),
+    and the largest request body and URL taken."""
 
     store: Path | None = None
     enable_sql: bool = False
     limits: BuildLimits = field(default_factory=BuildLimits)
     sql_limits: SqlLimits = field(default_factory=SqlLimits)
     sql_concurrency: int = DEFAULT_SQL_CONCURRENCY
+    requests: RequestLimits = field(default_factory=RequestLimits)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -42,6 +48,7 @@ class Settings:
         limits = BuildLimits(
             int(_number(SYNC_STATEMENTS, defaults.sync_statements)),
             _number(BUILD_WAIT, defaults.wait_seconds),
+            max(1, int(_number(MAX_BUILDS, defaults.max_builds))),
         )
         enabled = os.environ.get(ENABLE_SQL, "").lower() in ("1", "true", "yes")
         sql = SqlLimits()
@@ -51,7 +58,11 @@ class Settings:
         )
         concurrency = max(1, int(_number(SQL_CONCURRENCY, DEFAULT_SQL_CONCURRENCY)))
         store_path = Path(store) if store else None
-        return cls(store_path, enabled, limits, sql_limits, concurrency)
+        taken = RequestLimits()
+        requests = RequestLimits(
+            int(_number(MAX_BODY, taken.max_body)), int(_number(MAX_URL, taken.max_url))
+        )
+        return cls(store_path, enabled, limits, sql_limits, concurrency, requests)
 
 
 def _number(name: str, default: float) -> float:

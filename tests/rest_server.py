@@ -38,6 +38,15 @@ def serving(
     store: Path, *options: str, env: Mapping[str, str] | None = None
 ) -> Iterator[httpx.Client]:
     """``kgdiff serve --store STORE`` running until the block ends; a client for it."""
+    with server_process(store, *options, env=env) as (client, _):
+        yield client
+
+
+@contextmanager
+def server_process(
+    store: Path, *options: str, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
+    """As :func:`serving`, with the server's process (one worker: the process answering)."""
     port = free_port()
     command = [sys.executable, "-m", "kgdiff", "serve", "--store", str(store), "--port", str(port)]
     environment = {
@@ -57,7 +66,7 @@ def serving(
             base_url=f"http://127.0.0.1:{port}", timeout=60, trust_env=False
         ) as client:
             _wait_until_up(client, process, log)
-            yield client
+            yield client, process
     finally:
         process.terminate()
         try:

@@ -19,6 +19,7 @@ from tests.test_rest_api import problem_of, same_rows
 from tests.test_supporting_revisions import history_store_in
 
 FACTS = "/v1/facts?cutoff=2014-11-01&limit=5"
+FACTS_LINK = "/v1/facts?cutoff=2014-11-01&init=2013-12-21&current=2014-12-31&mode=record&lang=en"
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +68,11 @@ def test_identical_requests_share_one_job_then_the_result_is_served(
         locations.pop().rpartition("/")[2]
     }
     state = poll(api, answers[0].headers["location"])
-    assert state["status"] == "done" and state["result"] == FACTS
+    # the result is the classification's first page, a link of the job's own
+    assert state["status"] == "done" and state["result"] == FACTS_LINK
     assert len(set(builds.iterdir()) - before) == 1  # one build, made once
-    result = api.get(str(state["result"]))
+    assert api.get(str(state["result"])).status_code == 200
+    result = api.get(FACTS)
     assert result.status_code == 200 and len(result.json()["items"]) == 5
     expected = kgdiff.open(store).classify("2014-11-01").head(5)
     same_rows(result.json()["items"], expected)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 from typing import Annotated, Any
 
 import polars as pl
@@ -14,6 +15,7 @@ from api.deps import ClassifyMode, Facts, Gap, IdItem, Lang, Level, PidItem
 from api.models.common import reads
 from api.models.facts import FactGroup, FactsPage, Job
 from api.problems import responses
+from api.public_text import public_text
 from api.rows_json import rows_response
 from kgdiff.query.fact_pages import FactsQuestion, ReadyFacts
 from kgdiff.query.ids import normalise_ids
@@ -32,7 +34,7 @@ FACTS_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
     202: {"model": Job, "description": "The classification is being made: poll Location"},
     304: {"description": "Not modified (If-None-Match)"},
-    **responses(400, 404, 409, 422),
+    **responses(400, 404, 409, 410, 422, 429),
 }
 
 
@@ -58,9 +60,9 @@ def facts(
     pids, subjects = normalise_ids(pid or [], "pid"), normalise_ids(subject or [], "subject")
     service.check_ids([*pids, *subjects])
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
-    ready = service.prepare(question, str(request.url.path) + "?" + request.url.query)
+    ready = service.prepare(question)
     if isinstance(ready, JobState):
-        return accepted(ready)
+        return accepted(ready, service.graph.layout.root)
     choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
     if NDJSON in request.headers.get("accept", ""):
         return StreamingResponse(_lines(service.stream(ready, choice)), media_type=NDJSON)
@@ -83,9 +85,17 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
     return rows_response(FactsPage, FactGroup, envelope, frame)
 
 
-def accepted(state: JobState) -> JSONResponse:
-    """202 with the job's state and where to poll it."""
-    job = Job(id=state.id, status=state.status, result=state.result)
+def accepted(state: JobState, root: Path) -> JSONResponse:
+    """202 with the job's state and where to poll it (the store ``root`` named in its
+    error, if it failed meanwhile, written STORE)."""
+    error = public_text(state.error, root) if state.error is not None else None
+    job = Job(
+        id=state.id,
+        status=state.status,
+        result=state.result,
+        error_kind=state.error_kind,
+        error=error,
+    )
     return JSONResponse(
         job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}
     )

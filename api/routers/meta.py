@@ -17,8 +17,9 @@ router = APIRouter(tags=["meta"])
 
 
 @router.get("/ping", response_model=Pong)
-def ping() -> Any:
-    """Liveness: the service answers, without reading the store (``/health`` reads it)."""
+async def ping() -> Any:
+    """Liveness: the service answers, without reading the store (``/health`` reads it); on
+    the event loop itself, so that it never waits for a worker thread behind heavy routes."""
     return {"pong": True}
 
 

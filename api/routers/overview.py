@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 import polars as pl
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 
 from api.deps import Curves, Facts, Graph, Lang
 from api.models.overview import SearchAnswer, Staleness
@@ -39,10 +39,12 @@ def search(
 @router.get(
     "/v1/staleness",
     response_model=Staleness,
-    responses={202: {"description": "The curve is being made: poll Location"}, **responses(422)},
+    responses={
+        202: {"description": "The curve is being made: poll Location"},
+        **responses(422, 429),
+    },
 )
 def staleness(
-    request: Request,
     curves: Curves,
     facts: Facts,
     mode: Annotated[Literal["record", "valid"], Query(description="record or valid time")] = (
@@ -51,9 +53,9 @@ def staleness(
 ) -> Any:
     """Each level's groups for the first day of every month between the first and the
     latest snapshot, made once per store; a large store answers 202 with the job to poll."""
-    ready = curves.prepare(mode, str(request.url.path) + "?" + request.url.query)
+    ready = curves.prepare(mode)
     if isinstance(ready, JobState):
-        return accepted(ready)
+        return accepted(ready, curves.graph.layout.root)
     state = facts.watch.state()
     return {
         "init": state.first,

@@ -44,6 +44,28 @@ def serve_command(
             help="POST /v1/sql queries each worker runs at once (more get 429).",
         ),
     ] = 2,
+    max_builds: Annotated[
+        int,
+        typer.Option(
+            "--max-builds",
+            min=1,
+            help="Classification builds made because of requests that the store keeps; the"
+            " least recently used beyond these are removed (builds the command line made are"
+            " never removed).",
+        ),
+    ] = 32,
+    max_body: Annotated[
+        int,
+        typer.Option(
+            "--max-body", min=1, help="Bytes a request's body may hold (more: 413, unread)."
+        ),
+    ] = 64 * 1024,
+    max_url: Annotated[
+        int,
+        typer.Option(
+            "--max-url", min=64, help="Bytes a request's path and query string may hold (414)."
+        ),
+    ] = 8 * 1024,
     lookup: Annotated[
         bool,
         typer.Option(
@@ -69,6 +91,9 @@ def serve_command(
     os.environ["KGDIFF_API_SQL_TIMEOUT"] = str(sql_timeout)
     os.environ["KGDIFF_API_SQL_MAX_ROWS"] = str(sql_max_rows)
     os.environ["KGDIFF_API_SQL_CONCURRENCY"] = str(sql_concurrency)
+    os.environ["KGDIFF_API_MAX_BUILDS"] = str(max_builds)
+    os.environ["KGDIFF_API_MAX_BODY"] = str(max_body)
+    os.environ["KGDIFF_API_MAX_URL"] = str(max_url)
     _run(host, port, workers)
 
 

@@ -6,44 +6,47 @@ first time it is asked, the build is made (or reused from the store) and paged
 decoded once and kept (:mod:`kgdiff.query.page_reads`). A
 build estimated too large to make within a request, or one not made within the wait, is
 left to a shared background job (:mod:`kgdiff.query.jobs`) and the question answered with
-the job's state instead.
+the job's state instead. The builds made for requests are a cache of at most
+``BuildLimits.max_builds`` (:mod:`kgdiff.temporal.served_builds`): a question whose build
+was removed since it was asked makes it again.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from urllib.parse import urlencode
 
 import polars as pl
 
-from kgdiff.errors import UsageError
+from kgdiff.errors import KgdiffError, UsageError
+from kgdiff.query.build_limits import BuildLimits
 from kgdiff.query.cursors import decode_cursor, encode_cursor, fingerprint
 from kgdiff.query.frames import frame_of
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.jobs import Jobs, JobState
 from kgdiff.query.page_reads import PageFileCache, read_page, stream_pages
-from kgdiff.query.pages import PageChoice, PagedBuild, check_lang, has_pages, paged_build
+from kgdiff.query.pages import INDEX, PageChoice, PagedBuild, check_lang, has_pages, paged_build
 from kgdiff.query.store_state import StoreWatch
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import planned_build_dir
 from kgdiff.temporal.classify import check_dates, check_mode, role_days
-from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.parts import snapshots_read
+from kgdiff.temporal.served_builds import touch
 
 Days = tuple[date, date, date]
 KNOWN_KEPT = 10_000
 """Sets of filter ids remembered as known (forgotten all at once past this many)."""
+READY_KEPT = 256
+"""Questions whose paged build a process keeps ready (the least recently asked go first)."""
 
 
-@dataclass(frozen=True)
-class BuildLimits:
-    """When a classification is made within a request: at most ``sync_statements``
-    statements read (the snapshots' counts) and done within ``wait_seconds``."""
-
-    sync_statements: int = 5_000_000
-    wait_seconds: float = 20.0
+class BuildGoneError(KgdiffError):
+    """The build a page was being read from was removed meanwhile (an eviction)."""
 
 
 @dataclass(frozen=True)
@@ -88,26 +91,28 @@ class FactPages:
     def __init__(self, graph: KnowledgeGraph, jobs: Jobs, limits: BuildLimits) -> None:
         self.graph, self.jobs, self.limits = graph, jobs, limits
         self.watch = StoreWatch(graph)
-        self._ready: dict[str, ReadyFacts] = {}
+        self._ready: OrderedDict[str, ReadyFacts] = OrderedDict()
         self._known: set[tuple[str, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
         self._files = PageFileCache()
 
-    def prepare(self, question: FactsQuestion, link: str) -> ReadyFacts | JobState:
+    def prepare(self, question: FactsQuestion) -> ReadyFacts | JobState:
         """The facts of ``question`` ready to page, or the state of the job making them
-        (``link``: where its result is read); usage errors before any work."""
+        (its result: the question's first page); usage errors before any work."""
         days = self._days(question)
         key = f"{days}|{question.mode}|{check_lang(question.lang)}|{question.gap}"
         key += f"|{self.watch.state().tag}"
-        with self._lock:
-            ready = self._ready.get(key)
+        ready = self._kept(key)
         if ready is not None:
             return ready
         reads = self._check(days, question)
         folder = planned_build_dir(self.graph.layout, days, question.mode)
         if has_pages(folder, question.lang):  # made before (by another process): reuse it
             return self._make(key, days, question, reads)
-        job = self.jobs.submit(key, link, lambda: self._make(key, days, question, reads))
+        self.jobs.forget_finished(key)  # a job that made it before: its build was evicted
+        job = self.jobs.submit(
+            key, facts_link(days, question), lambda: self._make(key, days, question, reads)
+        )
         small = self._statements(days, question.mode) <= self.limits.sync_statements
         if small and job.finished.wait(self.limits.wait_seconds):
             if job.failure is not None:
@@ -115,6 +120,26 @@ class FactPages:
             with self._lock:
                 return self._ready.get(key, job.state)
         return job.state
+
+    def _kept(self, key: str) -> ReadyFacts | None:
+        """The question ``key``'s facts made before, their use recorded; None when never
+        made, or when their build was removed since (the cache of builds made for
+        requests): they are made again."""
+        with self._lock:
+            ready = self._ready.get(key)
+            if ready is not None:
+                self._ready.move_to_end(key)
+        if ready is None:
+            return None
+        if not (ready.pages.folder / INDEX).is_file():
+            self._forget(key)
+            return None
+        touch(ready.pages.folder.parent)
+        return ready
+
+    def _forget(self, key: str) -> None:
+        with self._lock:
+            self._ready.pop(key, None)
 
     def check_ids(self, ids: list[str]) -> None:
         """A usage error for an id no snapshot knows (ids found known are remembered for
@@ -133,7 +158,11 @@ class FactPages:
         """At most ``limit`` chosen groups after ``cursor`` (None: from the first)."""
         scope = ready.scope(choice)
         after = decode_cursor(cursor, scope) if cursor else None
-        frame = frame_of(read_page(self._files, ready.pages, choice, after, limit))
+        try:
+            table = read_page(self._files, ready.pages, choice, after, limit)
+        except FileNotFoundError:
+            raise self._gone(ready) from None
+        frame = frame_of(table)
         if frame.height <= limit:
             return FactsPage(frame, None)
         frame = frame.head(limit)
@@ -142,8 +171,22 @@ class FactPages:
 
     def stream(self, ready: ReadyFacts, choice: PageChoice) -> Iterator[pl.DataFrame]:
         """Every chosen group, in key order, a batch at a time."""
-        for table in stream_pages(ready.pages, choice):
-            yield frame_of(table)
+        try:
+            for table in stream_pages(ready.pages, choice):
+                yield frame_of(table)
+        except FileNotFoundError:
+            raise self._gone(ready) from None
+
+    def _gone(self, ready: ReadyFacts) -> BuildGoneError:
+        """The error for a page of ``ready`` whose build was removed while it was read
+        (the question is forgotten: asking again makes the build again)."""
+        with self._lock:
+            for key in [k for k, kept in self._ready.items() if kept is ready]:
+                del self._ready[key]
+        return BuildGoneError(
+            "the classification this page reads was removed from the service's cache of"
+            " builds while it was read; ask again to have it made again"
+        )
 
     def _days(self, question: FactsQuestion) -> Days:
         state = self.watch.state()
@@ -171,11 +214,33 @@ class FactPages:
         self, key: str, days: Days, question: FactsQuestion, reads: list[DateRead]
     ) -> ReadyFacts:
         init, cutoff, current = days
-        build = self.graph.answers.classification(
-            cutoff, init, current, question.mode, question.gap
+        build = self.limits.made_for_requests(
+            lambda: self.graph.answers.classification(
+                cutoff, init, current, question.mode, question.gap
+            )
         )
         pages = paged_build(self.graph.layout, build, question.lang)
         ready = ReadyFacts(days, question.mode, question.lang, build.reads or reads, pages)
         with self._lock:
             self._ready[key] = ready
+            while len(self._ready) > READY_KEPT:
+                self._ready.popitem(last=False)
         return ready
+
+
+def facts_link(days: Days, question: FactsQuestion) -> str:
+    """The first page of the facts of ``question`` (its dates ``days``), as a URL path and
+    query made from the question alone: a job's result, which any client may read."""
+    init, cutoff, current = days
+    query: dict[str, str] = {
+        "cutoff": cutoff.isoformat(),
+        "init": init.isoformat(),
+        "current": current.isoformat(),
+        "mode": question.mode,
+        "lang": question.lang,
+    }
+    if question.gap.allow:
+        query["allow_gap"] = "true"
+    if question.gap.max_gap != DEFAULT_MAX_GAP:
+        query["max_gap"] = str(question.gap.max_gap)
+    return "/v1/facts?" + urlencode(query)

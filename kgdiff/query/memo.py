@@ -15,7 +15,10 @@ from pathlib import Path
 from kgdiff.temporal.dates import DateRead
 
 LIMIT = 500_000
-"""Entries each memo holds at most (then it starts again empty): a few tens of MB."""
+"""Entries each memo of ids holds at most (then it starts again empty): a few tens of MB."""
+READS_LIMIT = 20_000
+"""Questions whose dates' reads are kept at most (then they start again empty): clients
+choose the dates and the gap, and an entry takes ~1 KB (measured), so ~20 MB at most."""
 
 LabelKey = tuple[str | None, str, str]
 """(the snapshot labels are read as of, or None for the latest; the language; the id)."""
@@ -44,7 +47,7 @@ class StoreMemo:
         kept = self.reads.get(key)
         if kept is not None:
             return kept
-        if len(self.reads) >= LIMIT:
+        if len(self.reads) >= READS_LIMIT:
             self.reads.clear()
         self.reads[key] = found = read()
         return found

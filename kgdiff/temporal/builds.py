@@ -29,6 +29,7 @@ from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.classify import check_dates, check_mode, role_days
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
+from kgdiff.temporal.served_builds import evict_if_serving, kept_for_caller, mark_if_serving
 
 BUILD_LAYOUT = "result-parts"
 """How a build stores its rows (part of the key): ``result/part-*.parquet``. Builds made
@@ -122,21 +123,27 @@ def publish_build(
     """The build of ``params``, made unless the store has it: ``fill`` writes the result's
     files into the folder it is given (``build_files(folder).parent``), then the build is
     published whole by one rename under the store lock (another process publishing the same
-    build first wins) and, with ``catalog``, the catalog is rebuilt."""
+    build first wins) and, with ``catalog``, the catalog is rebuilt. A build made for a
+    request to the service is marked, and evicts the least recently used such builds past
+    the bound (:mod:`kgdiff.temporal.served_builds`)."""
     folder = build_dir(layout, params)
     result = build_files(folder)
-    if result.parent.is_dir():  # a build folder appears complete, by one rename
+    # a build folder appears complete, by one rename (and one the service made for a
+    # request may be removed: see kgdiff.temporal.served_builds)
+    if result.parent.is_dir() and kept_for_caller(layout, folder):
         return Build(params, result, reused=True, reads=reads)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     fill(build_files(tmp).parent)
     (tmp / "params.json").write_bytes(msgspec.json.encode(params))
+    mark_if_serving(tmp)
     with store_lock(layout):
         if folder.exists():  # another process published the same build meanwhile
             shutil.rmtree(tmp, ignore_errors=True)
             return Build(params, result, reused=True, reads=reads)
         tmp.rename(folder)
+        evict_if_serving(layout, folder)
         if catalog:
             rebuild_catalog(layout)
     return Build(params, result, reused=False, reads=reads)
