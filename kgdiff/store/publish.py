@@ -14,7 +14,8 @@ from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest, write_manifest
+from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
+from kgdiff.store.vetting import manifest_problem
 
 
 def tool_versions() -> dict[str, str]:
@@ -45,7 +46,12 @@ def already_published(
     directory = directory or layout.snapshot_dir(name)
     if not (directory / "manifest.json").is_file():
         return None
-    manifest = read_manifest(directory / "manifest.json")
+    manifest, problem = manifest_problem(directory)
+    if manifest is None:
+        raise StoreError(
+            f"snapshot {name!r} already exists but {problem}; remove it with "
+            f"'kgdiff snapshots rm {name}' and ingest it again"
+        )
     if not manifest.source.same_file(source):
         raise StoreError(
             f"snapshot {name!r} already exists, built from {manifest.source.path} "
