@@ -27,7 +27,9 @@ class BuildKey(msgspec.Struct):
     cutoff: str
     current: str
     mode: str
-    snapshots: list[tuple[str, str | None, str]]
+    snapshots: list[list[str | None]]
+    """(name, source sha256, coverage) of each snapshot (two items in builds of an earlier
+    kgdiff, which are never shown)."""
     rules: str | None = None
 
 
@@ -100,7 +102,7 @@ def index_builds(layout: StoreLayout) -> tuple[list[ShownBuild], list[LeftOut]]:
     for folder in published_builds(layout):
         key, problem = read_build_key(folder)
         if key is not None:
-            current = sorted(list(s) for s in key.snapshots) == published
+            current = sorted(key.snapshots) == published
             if not current or key.rules != CLASSIFY_RULES:
                 continue
             if not build_files(folder).parent.is_dir() and (folder / "result.parquet").is_file():
