@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+import msgspec
 
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
 from kgdiff.store.vetting import manifest_problem
@@ -96,9 +99,14 @@ def fsync_dir(path: Path) -> None:
 def publish_snapshot(
     layout: StoreLayout, final: Path, manifest: Manifest, target: Path | None = None
 ) -> Path:
-    """Write the manifest, move ``final`` into place by one rename, rebuild the catalog.
+    """Write the manifest (with the record of every file, :mod:`kgdiff.store.inventory`),
+    move ``final`` into place by one rename, rebuild the catalog.
 
     ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
+    started = time.monotonic()
+    files = file_records(final)
+    timings = {**manifest.timings, "checksum_seconds": round(time.monotonic() - started, 3)}
+    manifest = msgspec.structs.replace(manifest, files=files, timings=timings)
     write_manifest(final / "manifest.json", manifest)
     fsync_dir(final)
     target = target or layout.snapshot_dir(manifest.name)
