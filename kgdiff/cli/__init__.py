@@ -27,6 +27,10 @@ COMMANDS: dict[str, str | CommandGroup] = {
         },
     ),
     "snapshots": "kgdiff.cli.snapshots:snapshots_app",
+    "store": CommandGroup(
+        "Check the store and mend it (docs/store.md).",
+        {"check": "kgdiff.cli.store:check_command"},
+    ),
     "classify": "kgdiff.cli.classify:classify_command",
     "audit": "kgdiff.cli.classify:audit_command",
     "timeline": "kgdiff.cli.timeline:timeline_command",

@@ -105,7 +105,7 @@ class CatalogPlan:
         return [*self.root_macros, *self.macros]
 
 
-def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
+def catalog_plan(layout: StoreLayout) -> CatalogPlan:
     """What the catalog of the snapshots, builds and sources published now is made of."""
     manifests, left_out = wikidata_snapshots(layout)
     wikipedia, wikipedia_left_out = wikipedia_snapshots(layout)
@@ -199,7 +199,7 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     for stale in target.parent.glob(f".{target.name}.tmp-*"):
         stale.unlink(missing_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    plan = _catalog_plan(layout)
+    plan = catalog_plan(layout)
     try:
         kept = copy_previous(target, tmp) and _fill(tmp, layout, plan)
         if not kept:

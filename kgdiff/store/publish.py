@@ -8,6 +8,7 @@ import shutil
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 import duckdb
 import msgspec
@@ -21,7 +22,15 @@ from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
 from kgdiff.store.vetting import manifest_problem
 
 
-def tool_versions() -> dict[str, str]:
+class ToolVersions(TypedDict):
+    """The versions every manifest records."""
+
+    tool_version: str
+    duckdb_version: str
+    python_version: str
+
+
+def tool_versions() -> ToolVersions:
     """Versions recorded in every manifest."""
     return {
         "tool_version": __version__,
