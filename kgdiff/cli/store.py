@@ -62,10 +62,9 @@ def _print(first: Report, final: Report, repaired: bool) -> None:
             _say(f"repaired: {line}")
         for line in final.failed:
             _say(f"failed: {line}")
-        left = [f for f in final.findings if f.severity != NOTE]  # the notes were said above
-        if left:
-            _say("after the repair:")
-            for finding in left:
+        _say("after the repair:")
+        for finding in final.findings:
+            if finding.severity != NOTE:  # the notes were said above
                 _say(f"  {finding.line}")
     _say(final.summary)
 
