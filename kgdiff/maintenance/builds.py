@@ -61,7 +61,7 @@ def check_builds(layout: StoreLayout, meter: Meter) -> list[Finding]:
 
 
 def _unpublish(layout: StoreLayout, folder: Path) -> Repair:
-    return Repair(UNPUBLISH, folder.relative_to(layout.root).as_posix())
+    return Repair(UNPUBLISH, folder.relative_to(layout.root).as_posix(), folder.stat().st_ino)
 
 
 def _classify_build(

@@ -44,6 +44,9 @@ class Repair(msgspec.Struct, frozen=True):
 
     action: str
     path: str | None = None
+    inode: int | None = None
+    """The inode ``path`` had when checked: a build made again since (a new folder, renamed
+    into place) is not the one found unreadable, and is left alone."""
 
 
 class Finding(msgspec.Struct, frozen=True):

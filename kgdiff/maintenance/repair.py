@@ -71,7 +71,7 @@ def _mend(layout: StoreLayout, finding: Finding) -> str | None:
     if action == DROP_STAGING:
         return _drop_staging(path)
     if action == UNPUBLISH:
-        return _unpublish(layout, path)
+        return _unpublish(layout, path, finding.repair.inode)
     if action == FAIL_JOBS:
         failed = fail_orphaned_jobs(jobs_folder(layout))
         return f"marked {len(failed)} orphaned job(s) failed" if failed else None
@@ -101,12 +101,12 @@ def _drop_staging(path: Path) -> str | None:
     return "removed the staging" if path == folder else "removed the lock"
 
 
-def _unpublish(layout: StoreLayout, path: Path) -> str | None:
-    """Rename a build away under the store lock (no reader finds it half deleted), then
-    delete it."""
+def _unpublish(layout: StoreLayout, path: Path, inode: int | None) -> str | None:
+    """Rename the build found unreadable away under the store lock (no reader finds it half
+    deleted), then delete it; one made again since (another inode) is left alone."""
     trash = path.with_name(f".trash-{path.name}-{os.getpid()}")
     with store_lock(layout):
-        if not path.exists():
+        if not path.exists() or (inode is not None and path.stat().st_ino != inode):
             return None
         path.rename(trash)
     _delete(trash)
