@@ -110,6 +110,8 @@ def test_classify_ingest_and_rm_go_on_beside_it(store_with_empty: Path, small_du
         "--coverage", "subset", "--store", store,
     )  # fmt: skip
     assert ingested.returncode == 0, ingested.stderr
+    said = [line for line in ingested.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(said) == 1 and said[0].startswith("warning: snapshot 'bad' "), ingested.stderr
     assert shown_snapshots(store_with_empty) == sorted([*GOOD, "small"])
     listed = run_kgdiff("snapshots", "--store", store)
     assert listed.returncode == 0 and "snapshot 'bad'" in listed.stderr, listed.stderr
