@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import msgspec
@@ -27,6 +28,8 @@ from kgdiff.store.manifest import SUBSET, Manifest, read_manifest
 
 PAGEVIEWS_FILE = "pageviews.parquet"
 EVIDENCE_FILE = "evidence.parquet"
+MEMO_SIZE = 4096
+"""Files whose vetting is remembered (by inode, size and modification time)."""
 LEFT_OUT_VIEW = "kgdiff_left_out"
 """The catalog's view of the folders it leaves out (``sql/catalog/left_out_view.sql``): they
 change with the catalog, atomically, and whoever reads the catalog can read them."""
@@ -54,7 +57,19 @@ class LeftOut:
 
 def parquet_problem(path: Path) -> str | None:
     """Why ``path`` is no readable Parquet file (its footer, what DuckDB reads to bind a
-    view over it), or None."""
+    view over it), or None. Remembered while the file is unchanged (inode, size, time):
+    every rebuild, and every list of snapshots, asks again."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return f"{path.name} is missing"
+    except OSError as exc:
+        return f"{path.name} cannot be read ({exc.strerror or type(exc).__name__})"
+    return _footer_problem(path, (stat.st_ino, stat.st_size, stat.st_mtime_ns))
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _footer_problem(path: Path, identity: tuple[int, int, int]) -> str | None:
     try:
         pq.read_metadata(path)
     except FileNotFoundError:
@@ -67,13 +82,22 @@ def parquet_problem(path: Path) -> str | None:
 
 
 def manifest_problem(folder: Path) -> tuple[Manifest | None, str | None]:
-    """The manifest of a published folder, or why it cannot be read."""
+    """The manifest of a published folder, or why it cannot be read (remembered while the
+    file is unchanged)."""
+    path = folder / "manifest.json"
     try:
-        return read_manifest(folder / "manifest.json"), None
+        stat = path.stat()
+        return _manifest(path, (stat.st_ino, stat.st_size, stat.st_mtime_ns)), None
     except OSError as exc:
         return None, f"its manifest.json cannot be read ({exc.strerror or type(exc).__name__})"
     except msgspec.DecodeError as exc:
         return None, f"its manifest.json is damaged ({exc})"
+
+
+@lru_cache(maxsize=MEMO_SIZE)
+def _manifest(path: Path, identity: tuple[int, int, int]) -> Manifest:
+    """The manifest at ``path`` as it is (a frozen struct: safe to share)."""
+    return read_manifest(path)
 
 
 def tables_problem(folder: Path, tables: tuple[str, ...]) -> str | None:
