@@ -21,12 +21,12 @@ from kgdiff.store.vetting import (
 def list_snapshots(layout: StoreLayout) -> list[Manifest]:
     """Manifests of every published snapshot the catalog shows (one it cannot read is left
     out: :func:`left_out_snapshots`), by date then name."""
-    return wikidata_snapshots(layout)[0]
+    return sorted(wikidata_snapshots(layout)[0], key=lambda m: (m.date, m.name))
 
 
 def list_wikipedia_snapshots(layout: StoreLayout) -> list[Manifest]:
     """Manifests of every published Wikipedia snapshot the catalog shows, by date then name."""
-    return wikipedia_snapshots(layout)[0]
+    return sorted(wikipedia_snapshots(layout)[0], key=lambda m: (m.date, m.name))
 
 
 def left_out_snapshots(layout: StoreLayout) -> list[LeftOut]:

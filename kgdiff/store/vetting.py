@@ -151,16 +151,17 @@ def _snapshots(
             left_out.append(LeftOut(kind, name, _relative(layout, folder), problem, _rm_fix(name)))
         else:
             shown.append(manifest)
-    return sorted(shown, key=lambda m: (m.date, m.name)), left_out
+    return shown, left_out
 
 
 def wikidata_snapshots(layout: StoreLayout) -> tuple[list[Manifest], list[LeftOut]]:
-    """The Wikidata snapshots a catalog shows (by date, then name), and those it leaves out."""
+    """The Wikidata snapshots a catalog shows (by name, the order of its views' files), and
+    those it leaves out."""
     return _snapshots(layout, "snapshot", layout.published_names(), layout.snapshot_dir, TABLES)
 
 
 def wikipedia_snapshots(layout: StoreLayout) -> tuple[list[Manifest], list[LeftOut]]:
-    """The Wikipedia snapshots a catalog shows (by date, then name), and those it leaves out."""
+    """The Wikipedia snapshots a catalog shows (by name), and those it leaves out."""
     return _snapshots(
         layout,
         "wikipedia snapshot",
