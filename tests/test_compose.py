@@ -72,7 +72,12 @@ def test_the_api_services_command_serves_the_demo_store(demo_store: Path, tmp_pa
     server = subprocess.Popen(api["command"], env=environment, cwd=tmp_path)
     try:
         health = wait_for_health(port)
-        assert health == {"status": "ok", "snapshots": 3, "version": health["version"]}
+        assert health == {
+            "status": "ok",
+            "snapshots": 3,
+            "version": health["version"],
+            "problems": [],
+        }
         listed = httpx.get(f"http://127.0.0.1:{port}/v1/snapshots", trust_env=False).json()
         assert [s["name"] for s in listed["snapshots"]] == [
             "wd-2013-12",

@@ -91,7 +91,12 @@ def all_pages(api: httpx.Client, query: str, limit: int) -> tuple[list[dict[str,
 
 def test_health_and_snapshots_are_the_librarys(api: httpx.Client, kg: KnowledgeGraph) -> None:
     health = api.get("/health").json()
-    assert health == {"status": "ok", "snapshots": 3, "version": kgdiff.__version__}
+    assert health == {
+        "status": "ok",
+        "snapshots": 3,
+        "version": kgdiff.__version__,
+        "problems": [],
+    }
     listed = api.get("/v1/snapshots").json()["snapshots"]
     same_rows(listed, kg.snapshots())
     assert [s["name"] for s in listed] == ["wd-2013-12", "wd-2014-10", "wd-2014-12"]

@@ -88,9 +88,16 @@ class Pong(BaseModel):
 class Health(BaseModel):
     """Whether the store can be read."""
 
-    status: str = Field(description="ok")
+    status: str = Field(
+        description="ok; degraded when the catalog leaves out a published folder it cannot"
+        " read (a damaged snapshot or build): the others still answer"
+    )
     snapshots: int = Field(description="Wikidata snapshots in the store")
     version: str = Field(description="kgdiff's version")
+    problems: list[str] = Field(
+        default_factory=list,
+        description="What is left out of the catalog and why, one line each, with what to do",
+    )
 
 
 class Notes(BaseModel):

@@ -25,13 +25,20 @@ async def ping() -> Any:
 
 @router.get("/health", response_model=Health, responses=responses(503))
 def health(facts: Facts) -> Any:
-    """Whether the store can be read, its Wikidata snapshots and kgdiff's version."""
+    """Whether the store can be read, its Wikidata snapshots and kgdiff's version; ``degraded``
+    (still 200) when its catalog leaves out a folder it cannot read, with why."""
     try:
         state = facts.watch.state()
     except (KgdiffError, duckdb.Error, OSError) as exc:
         detail = as_query_params(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         return problem(503, "store-unreadable", "The store cannot be read", detail)
-    return {"status": "ok", "snapshots": state.snapshots, "version": __version__}
+    status = "degraded" if state.left_out else "ok"
+    return {
+        "status": status,
+        "snapshots": state.snapshots,
+        "version": __version__,
+        "problems": state.left_out,
+    }
 
 
 @router.get("/v1/snapshots", response_model=Snapshots)

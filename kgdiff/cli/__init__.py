@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from kgdiff.cli.common import run_guarded
+from kgdiff.cli.common import print_library_warnings, run_guarded
 from kgdiff.cli.exit import exit_without_teardown
 from kgdiff.cli.lazy import CommandGroup, build_app
 from kgdiff.ingest.worker_context import start_worker_server
@@ -27,6 +27,10 @@ COMMANDS: dict[str, str | CommandGroup] = {
         },
     ),
     "snapshots": "kgdiff.cli.snapshots:snapshots_app",
+    "store": CommandGroup(
+        "Check the store and mend it (docs/store.md).",
+        {"check": "kgdiff.cli.store:check_command"},
+    ),
     "classify": "kgdiff.cli.classify:classify_command",
     "audit": "kgdiff.cli.classify:audit_command",
     "timeline": "kgdiff.cli.timeline:timeline_command",
@@ -100,6 +104,7 @@ def main() -> None:
     # pyarrow loads, hence here (the command line imports no pyarrow itself).
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "1000")
     ingest = args[:2] == ["ingest", "wikidata"] and "--help" not in args
+    print_library_warnings()
     try:
         code = run_guarded(lambda: _run(args, ingest))
     except SystemExit as exc:  # how typer ends every command

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,6 +40,42 @@ EXIT_UNEXPECTED = 70  # sysexits' EX_SOFTWARE: an internal error, which no expec
 def fail(message: str) -> None:
     """Print ``error: message`` on one line to stderr."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def warn(message: str) -> None:
+    """Print ``warning: message`` (plain text) on one line to stderr."""
+    err_console.print(
+        f"[bold yellow]warning:[/] {escape(message)}", highlight=False, soft_wrap=True
+    )
+
+
+WARNING_LOGGERS = ("kgdiff.store.catalog",)
+"""The library's loggers whose warnings a command prints: the published folders a catalog
+rebuild leaves out (:mod:`kgdiff.store.vetting`)."""
+
+
+class WarningLines(logging.Handler):
+    """Prints each warning of the library as one ``warning:`` line on stderr, once per
+    command (a command may rebuild the catalog more than once)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self._said: set[str] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message not in self._said:
+            self._said.add(message)
+            warn(message)
+
+
+def print_library_warnings() -> None:
+    """Have the library's warnings (:data:`WARNING_LOGGERS`) printed as ``warning:`` lines."""
+    handler = WarningLines()
+    for name in WARNING_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.propagate = False  # a server's log configuration would print them twice
 
 
 @contextmanager

@@ -8,15 +8,17 @@ import msgspec
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, graph, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, parse_day, warn
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import (
     get_snapshot,
+    left_out_snapshots,
     list_snapshots,
     list_wikipedia_snapshots,
     refresh_catalog,
     remove_snapshot,
+    snapshot_folder,
 )
 
 snapshots_app = typer.Typer(help="List, show and remove snapshots.", invoke_without_command=True)
@@ -35,6 +37,8 @@ def list_command(store: StoreOption = None) -> None:
     layout = StoreLayout.resolve(store)
     manifests = list_snapshots(layout)
     wikipedia = list_wikipedia_snapshots(layout)
+    for item in left_out_snapshots(layout):
+        warn(item.line)
     if not manifests and not wikipedia:
         console.print(f"no snapshots in {layout.root}")
         return
@@ -88,7 +92,7 @@ def remove_command(
 ) -> None:
     """Remove a snapshot (its folder and its rows in the catalog views)."""
     layout = StoreLayout.resolve(store)
-    get_snapshot(layout, name)
+    snapshot_folder(layout, name)  # a snapshot whose manifest is damaged can be removed too
     if not yes:
         typer.confirm(f"remove snapshot {name!r} from {layout.root}?", abort=True)
     remove_snapshot(layout, name)

@@ -9,6 +9,7 @@ result is a build, ``STORE/builds/evidence/NAME/evidence.parquet``, shown by the
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import get_snapshot, list_snapshots
 from kgdiff.store.store_root import open_catalog
+from kgdiff.store.vetting import parquet_problem
 from kgdiff.text.sections import sentences
 from kgdiff.wikipedia.sites import wiki_language
 
@@ -63,11 +65,11 @@ def evidence_current(layout: StoreLayout, name: str) -> bool:
 
 def _is_current(folder: Path, params: dict[str, Any]) -> bool:
     params_file = folder / "params.json"
-    return (
-        (folder / "evidence.parquet").is_file()
-        and params_file.is_file()
-        and msgspec.json.decode(params_file.read_bytes()) == params
-    )
+    try:
+        same = msgspec.json.decode(params_file.read_bytes()) == params
+    except (OSError, msgspec.DecodeError):
+        return False  # none, or damaged: made anew
+    return same and parquet_problem(folder / "evidence.parquet") is None
 
 
 def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
@@ -79,7 +81,7 @@ def build_evidence(layout: StoreLayout, name: str) -> EvidenceBuild:
     target = folder / "evidence.parquet"
     if _is_current(folder, params):
         return EvidenceBuild(name, target, pq.ParquetFile(target).metadata.num_rows, True)
-    tmp = folder.with_name(f".tmp-{name}")
+    tmp = folder.with_name(f".tmp-{name}-{os.getpid()}")  # the pid: kgdiff store check
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     try:

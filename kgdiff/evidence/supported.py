@@ -12,18 +12,16 @@ from typing import Any
 from kgdiff.sqlfiles import IDENTIFIER, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import read_manifest
+from kgdiff.store.vetting import evidence_tables, wikipedia_snapshots
 
 PREFERRED_WIKI = "enwiki"
 
 
 def evidence_files(layout: StoreLayout) -> list[Path]:
-    """The evidence tables of the Wikipedia snapshots published now."""
-    names = set(layout.wikipedia_names())
-    return sorted(
-        path
-        for path in layout.root.glob("builds/evidence/*/evidence.parquet")
-        if path.parent.name in names
-    )
+    """The evidence tables of the Wikipedia snapshots published now (those the catalog
+    shows, :mod:`kgdiff.store.vetting`)."""
+    shown, _ = wikipedia_snapshots(layout)
+    return evidence_tables(layout, [m.name for m in shown])[0]
 
 
 def evidence_wiki(layout: StoreLayout) -> str | None:

@@ -4,7 +4,8 @@
 
     STORE/pageviews/source=NAME/      published by renaming a finished temp folder
         pageviews.parquet             wiki, title, period_start, period, access, agent, views
-        manifest.json                 source (path, size, sha256 or request), counts, rejects
+        manifest.json                 source (path, size, sha256 or request), counts, rejects,
+                                      files (size, sha256, rows of pageviews.parquet)
 
 Rows that repeat a (wiki, title, period_start, period, access, agent) key are summed. The
 rows are first spooled to a raw Parquet file, then DuckDB groups them (spilling to disk
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import msgspec
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -29,6 +31,7 @@ from kgdiff.errors import StoreError
 from kgdiff.readers.pageviews import PageviewRow
 from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout, check_name
 
 FOLDER = "pageviews"
@@ -97,7 +100,9 @@ def publish(
         _spool(rows, raw)
         written = _aggregate(raw, work / TABLE_FILE, work / "spill")
         raw.unlink()
+        shutil.rmtree(work / "spill", ignore_errors=True)  # published: the table and manifest
         manifest = finish(written)
+        manifest["files"] = msgspec.to_builtins(file_records(work))  # for kgdiff store check
         (work / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", "utf-8")
         with store_lock(layout):
             try:

@@ -9,15 +9,17 @@ request costs one ``stat`` rather than a query.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
+import duckdb
 import polars as pl
 
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
+from kgdiff.store.vetting import LEFT_OUT_VIEW, LeftOut
 
 if TYPE_CHECKING:
     from kgdiff.query.graph import KnowledgeGraph
@@ -33,6 +35,8 @@ class StoreState:
     latest: date | None
     listing: pl.DataFrame
     """The snapshots as ``kg.snapshots()`` lists them (the view reads every manifest)."""
+    left_out: list[str] = field(default_factory=list)
+    """The published folders the catalog leaves out, one line each (why, what to do)."""
 
 
 class StoreWatch:
@@ -72,7 +76,18 @@ class StoreWatch:
         with self.graph.connection() as connection:
             tag_row = connection.execute(load_sql("query/store_tag")).fetchone()
             span = connection.execute(load_sql("query/snapshot_span")).fetchone()
+            left_out = _left_out(connection)
         tag, count = tag_row if tag_row else ("", 0)
         first, latest = span if span else (None, None)
         listing = self.graph.answers.snapshots().frame
-        return StoreState(f"{tag}-{__version__}", int(count), first, latest, listing)
+        return StoreState(f"{tag}-{__version__}", int(count), first, latest, listing, left_out)
+
+
+def _left_out(connection: duckdb.DuckDBPyConnection) -> list[str]:
+    """The lines of the folders the catalog leaves out (none in a catalog of an older
+    kgdiff, which did not record them)."""
+    present = connection.execute(load_sql("lookup/views_present"), {"names": [LEFT_OUT_VIEW]})
+    if not present.fetchall():
+        return []
+    rows = connection.execute(load_sql("query/left_out")).fetchall()
+    return [LeftOut(*row).line for row in rows]

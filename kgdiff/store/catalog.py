@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import fcntl
 import importlib
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -30,10 +31,22 @@ import duckdb
 
 import kgdiff
 from kgdiff.sqlfiles import as_table_macro, quote, render
+from kgdiff.store.builds_index import index_builds
 from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
 from kgdiff.store.coverage import COVERAGE_TABLE
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_sources
+from kgdiff.store.manifest import Manifest
 from kgdiff.store.store_root import root_macros, set_store_root, store_relative
+from kgdiff.store.vetting import (
+    LeftOut,
+    evidence_tables,
+    pageview_sources,
+    wikidata_snapshots,
+    wikipedia_snapshots,
+)
+
+LOG = logging.getLogger(__name__)
+"""Warns of each published folder a rebuild leaves out (the command line prints them)."""
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
 
@@ -78,11 +91,13 @@ def store_macros() -> list[str]:
 @dataclass(frozen=True)
 class CatalogPlan:
     """The statements that make a catalog, in this order: the root macros (every view
-    calls them), the views, then the table macros (which bind against the views)."""
+    calls them), the views, then the table macros (which bind against the views); and the
+    published folders it leaves out, because a view could not read them."""
 
     root_macros: list[str]
     views: list[str]
     macros: list[str]
+    left_out: list[LeftOut] = field(default_factory=list)
 
     @property
     def marked(self) -> list[str]:
@@ -90,27 +105,45 @@ class CatalogPlan:
         return [*self.root_macros, *self.macros]
 
 
-def _catalog_plan(layout: StoreLayout) -> CatalogPlan:
+def catalog_plan(layout: StoreLayout) -> CatalogPlan:
     """What the catalog of the snapshots, builds and sources published now is made of."""
-    names = layout.published_names()
-    if not names:
-        views = [
-            render("catalog/snapshots_empty"),
-            *_wikipedia_views(layout),
-            _pageviews_view(layout),
-        ]
-        return CatalogPlan(root_macros(), views, [])
-    dirs = [layout.snapshot_dir(name) for name in names]
-    manifests = [store_relative(layout, d / "manifest.json") for d in dirs]
-    views = [render("catalog/snapshots_view", manifests=manifests)]
+    manifests, left_out = wikidata_snapshots(layout)
+    wikipedia, wikipedia_left_out = wikipedia_snapshots(layout)
+    sources, sources_left_out = pageview_sources(layout)
+    left_out += wikipedia_left_out + sources_left_out
+    if manifests:
+        left_out += index_builds(layout)[1]
+        left_out += evidence_tables(layout, [m.name for m in wikipedia])[1]
+    others = [
+        *_wikipedia_views(layout, wikipedia, bool(manifests)),
+        _pageviews_view(layout, sources),
+    ]
+    if not manifests:
+        views = [render("catalog/snapshots_empty"), *others, left_out_view(left_out)]
+        return CatalogPlan(root_macros(), views, [], left_out)
+    dirs = [layout.snapshot_dir(m.name) for m in manifests]
+    paths = [store_relative(layout, d / "manifest.json") for d in dirs]
+    views = [render("catalog/snapshots_view", manifests=paths)]
     views.extend(_table_views(layout, TABLES, dirs))
     coverage = _table_views(layout, (COVERAGE_TABLE,), dirs)  # subset snapshots only
     views.extend(coverage or [render("catalog/coverage_empty")])
-    views.extend(_wikipedia_views(layout))
-    views.append(_pageviews_view(layout))
+    views.extend(others)
     for part in catalog_parts():
         views.extend(part.views(layout))
-    return CatalogPlan(root_macros(), views, table_macros())
+    views.append(left_out_view(left_out))
+    return CatalogPlan(root_macros(), views, table_macros(), left_out)
+
+
+def left_out_view(left_out: list[LeftOut]) -> str:
+    """The view ``kgdiff_left_out``: the folders this catalog leaves out, and why."""
+    return render(
+        "catalog/left_out_view",
+        kinds=[item.kind for item in left_out],
+        names=[item.name for item in left_out],
+        paths=[item.path for item in left_out],
+        reasons=[item.reason for item in left_out],
+        fixes=[item.fix for item in left_out],
+    )
 
 
 def table_macros() -> list[str]:
@@ -128,26 +161,27 @@ def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path])
     return views
 
 
-def _pageviews_view(layout: StoreLayout) -> str:
-    """``pageviews`` over every published source (an empty view when there is none)."""
+def _pageviews_view(layout: StoreLayout, sources: list[str]) -> str:
+    """``pageviews`` over the published ``sources`` (an empty view when there is none)."""
     files = [
         store_relative(layout, layout.pageview_source_dir(name) / "pageviews.parquet")
-        for name in layout.pageview_sources()
+        for name in sources
     ]
     if not files:
         return render("catalog/pageviews_empty")
     return render("catalog/pageviews_view", files=files)
 
 
-def _wikipedia_views(layout: StoreLayout) -> list[str]:
-    """``wikipedia_snapshots``, ``pages``, ``revisions`` and ``page_entities``."""
-    dirs = [layout.wikipedia_snapshot_dir(name) for name in layout.wikipedia_names()]
+def _wikipedia_views(layout: StoreLayout, manifests: list[Manifest], wikidata: bool) -> list[str]:
+    """``wikipedia_snapshots``, ``pages``, ``revisions`` and ``page_entities`` (with
+    ``wikidata`` snapshots shown)."""
+    dirs = [layout.wikipedia_snapshot_dir(m.name) for m in manifests]
     if not dirs:
         return [render("catalog/wikipedia_snapshots_empty")]
-    manifests = [store_relative(layout, d / "manifest.json") for d in dirs]
-    views = [render("catalog/wikipedia_snapshots_view", manifests=manifests)]
+    paths = [store_relative(layout, d / "manifest.json") for d in dirs]
+    views = [render("catalog/wikipedia_snapshots_view", manifests=paths)]
     views.extend(_table_views(layout, WIKIPEDIA_TABLES, dirs))
-    if layout.published_names():
+    if wikidata:
         views.append(render("catalog/page_entities_view"))
     return views
 
@@ -156,14 +190,16 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     """Write a fresh catalog for the snapshots published now; return its path.
 
     The caller holds :func:`store_lock`. The previous catalog's macros are kept when they
-    are the very ones this rebuild would make (:mod:`kgdiff.store.catalog_reuse`).
+    are the very ones this rebuild would make (:mod:`kgdiff.store.catalog_reuse`). A
+    published folder that a view cannot read is left out, recorded in the catalog's view
+    ``kgdiff_left_out`` and logged as a warning (:mod:`kgdiff.store.vetting`).
     """
     target = layout.catalog
     # Temporary files (and WALs) of a killed rebuild: with the lock held, no live one has any.
     for stale in target.parent.glob(f".{target.name}.tmp-*"):
         stale.unlink(missing_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    plan = _catalog_plan(layout)
+    plan = catalog_plan(layout)
     try:
         kept = copy_previous(target, tmp) and _fill(tmp, layout, plan)
         if not kept:
@@ -173,6 +209,8 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     except BaseException:
         tmp.unlink(missing_ok=True)  # never left behind half made
         raise
+    for item in plan.left_out:
+        LOG.warning("%s", item.line)
     return target
 
 

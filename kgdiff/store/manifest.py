@@ -7,6 +7,8 @@ from pathlib import Path
 
 import msgspec
 
+from kgdiff.store.inventory import FileRecord
+
 FULL = "full"
 SUBSET = "subset"
 COVERAGES = (FULL, SUBSET)
@@ -66,6 +68,10 @@ class Manifest(msgspec.Struct, frozen=True):
     """For a Wikidata snapshot: ``full`` (a whole dump: an entity it lacks did not exist) or
     ``subset`` (an entity list, ``--limit``, a sample: it knows only the entities listed in
     its ``coverage`` table)."""
+    files: dict[str, FileRecord] | None = None
+    """Every file of the snapshot's folder but the manifest, by path relative to it: its
+    size, SHA-256 and rows (Parquet), as published (:mod:`kgdiff.store.inventory`); None in
+    the manifests of an earlier kgdiff."""
 
 
 def write_manifest(path: Path, manifest: Manifest) -> None:

@@ -5,19 +5,32 @@ from __future__ import annotations
 import os
 import platform
 import shutil
+import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 import duckdb
+import msgspec
 
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest, write_manifest
+from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
+from kgdiff.store.vetting import manifest_problem
 
 
-def tool_versions() -> dict[str, str]:
+class ToolVersions(TypedDict):
+    """The versions every manifest records."""
+
+    tool_version: str
+    duckdb_version: str
+    python_version: str
+
+
+def tool_versions() -> ToolVersions:
     """Versions recorded in every manifest."""
     return {
         "tool_version": __version__,
@@ -45,7 +58,12 @@ def already_published(
     directory = directory or layout.snapshot_dir(name)
     if not (directory / "manifest.json").is_file():
         return None
-    manifest = read_manifest(directory / "manifest.json")
+    manifest, problem = manifest_problem(directory)
+    if manifest is None:
+        raise StoreError(
+            f"snapshot {name!r} already exists but {problem}; remove it with "
+            f"'kgdiff snapshots rm {name}' and ingest it again"
+        )
     if not manifest.source.same_file(source):
         raise StoreError(
             f"snapshot {name!r} already exists, built from {manifest.source.path} "
@@ -90,9 +108,14 @@ def fsync_dir(path: Path) -> None:
 def publish_snapshot(
     layout: StoreLayout, final: Path, manifest: Manifest, target: Path | None = None
 ) -> Path:
-    """Write the manifest, move ``final`` into place by one rename, rebuild the catalog.
+    """Write the manifest (with the record of every file, :mod:`kgdiff.store.inventory`),
+    move ``final`` into place by one rename, rebuild the catalog.
 
     ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
+    started = time.monotonic()
+    files = file_records(final)
+    timings = {**manifest.timings, "checksum_seconds": round(time.monotonic() - started, 3)}
+    manifest = msgspec.structs.replace(manifest, files=files, timings=timings)
     write_manifest(final / "manifest.json", manifest)
     fsync_dir(final)
     target = target or layout.snapshot_dir(manifest.name)

@@ -9,25 +9,29 @@ from pathlib import Path
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.manifest import Manifest, read_manifest
+from kgdiff.store.manifest import Manifest
+from kgdiff.store.vetting import (
+    LeftOut,
+    manifest_problem,
+    wikidata_snapshots,
+    wikipedia_snapshots,
+)
 
 
 def list_snapshots(layout: StoreLayout) -> list[Manifest]:
-    """Manifests of every published snapshot, by date then name."""
-    manifests = [
-        read_manifest(layout.snapshot_dir(name) / "manifest.json")
-        for name in layout.published_names()
-    ]
-    return sorted(manifests, key=lambda m: (m.date, m.name))
+    """Manifests of every published snapshot the catalog shows (one it cannot read is left
+    out: :func:`left_out_snapshots`), by date then name."""
+    return sorted(wikidata_snapshots(layout)[0], key=lambda m: (m.date, m.name))
 
 
 def list_wikipedia_snapshots(layout: StoreLayout) -> list[Manifest]:
-    """Manifests of every published Wikipedia snapshot, by date then name."""
-    manifests = [
-        read_manifest(layout.wikipedia_snapshot_dir(name) / "manifest.json")
-        for name in layout.wikipedia_names()
-    ]
-    return sorted(manifests, key=lambda m: (m.date, m.name))
+    """Manifests of every published Wikipedia snapshot the catalog shows, by date then name."""
+    return sorted(wikipedia_snapshots(layout)[0], key=lambda m: (m.date, m.name))
+
+
+def left_out_snapshots(layout: StoreLayout) -> list[LeftOut]:
+    """The published Wikidata and Wikipedia snapshots the catalog leaves out, and why."""
+    return wikidata_snapshots(layout)[1] + wikipedia_snapshots(layout)[1]
 
 
 def snapshot_folder(layout: StoreLayout, name: str) -> Path:
@@ -40,8 +44,15 @@ def snapshot_folder(layout: StoreLayout, name: str) -> Path:
 
 
 def get_snapshot(layout: StoreLayout, name: str) -> Manifest:
-    """The manifest of snapshot ``name`` (raises :class:`StoreError` if there is none)."""
-    return read_manifest(snapshot_folder(layout, name) / "manifest.json")
+    """The manifest of snapshot ``name`` (raises :class:`StoreError` if there is none, or
+    if it cannot be read)."""
+    manifest, problem = manifest_problem(snapshot_folder(layout, name))
+    if manifest is None:
+        raise StoreError(
+            f"snapshot {name!r}: {problem}; remove it with 'kgdiff snapshots rm {name}' "
+            "and ingest it again"
+        )
+    return manifest
 
 
 def remove_snapshot(layout: StoreLayout, name: str) -> None:

@@ -134,6 +134,42 @@ def group_ranges(schema: pa.Schema) -> list[KeyRanges] | None:
     return [[(first, last) for first, last in group] for group in msgspec.json.decode(raw)]
 
 
+def lock_path(directory: Path) -> Path:
+    """The lock file of the staging folder ``directory`` (``.staging/NAME.lock``), held by
+    the ingest that uses the folder for as long as it runs."""
+    return directory.parent / f"{directory.name}.lock"
+
+
+def lock_staging(directory: Path) -> IO[bytes]:
+    """Take the lock of the staging folder ``directory`` (a :class:`StoreError` when another
+    ingest holds it); closing the returned file releases it."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    handle = lock_path(directory).open("wb")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError as exc:
+        handle.close()
+        raise StoreError(
+            f"another kgdiff ingest is writing snapshot {directory.name!r}; wait for it to end"
+        ) from exc
+    return handle
+
+
+def staging_in_use(directory: Path) -> bool:
+    """Whether a running ingest holds the lock of the staging folder ``directory``."""
+    try:
+        handle = lock_path(directory).open("rb")
+    except FileNotFoundError:
+        return False
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
 class Staging:
     """The staging folder of one snapshot name, locked while an ingest uses it."""
 
@@ -146,14 +182,7 @@ class Staging:
 
     def open(self) -> dict[int, PartMeta]:
         """Lock the folder, resume or reset it; return the chunks already finished."""
-        self.dir.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = (self.dir.parent / f"{self.dir.name}.lock").open("wb")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise StoreError(
-                f"another kgdiff ingest is writing snapshot {self.dir.name!r}; wait for it to end"
-            ) from exc
+        self._lock = lock_staging(self.dir)
         if not self._matches():
             shutil.rmtree(self.dir, ignore_errors=True)
         self.parts.mkdir(parents=True, exist_ok=True)

@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import msgspec
 
 from kgdiff import __version__
 from kgdiff.errors import StoreError
+from kgdiff.sqlfiles import load_sql
+from kgdiff.store.builds_index import build_problem
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, build_files, classification_view
 from kgdiff.store.manifest import Manifest
@@ -123,15 +126,23 @@ def publish_build(
     """The build of ``params``, made unless the store has it: ``fill`` writes the result's
     files into the folder it is given (``build_files(folder).parent``), then the build is
     published whole by one rename under the store lock (another process publishing the same
-    build first wins) and, with ``catalog``, the catalog is rebuilt. A build made for a
+    build first wins) and, with ``catalog``, the catalog is rebuilt.
+
+    A build the store has is reused; with ``catalog``, its view is restored if the catalog
+    lacks it (a run killed between the rename and the rebuild). One that cannot be read (no
+    result files, a damaged ``params.json``) is removed and made anew. A build made for a
     request to the service is marked, and evicts the least recently used such builds past
     the bound (:mod:`kgdiff.temporal.served_builds`)."""
     folder = build_dir(layout, params)
     result = build_files(folder)
-    # a build folder appears complete, by one rename (and one the service made for a
-    # request may be removed: see kgdiff.temporal.served_builds)
-    if result.parent.is_dir() and kept_for_caller(layout, folder):
-        return Build(params, result, reused=True, reads=reads)
+    if folder.is_dir():  # a build folder appears complete, by one rename
+        if build_problem(folder) is not None:
+            discard_build(layout, folder)
+        elif kept_for_caller(layout, folder):  # else the service evicted it meanwhile
+            if catalog and lacks_view(layout, params):
+                with store_lock(layout):
+                    rebuild_catalog(layout)
+            return Build(params, result, reused=True, reads=reads)
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -147,6 +158,28 @@ def publish_build(
         if catalog:
             rebuild_catalog(layout)
     return Build(params, result, reused=False, reads=reads)
+
+
+def lacks_view(layout: StoreLayout, params: BuildParams) -> bool:
+    """Whether the catalog lacks the view of the build of ``params``."""
+    try:
+        with open_catalog(layout) as connection:
+            names = {"names": [params.view_name]}
+            return not connection.execute(load_sql("lookup/views_present"), names).fetchall()
+    except (StoreError, duckdb.Error):
+        return True  # no catalog, or one that cannot be opened: a rebuild makes it
+
+
+def discard_build(layout: StoreLayout, folder: Path) -> None:
+    """Unpublish the unreadable build in ``folder`` (renamed away under the store lock, so
+    no other process publishes into it meanwhile), then delete it; the catalog is rebuilt."""
+    trash = folder.with_name(f".trash-{folder.name}-{os.getpid()}")
+    with store_lock(layout):
+        if not folder.is_dir() or build_problem(folder) is None:
+            return  # another process removed or replaced it meanwhile
+        folder.rename(trash)
+        rebuild_catalog(layout)
+    shutil.rmtree(trash, ignore_errors=True)
 
 
 def classification(

@@ -28,7 +28,7 @@ from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, duckdb_glob
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.builds import classification
+from kgdiff.temporal.builds import classification, lacks_view
 from kgdiff.temporal.classify import check_mode, role_days
 from kgdiff.temporal.dates import GapPolicy, check_answerable
 from kgdiff.temporal.levels import LEVELS
@@ -81,11 +81,12 @@ def staleness_curve(
             if key not in counted:
                 build = classification(layout, init, cutoff, current, mode, catalog=False)
                 counted[key] = _level_counts(build.path)
-                made += [] if build.reused else [build]
+                # a reused build whose view a killed run never made gets it with the new ones
+                made += [] if build.reused and not lacks_view(layout, build.params) else [build]
             rows += _month_rows(cutoff, counted[key])
             if on_month is not None:
                 on_month(cutoff, done, len(months))
-    finally:  # the new builds' views, in one rebuild (one per build cost more than them)
+    finally:  # the builds' missing views, in one rebuild (one per build cost more than them)
         if made:
             with store_lock(layout):
                 rebuild_catalog(layout)

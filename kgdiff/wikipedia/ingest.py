@@ -28,6 +28,7 @@ from kgdiff.readers.xml_stream import XmlDumpError
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
+from kgdiff.store.staging import lock_path, lock_staging
 from kgdiff.wikipedia.rows import LeadMemo, RowBuffer
 from kgdiff.wikipedia.select import SelectionStats, pages_in_force
 from kgdiff.wikipedia.sites import resolve_wiki
@@ -89,15 +90,18 @@ def ingest_wikipedia(
     if existing is not None:
         return WikipediaResult(existing, target, "unchanged")
     staging = layout.staging(name)
-    shutil.rmtree(staging, ignore_errors=True)  # a killed earlier run: nothing there is reused
-    staging.mkdir(parents=True)
-    job = _Job(request, name, day, dump_day, wiki, source, staging, started)
+    lock = lock_staging(staging)  # held while it runs: kgdiff store check leaves it alone
     try:
+        shutil.rmtree(staging, ignore_errors=True)  # a killed earlier run: nothing is reused
+        staging.mkdir(parents=True)
+        job = _Job(request, name, day, dump_day, wiki, source, staging, started)
         manifest = _build(job, progress)
         directory = publish_snapshot(layout, staging / "final", manifest, target)
     finally:
         progress.end()
         shutil.rmtree(staging, ignore_errors=True)
+        lock_path(staging).unlink(missing_ok=True)
+        lock.close()
     return WikipediaResult(manifest, directory, "ingested")
 
 
