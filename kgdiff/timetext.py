@@ -140,6 +140,16 @@ def bound_text(keys: Iterable[str] | None) -> str | None:
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} or {texts[-1]}"
 
 
+def year_text(year: int, step: int = 1) -> str:
+    """An astronomical year (1 BCE is 0) as an axis tick whose ticks are ``step`` years
+    apart reads it: ``2000``, ``500 BCE``, ``10,000 BCE``, ``66 million years BCE``."""
+    written = year if year > 0 else year - 1
+    coarse = step >= 10_000 and abs(year) >= step
+    precision = max(0, 9 - (len(str(step)) - 1)) if coarse else 9
+    sign = "-" if written < 0 else "+"
+    return time_text(f"{sign}{abs(written):04d}-00-00T00:00:00Z", precision, GREGORIAN_QID)
+
+
 def key_day(key: str) -> int | None:
     """The day key of a time value key (see the module's docstring), None for another value."""
     try:
