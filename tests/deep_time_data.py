@@ -179,6 +179,54 @@ def deep_entity() -> dict[str, Any]:
     return _entity(DEEP, "deep time", claims)
 
 
+CITY, STATE, CAPITAL, LAND = "Q900000301", "Q900000302", "Q900000303", "Q900000305"
+
+
+def chain_entities() -> Iterator[dict[str, Any]]:
+    """A chain country (P17) → capital (P36) whose hops started before the common era (the
+    city's country since 21 April 753 BCE, Julian; the state's capital since 27 BCE), and one
+    whose first hop started 4.54 billion years ago."""
+    state = _item_snak("P17", STATE)
+    yield _entity(
+        CITY,
+        "ancient city",
+        {
+            "P17": [
+                _statement(
+                    f"{CITY}$country",
+                    state,
+                    _time_snak("P580", "-0753-04-21T00:00:00Z", 11, JULIAN),
+                )
+            ]
+        },
+    )
+    yield _entity(
+        STATE,
+        "ancient state",
+        {
+            "P36": [
+                _statement(
+                    f"{STATE}$capital",
+                    _item_snak("P36", CAPITAL),
+                    _time_snak("P580", "-0027-00-00T00:00:00Z", 9),
+                )
+            ]
+        },
+    )
+    yield _entity(CAPITAL, "ancient capital", {})
+    yield _entity(
+        LAND,
+        "deep land",
+        {
+            "P17": [
+                _statement(
+                    f"{LAND}$country", state, _time_snak("P580", "-4540000000-00-00T00:00:00Z", 0)
+                )
+            ]
+        },
+    )
+
+
 def real_entities() -> Iterator[dict[str, Any]]:
     """Douglas Adams and Germany, as tests/data has them."""
     yield json.loads((DATA / "wd_Q42.json").read_text(encoding="utf-8"))
@@ -187,7 +235,7 @@ def real_entities() -> Iterator[dict[str, Any]]:
 
 def write_dump(path: Path, newer: bool) -> Path:
     """The dump of the older (``newer=False``) or newer snapshot, as a JSON dump file."""
-    entities = [*real_entities(), universe(newer), deep_entity()]
+    entities = [*real_entities(), universe(newer), deep_entity(), *chain_entities()]
     lines = ",\n".join(json.dumps(entity) for entity in entities)
     path.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
     return path

@@ -6,8 +6,8 @@
 --          Each bound is given as Wikidata wrote it, the time value keys of its qualifiers
 --          (`valid_from`, `valid_until`, `point`: earliest first; usually one), and as the
 --          first and last day they may denote (`*_lo`, `*_hi`: BIGINT days since 1970-01-01,
---          exact from the Big Bang to the far future, never a DATE: the stored DATE where it
---          is exact, else kgdiff_time_lo/hi of the key, docs/data-model.md#time).
+--          exact from the Big Bang to the far future, never a DATE: kgdiff_stored_lo/hi,
+--          docs/data-model.md#time).
 --          A statement whose value was edited keeps its id but gets one row per value.
 --          Rows in time order: by the first snapshot that has them, then by when they hold
 --          (start, else point in time; unqualified ones first), then property and value.
@@ -40,23 +40,14 @@ statement_rows AS (
     GROUP BY pid, value, statement_id
 ),
 dated AS (
-    -- the days of each start, end and point-in-time value: the stored DATE's day number
-    -- unless it was clamped to DuckDB's DATE range (within 2e9 days of 1970 it never is)
+    -- the days of each start, end and point-in-time value (the stored DATE's where exact)
     SELECT
         q.snapshot,
         q.statement_id,
         q.qualifier_pid,
         q.value,
-        CASE
-            WHEN abs(CAST(q.time_lo - DATE '1970-01-01' AS BIGINT)) < 2000000000
-            THEN CAST(q.time_lo - DATE '1970-01-01' AS BIGINT)
-            ELSE kgdiff_time_lo(q.value)
-        END AS lo,
-        CASE
-            WHEN abs(CAST(q.time_hi - DATE '1970-01-01' AS BIGINT)) < 2000000000
-            THEN CAST(q.time_hi - DATE '1970-01-01' AS BIGINT)
-            ELSE kgdiff_time_hi(q.value)
-        END AS hi
+        kgdiff_stored_lo(q.time_lo, q.value) AS lo,
+        kgdiff_stored_hi(q.time_hi, q.value) AS hi
     FROM qualifiers AS q
     WHERE q.subject = $qid
       AND q.qualifier_pid IN ('P580', 'P582', 'P585')
