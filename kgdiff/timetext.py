@@ -91,15 +91,16 @@ def _calendar_mark(parsed: ParsedTime) -> str:
     return " (Julian)" if parsed.calendar_qid == JULIAN_QID else f" ({parsed.calendar_qid})"
 
 
-def parsed_text(parsed: ParsedTime) -> str:
-    """How a person reads a parsed time value (see the module's docstring)."""
+def parsed_text(parsed: ParsedTime, calendar: bool = True) -> str:
+    """How a person reads a parsed time value (see the module's docstring); ``calendar=False``
+    leaves a Julian date unmarked (the words a person may write for it)."""
     precision, written = parsed.precision, parsed.year
     if precision >= 10 and parsed.month:
         month = MONTHS[parsed.month - 1]
         words = f"{month} {_year(written)}"
         if precision >= 11 and parsed.day:
             words = f"{parsed.day} {words}"
-        return words + _calendar_mark(parsed)
+        return words + (_calendar_mark(parsed) if calendar else "")
     if precision >= 9:
         return _year(written)
     if precision == 8:

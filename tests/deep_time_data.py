@@ -184,20 +184,16 @@ CITY, STATE, CAPITAL, LAND = "Q900000301", "Q900000302", "Q900000303", "Q9000003
 
 def chain_entities() -> Iterator[dict[str, Any]]:
     """A chain country (P17) → capital (P36) whose hops started before the common era (the
-    city's country since 21 April 753 BCE, Julian; the state's capital since 27 BCE), and one
-    whose first hop started 4.54 billion years ago."""
+    city's country since 21 April 753 BCE, Julian, when it was founded; the state's capital
+    since 27 BCE), and one whose first hop started 4.54 billion years ago, when it formed."""
     state = _item_snak("P17", STATE)
+    founded = "-0753-04-21T00:00:00Z"
     yield _entity(
         CITY,
         "ancient city",
         {
-            "P17": [
-                _statement(
-                    f"{CITY}$country",
-                    state,
-                    _time_snak("P580", "-0753-04-21T00:00:00Z", 11, JULIAN),
-                )
-            ]
+            "P17": [_statement(f"{CITY}$country", state, _time_snak("P580", founded, 11, JULIAN))],
+            "P571": [_statement(f"{CITY}$inception", _time_snak("P571", founded, 11, JULIAN))],
         },
     )
     yield _entity(
@@ -214,15 +210,13 @@ def chain_entities() -> Iterator[dict[str, Any]]:
         },
     )
     yield _entity(CAPITAL, "ancient capital", {})
+    formed = "-4540000000-00-00T00:00:00Z"
     yield _entity(
         LAND,
         "deep land",
         {
-            "P17": [
-                _statement(
-                    f"{LAND}$country", state, _time_snak("P580", "-4540000000-00-00T00:00:00Z", 0)
-                )
-            ]
+            "P17": [_statement(f"{LAND}$country", state, _time_snak("P580", formed, 0))],
+            "P571": [_statement(f"{LAND}$inception", _time_snak("P571", formed, 0))],
         },
     )
 
