@@ -28,6 +28,7 @@ import kgdiff
 from kgdiff.plot import read_plot_data
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.timevalue import time_key
+from tests.browser import chromium
 from tests.deep_time_data import (
     CITY,
     DEEP,
@@ -285,3 +286,36 @@ def test_rdf_export_and_back(store: Path, tmp_path: Path, kg: KnowledgeGraph) ->
     assert len(before) > 40 and len(year_zero) == 1
     assert after == before - year_zero
     assert (f"{DEEP}$Q900000122", "P585", "+5000000000-00-00T00:00:00Z|0|Q1985727") in after
+
+
+# --- the explorer --------------------------------------------------------------------------------
+
+
+def test_the_explorer_draws_the_universe(api: httpx.Client) -> None:
+    """In a real browser: the timeline of every date, on the snapshots' axis (the Big Bang a
+    pointer at its edge, in words) and on the axis of all dates (ticks in billions of years);
+    its table in words; no script error."""
+    base = str(api.base_url).rstrip("/")
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for query in ("?entity=Q1&axis=span", f"?entity={DEEP}&axis=all", "?entity=Q1&axis=all"):
+            page.goto(f"{base}/{query}")
+            page.wait_for_function("document.documentElement.dataset.ready === '1'", timeout=30_000)
+            page.wait_for_selector("#timeline-table tbody tr", state="attached")
+            table = page.text_content("#timeline-table") or ""
+            chart = page.text_content("#timeline-chart") or ""
+            if query.startswith("?entity=Q1"):
+                assert BIG_BANG in table
+            if query == "?entity=Q1&axis=span":
+                assert f"◂ {BIG_BANG}" in chart
+            if query.endswith("axis=all"):
+                assert "billion BCE" in chart
+                label = page.get_attribute("#timeline-chart svg", "aria-label") or ""
+                assert "NaN" not in label and "billion BCE" in label
+            if query == f"?entity={DEEP}&axis=all":
+                for _, _, _, _, text in EVENTS:
+                    assert text in table, text
+        assert "13.6 billion years BCE" in (page.text_content("#timeline-table") or "")
+        assert errors == [], errors
