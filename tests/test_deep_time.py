@@ -319,3 +319,21 @@ def test_the_explorer_draws_the_universe(api: httpx.Client) -> None:
                     assert text in table, text
         assert "13.6 billion years BCE" in (page.text_content("#timeline-table") or "")
         assert errors == [], errors
+
+
+def test_a_catalog_of_an_older_kgdiff(store: Path, tmp_path: Path) -> None:
+    """A catalog made before the time value macros existed (until the next ingest rebuilds
+    it) still answers: the graph's connections make them as temporary macros."""
+    from kgdiff.temporal.macros import time_macro_names
+
+    old = copy_store(store, tmp_path)
+    with duckdb.connect(str(old / "kg.duckdb")) as connection:
+        for name in time_macro_names():
+            connection.execute(f"DROP MACRO {name}")
+    graph = kgdiff.open(old, lookup=False)
+    try:
+        rows = by_value(graph.timeline("Q1"))
+        assert rows["Q323"]["point_lo"] == BIG_BANG_DAY
+        assert graph.chains(CUTOFF, subject=CITY).height == 1
+    finally:
+        graph.close()
