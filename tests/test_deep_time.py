@@ -14,6 +14,7 @@ copy, a benchmark export and an RDF export read back.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -152,10 +153,10 @@ def test_the_python_api_words_and_days(kg: KnowledgeGraph) -> None:
 
     timeline = kg.timeline(DEEP)
     rows = by_value(timeline)
-    for qid, time, precision, calendar, text in EVENTS:
+    for qid, written, precision, calendar, text in EVENTS:
         row = rows[qid]
-        assert row["point_text"] == text == EXPECTED_TEXTS[(time, precision, calendar)]
-        assert row["point"] == [time_key(time, precision, calendar)]
+        assert row["point_text"] == text == EXPECTED_TEXTS[(written, precision, calendar)]
+        assert row["point"] == [time_key(written, precision, calendar)]
         assert row["point_lo"] == key_day(row["point"][0])
     unknown = rows["Q900000202"]
     assert (unknown["point"], unknown["point_text"], unknown["point_snaktype"]) == (
@@ -189,8 +190,11 @@ def test_the_catalog_macro_and_the_lookup_copy(store: Path, kg: KnowledgeGraph) 
 
 
 def test_the_other_questions_about_deep_time(kg: KnowledgeGraph) -> None:
-    """Facts, entities, pools, updates and the staleness curve of the store answer."""
+    """Facts, entities, pools, updates and the staleness curve of the store answer; a
+    classification labels its time values in words."""
     assert kg.entity("Q1")["label"].to_list() == ["universe"]
+    inception = kg.classify(CUTOFF, subject="Q1", pid="P571").row(0, named=True)
+    assert inception["latest_labels"] == [BIG_BANG]
     facts = kg.facts_at(CUTOFF, "valid", "Q1")
     assert f"{UNIVERSE_INCEPTION}|3|Q1985727" in facts.filter(pl.col("pid") == "P571")["best"][0]
     assert kg.pools(DEEP, "P793").height == 1
@@ -226,6 +230,13 @@ def test_the_rest_service_answers_every_question_about_deep_time(api: httpx.Clie
     assert chains.status_code == 200, chains.text
     (chain,) = chains.json()["items"]
     assert chain["hops"][0]["start_text"] == "21 April 753 BCE (Julian)"
+    facts = api.get(f"/v1/facts?cutoff={CUTOFF}&limit=50")
+    while facts.status_code == 202:  # a classification being made: wait for its job
+        time.sleep(0.5)
+        facts = api.get(f"/v1/facts?cutoff={CUTOFF}&limit=50")
+    assert facts.status_code == 200, facts.text
+    (inception,) = [i for i in facts.json()["items"] if (i["subject"], i["pid"]) == ("Q1", "P571")]
+    assert inception["latest_labels"] == [BIG_BANG]
     for route in (
         "/v1/entities/Q1",
         f"/v1/entities/Q1/facts?date={CUTOFF}",

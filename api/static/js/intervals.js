@@ -6,16 +6,14 @@
 // words (`*_text`) are the server's ("13.798 billion years BCE").
 
 import { toDay } from "./dates.js";
+import { named } from "./names.js";
 import { svg } from "./svg.js";
 
 const MIN_WIDTH = 4;
-const ENTITY_ID = /^[QPL][1-9][0-9]*$/;
 
-// A statement's value as people read it: an entity as "label (id)", any other value (a time
-// in words, a quantity) as its label.
+// A statement's value as people read it (names.js).
 export function valueName(item) {
-  const label = item.value_label ?? item.value;
-  return label !== item.value && ENTITY_ID.test(item.value ?? "") ? `${label} (${item.value})` : label;
+  return named(item.value_label, item.value);
 }
 
 export function hasValidInterval(item) {
