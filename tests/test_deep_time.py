@@ -259,7 +259,7 @@ def test_a_benchmark_of_deep_time(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "bench"
     ok("export", "benchmark", "--cutoff", CUTOFF, "--out", str(out), "--store", str(store),
        "--configs", "qa,multi_hop,updates,temporal,pools")  # fmt: skip
-    qa = {}
+    qa: dict[str, dict[str, Any]] = {}
     for split in (out / "data" / "qa").glob("*.jsonl"):
         qa |= {row["id"]: row for row in map(json.loads, split.read_text().splitlines())}
     assert qa["qa/Q1/P571"]["answers"] == [BIG_BANG]

@@ -142,6 +142,7 @@ def test_the_day_key_orders_like_the_dates(
     (astronomical year, month, day); every value's key is its interval's first day."""
     pa_, pb = parse_time(*a), parse_time(*b)
     ka, kb = key_day(time_key(*a)), key_day(time_key(*b))
+    assert ka is not None and kb is not None
     assert (ka, kb) == (pa_.interval.lo, pb.interval.lo)
     assert pa_.interval.lo <= pa_.interval.hi
     same_kind = pa_.calendar_qid == pb.calendar_qid and min(pa_.precision, pb.precision) >= 11
