@@ -187,6 +187,17 @@ def parse_time(time: str, precision: int, calendar: str) -> ParsedTime:
     )
 
 
+def parse_time_key(key: str) -> ParsedTime:
+    """Parse a time value key ``±Y-MM-DDT00:00:00Z|precision|calendarQID`` (see
+    :func:`time_key`) as :func:`parse_time` parses its parts; a :class:`TimeValueError` for
+    anything else (another kind of value key, a malformed one)."""
+    time, _, rest = key.partition("|")
+    precision, _, calendar = rest.partition("|")
+    if not (precision.isascii() and precision.isdigit() and len(precision) <= 2 and calendar):
+        raise TimeValueError(f"{key!r} is not a time value key")
+    return parse_time(time, int(precision), calendar)
+
+
 def time_key(time: str, precision: int, calendar: str) -> str:
     """Return the canonical value key ``±YYYY-MM-DDT00:00:00Z|precision|calendarQID``
     (docs/data-model.md).

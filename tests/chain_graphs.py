@@ -27,6 +27,16 @@ COLUMNS = (
     "end_lo DATE, end_hi DATE, end_snaktype VARCHAR, point_lo DATE, point_hi DATE, "
     "point_snaktype VARCHAR"
 )
+STARTS = """
+CREATE VIEW qualifiers AS
+SELECT snapshot, statement_id, subject, pid, 'P580' AS qualifier_pid, 'value' AS snaktype,
+       'time' AS value_type, strftime(start_lo, '+%Y-%m-%dT00:00:00Z|11|Q1985727') AS value,
+       start_lo AS time_lo, start_hi AS time_hi
+FROM statements
+WHERE start_snaktype = 'value'
+"""
+"""The start qualifiers the chains SQL reads each hop's start from (its value key, at day
+precision, from the statement's start)."""
 SYNTHETIC_GAP = GapPolicy(allow=True)
 """The graphs test the hops at dates their one or two snapshots do not reach (a snapshot of
 2014-01-01, the date 2014-06-01): the date's distance to the data is tested on the real
@@ -64,6 +74,7 @@ def graph(rows: list[Row], snapshots: Any = (("s1", date(2014, 1, 1)),), labels:
     con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
     if rows:
         con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
+    con.execute(STARTS)
     add_query_macros(con, [row for label in labels for row in english(*label)])
     return con
 

@@ -55,7 +55,10 @@ def test_real_choice_preferred_then_latest_start(real: Any) -> None:
     (new,) = found(real, date(2014, 11, 1), gap=STRICT, **query)
     assert paths([old]) == paths([new]) == [("Q183", "P36:Q64", "P6:Q8863")]
     assert (old["answers"], old["hops"][1]["rank"]) == (["Q2514", "Q8863"], "normal")
-    assert old["hops"][1]["start"] == date(2001, 6, 16)
+    assert old["hops"][1]["start"] == ["+2001-06-16T00:00:00Z|11|Q1985727"]
+    assert (
+        old["hops"][1]["start_lo"] == date(2001, 6, 16).toordinal() - date(1970, 1, 1).toordinal()
+    )
     assert (new["answers"], new["hops"][1]["rank"]) == (["Q8863"], "preferred")
 
 

@@ -251,7 +251,7 @@ def test_timeline_is_in_time_order_with_labels_and_out(sample_store: Path, tmp_p
     assert result.returncode == 0, result.stderr
     with out.open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    starts = [r["valid_from_lo"] for r in rows if r["valid_from_lo"]]
+    starts = [int(r["valid_from_lo"]) for r in rows if r["valid_from_lo"]]  # day numbers
     assert starts == sorted(starts) and len(starts) >= 5
     firsts = [r["first_seen"] for r in rows]
     assert firsts == sorted(firsts)

@@ -37,6 +37,10 @@ def _plot(store: Path, out: Path, *args: str) -> None:
     assert f"wrote {out}" in result.stdout
 
 
+def _day(day: date) -> int:
+    return day.toordinal() - date(1970, 1, 1).toordinal()
+
+
 def _bar_ids(svg: Path) -> list[str]:
     ids = svg_ids(svg)
     return [
@@ -58,8 +62,9 @@ def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_p
     assert records.height == timeline.height
     # every statement of the timeline, its columns as the library gives them
     assert records.select(timeline.columns[2:]).equals(timeline.select(timeline.columns[2:]))
-    assert records["start"].equals(timeline["first_seen"], check_names=False)
-    assert records["end"].equals(timeline["last_seen"], check_names=False)
+    # bars run between day numbers (days since 1970-01-01): any date, the Big Bang's too
+    assert records["start"].to_list() == [_day(d) for d in timeline["first_seen"]]
+    assert records["end"].to_list() == [_day(d) for d in timeline["last_seen"]]
     # a valid bar for each statement with a start, end or point in time, and only those
     qualified = timeline.filter(
         pl.any_horizontal(
@@ -82,7 +87,11 @@ def test_valid_bars_show_open_unknown_and_imprecise_ends(store: Path) -> None:
     )
     valid = table.frame.filter(pl.col("kind") == "valid").row(0, named=True)
     # position held since 2007, its end a date nobody knows (somevalue)
-    assert (valid["start"], valid["start_kind"]) == (date(2007, 1, 1), "date")
+    assert (valid["start"], valid["start_kind"]) == (_day(date(2007, 1, 1)), "date")
+    assert (valid["valid_from"], valid["valid_from_text"]) == (
+        ["+2007-01-01T00:00:00Z|11|Q1985727"],
+        "1 January 2007",
+    )
     assert (valid["end"], valid["end_kind"], valid["valid_until_snaktype"]) == (
         None,
         "unknown",

@@ -13,6 +13,10 @@ from kgdiff.temporal.timeline import timeline
 from tests.paths import run_kgdiff
 
 
+def day(year: int, month: int, dom: int) -> int:
+    return date(year, month, dom).toordinal() - date(1970, 1, 1).toordinal()
+
+
 def rows(store: Path, qid: str) -> list[dict[str, object]]:
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
         rows: list[dict[str, object]] = timeline(connection, qid).to_pylist()
@@ -20,7 +24,8 @@ def rows(store: Path, qid: str) -> list[dict[str, object]]:
 
 
 def test_a_statement_seen_in_every_snapshot(sample_store: Path) -> None:
-    """Q183 P463 Q2595976 is in all three snapshots, valid 1990-07-01 … 1990-10-02."""
+    """Q183 P463 Q2595976 is in all three snapshots, valid 1990-07-01 … 1990-10-02: the
+    qualifiers' values as Wikidata writes them, and their first and last days as day numbers."""
     (row,) = [r for r in rows(sample_store, "Q183") if r["value"] == "Q2595976"]
     assert row["snapshots"] == ["wd-2013-12", "wd-2014-10", "wd-2014-12"]
     assert (row["first_seen"], row["last_seen"], row["current"]) == (
@@ -28,7 +33,9 @@ def test_a_statement_seen_in_every_snapshot(sample_store: Path) -> None:
         date(2014, 12, 31),
         True,
     )
-    assert (row["valid_from_lo"], row["valid_until_hi"]) == (date(1990, 7, 1), date(1990, 10, 2))
+    assert (row["valid_from_lo"], row["valid_until_hi"]) == (day(1990, 7, 1), day(1990, 10, 2))
+    assert row["valid_from"] == ["+1990-07-01T00:00:00Z|11|Q1985727"]
+    assert row["valid_until"] == ["+1990-10-02T00:00:00Z|11|Q1985727"]
 
 
 def test_record_intervals_match_the_snapshots(sample_store: Path) -> None:
@@ -76,4 +83,4 @@ def test_bad_entity_id(sample_store: Path) -> None:
 def test_timeline_command(sample_store: Path) -> None:
     result = run_kgdiff("timeline", "Q183", "--pid", "P6", "--store", str(sample_store))
     assert result.returncode == 0, result.stderr
-    assert "Q567" in result.stdout and "2005-11-22" in result.stdout
+    assert "Q567" in result.stdout and "22 November 2005" in result.stdout

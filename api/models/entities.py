@@ -52,12 +52,27 @@ class TimelineRow(BaseModel):
     last_seen: date | None
     current: bool | None
     snapshots: list[str]
-    valid_from_lo: date | None
-    valid_from_hi: date | None
-    valid_until_lo: date | None
-    valid_until_hi: date | None
-    point_lo: date | None
-    point_hi: date | None
+    valid_from: list[str] | None = Field(
+        description="the start qualifiers' values as Wikidata writes them"
+        " (±YYYY-MM-DDT00:00:00Z|precision|calendar), earliest first; null without one"
+    )
+    valid_from_lo: int | None = Field(
+        description="the first day the start may be: days since 1970-01-01 (proleptic"
+        " Gregorian), exact from the Big Bang to the far future; sorts like the dates"
+    )
+    valid_from_hi: int | None = Field(description="the last day the start may be (days)")
+    valid_from_text: str | None = Field(
+        description="the start as a person reads it, e.g. '13.798 billion years BCE',"
+        " '15 March 44 BCE (Julian)', '1990'"
+    )
+    valid_until: list[str] | None
+    valid_until_lo: int | None
+    valid_until_hi: int | None
+    valid_until_text: str | None
+    point: list[str] | None
+    point_lo: int | None
+    point_hi: int | None
+    point_text: str | None
     valid_from_snaktype: str | None = Field(
         description="the start qualifier's snak type: value, somevalue (unknown) or novalue;"
         " null without one"

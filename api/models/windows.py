@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from api.models.common import Read
 
@@ -57,7 +57,16 @@ class Hop(BaseModel):
     object_label: str | None
     statement_id: str | None
     rank: str | None
-    start: date | None
+    start: list[str] | None = Field(
+        description="its start qualifiers' values as Wikidata writes them"
+        " (±YYYY-MM-DDT00:00:00Z|precision|calendar), earliest first; null without one"
+    )
+    start_lo: int | None = Field(
+        description="the first day the start may be: days since 1970-01-01 (any date)"
+    )
+    start_text: str | None = Field(
+        description="the start as a person reads it, e.g. '21 April 753 BCE (Julian)'"
+    )
 
 
 class Chain(BaseModel):

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, graph, print_notes
 from kgdiff.cli.options import LangOption, OutOption, PidsOption, checked_out
+from kgdiff.query.labels import is_entity_id
 from kgdiff.temporal.writers import write_reader
 
 
@@ -52,17 +53,22 @@ def _print(rows: list[dict[str, Any]]) -> None:
             str(row["first_seen"]),
             str(row["last_seen"]),
             "yes" if row["current"] else "no",
-            _interval(row["valid_from_lo"], row["valid_from_hi"], row["point_lo"]),
-            _interval(row["valid_until_lo"], row["valid_until_hi"]),
+            _bound(row, "valid_from") or _bound(row, "point", "at "),
+            _bound(row, "valid_until"),
         )
     console.print(table)
 
 
 def _value(value: object, label: str) -> str:
-    return str(value) if label == value else f"{label} ({value})"
+    """An entity as ``label (id)``; any other value (a time in words) as its label."""
+    return label if label == value or not is_entity_id(value) else f"{label} ({value})"
 
 
-def _interval(lo: object, hi: object, point: object = None) -> str:
-    if lo is None:
-        return "" if point is None else f"at {point}"
-    return str(lo) if lo == hi else f"{lo} … {hi}"
+def _bound(row: dict[str, Any], bound: str, prefix: str = "") -> str:
+    """A bound of the valid interval in words (kgdiff.timetext), ``unknown`` (somevalue) or
+    ``none`` (novalue); empty without one."""
+    text = row[f"{bound}_text"]
+    if text is not None:
+        return f"{prefix}{text}"
+    words = {"somevalue": f"{prefix}unknown", "novalue": "none"}
+    return words.get(str(row[f"{bound}_snaktype"]), "")

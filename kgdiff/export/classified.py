@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from kgdiff.evidence.supported import (
     SupportedSummary,
@@ -27,6 +28,7 @@ from kgdiff.store.layout import StoreLayout, duckdb_glob
 from kgdiff.store.store_root import open_catalog, store_relative
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.writers import check_out, write_relation
+from kgdiff.timetext import key_text
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,22 @@ def classified_rows(
         chosen = connection.sql(load_sql("classify/export_chosen"), params=choice.values())
         connection.register("export_chosen", chosen)
         connection.execute(load_sql("classify/answer_names"), {"lang": lang})
+        _label_times(connection)
         yield connection, connection.sql(load_sql("classify/export_rows"))
+
+
+def _label_times(connection: duckdb.DuckDBPyConnection) -> None:
+    """Give the time values among the answers their words as labels (``13.798 billion years
+    BCE``, :mod:`kgdiff.timetext`): each distinct value rendered once."""
+    keys = [str(row[0]) for row in connection.execute(load_sql("classify/answer_times")).fetchall()]
+    if not keys:
+        return
+    words = pa.table({"id": keys, "label": [key_text(key) for key in keys]})
+    connection.register("kgdiff_answer_times", words)
+    try:
+        connection.execute(load_sql("classify/add_answer_times"))
+    finally:
+        connection.unregister("kgdiff_answer_times")
 
 
 def export_classification(

@@ -70,6 +70,17 @@ def interval_rows(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFra
     )
 
 
+def year_of(day: pl.Expr) -> pl.Expr:
+    """The year of a stored date (1 BCE is 0). polars knows none beyond ±262,143 years,
+    where the store keeps dates of deep time (clamped to DuckDB's range, millions of years
+    away): there, the year by the mean Gregorian year, as far from any year asked about as
+    the date is, so every comparison with one decides as the true year would."""
+    days = day.cast(pl.Int32).cast(pl.Int64)
+    return pl.coalesce(
+        day.dt.year().cast(pl.Int64), (days / 365.2425 + 1970).floor().cast(pl.Int64)
+    )
+
+
 def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
     """One row per group: its objects, earliest start first (``group_objects``), whether a
     statement has a start or an end (``ranged``), the earliest day one may hold
@@ -88,10 +99,10 @@ def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
     return dated.group_by("subject", "pid", maintain_order=True).agg(
         group_objects=pl.col("value").unique(maintain_order=True),
         ranged=pl.col("_ranged").any(),
-        earliest=pl.col("_lower").min().dt.year(),
+        earliest=year_of(pl.col("_lower").min()),
         all_started=pl.col("_lower").is_not_null().all(),
-        existence=pl.col("existence_lo").first().dt.year(),
-        existence_end=pl.col("existence_end_lo").first().dt.year(),
+        existence=year_of(pl.col("existence_lo").first()),
+        existence_end=year_of(pl.col("existence_end_lo").first()),
     )
 
 

@@ -1,7 +1,8 @@
 """Value keys as the words a question's answer is written in.
 
 An item's answer is its label; every other value key (docs/data-model.md) is rendered here:
-a time at its precision ("26 July 1887", "July 1887", "1887", "1880s", "19th century"), a
+a time at its precision ("26 July 1887", "July 1887", "1887", "1880s", "19th century",
+"13.798 billion years BCE": :mod:`kgdiff.timetext`, the words of every face), a
 quantity's amount (with its unit's label when the unit is an item), a monolingual text's text,
 a coordinate pair, a string as itself. ``<somevalue>`` and ``<novalue>`` are no answer a model
 could give, so they render to nothing.
@@ -12,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from kgdiff.timetext import parsed_text
+from kgdiff.timevalue import TimeValueError, parse_time_key
+
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
 SPECIAL = frozenset({"<somevalue>", "<novalue>"})
 _TIME = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)")
@@ -19,34 +23,11 @@ _TIME = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)")
 # followed by //); a coordinate is ``lat,lon,globe``
 _MONOLINGUAL = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]+)*:(?!//)(.+)", re.DOTALL)
 _COORDINATE = re.compile(r"(-?[0-9.]+(?:e-?[0-9]+)?),(-?[0-9.]+(?:e-?[0-9]+)?),(?:Q[0-9]+)?")
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def is_entity(value: str) -> bool:
     """Whether a value key names an entity (item, property or lexeme)."""
     return ENTITY_ID.fullmatch(value) is not None
-
-
-def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10)
-    return f"{number}{suffix or 'th'}"
-
-
-def _year_text(year: int, bce: bool) -> str:
-    return f"{year} BCE" if bce else str(year)
 
 
 def time_precision(value: str) -> int | None:
@@ -56,25 +37,23 @@ def time_precision(value: str) -> int | None:
 
 
 def time_texts(value: str) -> list[str]:
-    """A time value key in words at its precision, then its ISO form when the precision is a
-    day or a month (an alias a model may write instead); empty when it is not a time."""
-    found = _TIME.fullmatch(value)
-    if found is None:
+    """A time value key in words at its precision (:mod:`kgdiff.timetext`, the words of every
+    face: "26 July 1887", "13.798 billion years BCE", "15 March 44 BCE (Julian)"), then what a
+    model may write instead: a Julian date without its mark, and the ISO form of a day or a
+    month; empty when it is not a time."""
+    try:
+        parsed = parse_time_key(value)
+    except TimeValueError:
         return []
-    sign, year_text, month, day, precision_text, _calendar = found.groups()
-    year, precision, bce = int(year_text), int(precision_text), sign == "-"
-    if precision >= 11 and int(month) and int(day):
-        words = f"{int(day)} {_MONTHS[int(month) - 1]} {_year_text(year, bce)}"
-        return [words, f"{sign if bce else ''}{year_text}-{month}-{day}"]
-    if precision == 10 and int(month):
-        return [f"{_MONTHS[int(month) - 1]} {_year_text(year, bce)}", f"{year_text}-{month}"]
-    if precision == 8:
-        return [f"{year // 10 * 10}s" + (" BCE" if bce else "")]
-    if precision in (6, 7):
-        span = 1000 if precision == 6 else 100
-        name = "millennium" if precision == 6 else "century"
-        return [f"{_ordinal((year - 1) // span + 1)} {name}" + (" BCE" if bce else "")]
-    return [_year_text(year, bce)]
+    texts = [parsed_text(parsed), parsed_text(parsed, calendar=False)]
+    found = _TIME.fullmatch(value)
+    if found is not None and parsed.precision >= 10 and parsed.month:
+        sign, year_text, month, day = found.group(1, 2, 3, 4)
+        if parsed.precision >= 11 and parsed.day:
+            texts.append(f"{sign if sign == '-' else ''}{year_text}-{month}-{day}")
+        else:
+            texts.append(f"{year_text}-{month}")
+    return list(dict.fromkeys(texts))
 
 
 def _amount(text: str) -> str:

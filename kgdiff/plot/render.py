@@ -8,14 +8,18 @@ paths).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kgdiff.calendars import date_of_day, day_of_date
+from kgdiff.calendars import day_number as calendar_day
 from kgdiff.plot.embed import PlotData, picture_kind, savefig_metadata
 from kgdiff.temporal.writers import published
+from kgdiff.timetext import year_text
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -32,6 +36,8 @@ STYLE: Any = {
     "text.parse_math": False,  # labels are data: a "$" in one is a dollar sign, not TeX
 }
 """The rc settings every plot is drawn under."""
+DATE_DAYS = (day_of_date(date(1, 1, 1)), day_of_date(date(9999, 12, 31)))
+"""The day numbers matplotlib's date ticks can name (Python's dates)."""
 LEVEL_STYLE: dict[str | None, tuple[str, str]] = {
     "stable": ("#0072B2", "S"),
     "evolved": ("#E69F00", "E"),
@@ -101,6 +107,35 @@ def date_ticks(ax: Axes) -> None:
     locator = mdates.AutoDateLocator()  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
+
+
+def day_ticks(ax: Axes, left: float, right: float) -> None:
+    """Ticks for an x axis of day numbers (days since 1970-01-01, matplotlib's own date
+    numbers) from ``left`` to ``right``: matplotlib's dates where its calendar reaches (years
+    1-9999), else about ten round years in words (``13.8 billion years BCE`` is no date any
+    library holds)."""
+    if DATE_DAYS[0] <= left and right <= DATE_DAYS[1]:
+        date_ticks(ax)
+        return
+    years = (right - left) / 365.2425
+    step = next(s for s in _year_steps() if years / s <= 10)
+    first, _, _ = date_of_day(math.floor(left))
+    ticks, labels = [], []
+    year = -(-first // step) * step
+    while (day := calendar_day(year, 1, 1)) <= right:
+        if day >= left:
+            ticks.append(float(day))
+            labels.append(year_text(year, step))
+        year += step
+    ax.set_xticks(ticks, labels=labels)
+
+
+def _year_steps() -> Iterator[int]:
+    """1, 2, 5, 10, 20, 50, … years."""
+    power = 1
+    while True:
+        yield from (power, 2 * power, 5 * power)
+        power *= 10
 
 
 def pixel_size(width: float, height: float) -> tuple[int, int]:

@@ -2,7 +2,7 @@
 
 Each bar is one matplotlib artist whose ``gid`` is the bar's name in the table
 (``record-N``, ``valid-N``); the extras around a valid bar (precision bands, open-end
-arrows, "?" for an unknown date, the years of a bar beyond the axis) have gids that start
+arrows, "?" for an unknown date, the dates of a bar beyond the axis) have gids that start
 with it (``valid-N-from``, ``valid-N-until-open``, ...).
 """
 
@@ -34,7 +34,7 @@ def _rectangle(
 def draw_record_bar(ax: Axes, bar: dict[str, Any], minimum: float, seen_at: dict[str, str]) -> None:
     """The record bar of ``bar`` (at least ``minimum`` wide), in its level's colour, a dot at
     each snapshot that has the statement (``seen_at``: each snapshot's date)."""
-    x0, x1 = day_number(bar["start"]), day_number(bar["end"])
+    x0, x1 = float(bar["start"]), float(bar["end"])
     colour = level_colour(bar["level"])
     _rectangle(
         ax,
@@ -67,8 +67,8 @@ def draw_valid_bar(
     the bands), each imprecise end a lighter band, an open end an arrow at the axis edge, an
     unknown one dashed with a "?"."""
 
-    def num(value: date | None) -> float | None:
-        return None if value is None else day_number(value)
+    def num(value: int | None) -> float | None:
+        return None if value is None else float(value)
 
     lane, gid = bar["lane"], bar["bar"]
     if bar["shape"] == "point":
@@ -127,10 +127,13 @@ def _off_axis(
     edges: tuple[float, float],
     middle: float,
 ) -> None:
-    """A valid bar wholly beyond one side of the axis: its years written at that edge."""
-    years = "–".join(
-        dict.fromkeys(str(day.year) if day else "?" for day in (bar["start"], bar["end"]))
-    )
+    """A valid bar wholly beyond one side of the axis: its dates written at that edge, in
+    words (``13.798 billion years BCE``)."""
+    if bar["shape"] == "point":
+        texts = [bar["point_text"]]
+    else:
+        texts = [bar["valid_from_text"], bar["valid_until_text"]]
+    years = " – ".join(dict.fromkeys(text or "?" for text in texts))
     if span[1] < edges[0]:
         ax.text(
             edges[0],

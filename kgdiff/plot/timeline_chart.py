@@ -10,16 +10,17 @@ Every bar has a ``gid`` (``record-N``, ``valid-N``), so the SVG has one element 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from kgdiff.calendars import day_of_date
 from kgdiff.plot.embed import PlotData
 from kgdiff.plot.render import (
-    date_ticks,
     day_number,
+    day_ticks,
     level_colour,
     level_marker,
     level_name,
@@ -50,12 +51,13 @@ def lane_count(data: PlotData) -> int:
     return int(data.frame.select(pl.col("lane").max()).item()) + 1
 
 
-def axis_span(data: PlotData) -> tuple[date, date]:
-    """The dates the x axis shows (before padding): the snapshots' span, or with
-    ``axis=all`` every date in the table, the snapshots and the cutoff."""
-    days = [date.fromisoformat(snapshot["date"]) for snapshot in data.params["snapshots"]]
+def axis_span(data: PlotData) -> tuple[int, int]:
+    """The days the x axis shows (before padding; day numbers, days since 1970-01-01): the
+    snapshots' span, or with ``axis=all`` every day in the table (back to the Big Bang if a
+    statement says so), the snapshots and the cutoff."""
+    days = [day_of_date(date.fromisoformat(item["date"])) for item in data.params["snapshots"]]
     if data.params["axis"] == "all":
-        days.append(date.fromisoformat(data.params["cutoff"]))
+        days.append(day_of_date(date.fromisoformat(data.params["cutoff"])))
         for name in ("start", "end"):
             days += data.frame[name].drop_nulls().to_list()
     return min(days), max(days)
@@ -65,9 +67,8 @@ def draw_timeline(data: PlotData, out: Path) -> None:
     """Draw the timeline picture of ``data`` into ``out`` (.svg or .png), ``data`` inside."""
     width, height = figure_size(data)
     first, last = axis_span(data)
-    pad = max((last - first).days * 0.03, 10)
-    left = day_number(first - timedelta(days=pad))
-    right = day_number(last + timedelta(days=pad))
+    pad = max((last - first) * 0.03, 10)
+    left, right = first - pad, last + pad
     with new_figure(width, height) as figure:
         ax = figure.add_subplot()
         ax.set_xlim(left, right)
@@ -82,7 +83,7 @@ def draw_timeline(data: PlotData, out: Path) -> None:
                 draw_record_bar(ax, bar, minimum, seen_at)
             else:
                 draw_valid_bar(ax, bar, minimum, (left, right))
-        date_ticks(ax)
+        day_ticks(ax, left, right)
         if not data.frame.height:
             why = data.notes[0] if data.notes else "no statements"
             ax.text(

@@ -17,6 +17,7 @@ import polars as pl
 from kgdiff.errors import UsageError
 from kgdiff.plot.embed import PlotData
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.query.timeline_labels import BOUNDS
 
 SNAKTYPES = ("valid_from_snaktype", "valid_until_snaktype", "point_snaktype")
 """Columns the timeline may carry: ``value``, ``somevalue`` (a date nobody knows),
@@ -32,15 +33,12 @@ STATEMENT_COLUMNS = (
     "last_seen",
     "current",
     "snapshots",
-    "valid_from_lo",
-    "valid_from_hi",
-    "valid_until_lo",
-    "valid_until_hi",
-    "point_lo",
-    "point_hi",
+    *(f"{bound}{part}" for bound in BOUNDS for part in ("", "_lo", "_hi", "_text")),
     *SNAKTYPES,
 )
-"""The timeline's columns each bar's row repeats."""
+"""The timeline's columns each bar's row repeats: a bound's dates as Wikidata writes them,
+its first and last day (day numbers, days since 1970-01-01: any date, the Big Bang's too) and
+its words."""
 AXES = ("snapshots", "all")
 """``snapshots``: the store's snapshot span; ``all``: every date shown."""
 
@@ -89,7 +87,9 @@ def timeline_data(graph: KnowledgeGraph, request: TimelineRequest) -> PlotData:
 
 def bar_rows(timeline: pl.DataFrame, levels: pl.DataFrame) -> pl.DataFrame:
     """One row per bar of the ``timeline`` statements, properties in id order (``P19``
-    before ``P106``), each statement a lane; ``levels`` gives each property's level."""
+    before ``P106``), each statement a lane; ``levels`` gives each property's level. A bar's
+    ``start`` and ``end`` are day numbers (days since 1970-01-01), never dates: a valid bar may
+    lie billions of years away."""
     statements = (
         _with_snaktypes(timeline)
         .with_row_index("statement")
@@ -106,8 +106,8 @@ def bar_rows(timeline: pl.DataFrame, levels: pl.DataFrame) -> pl.DataFrame:
     records = order.with_columns(
         pl.lit("record").alias("kind"),
         pl.lit("record").alias("shape"),
-        pl.col("first_seen").alias("start"),
-        pl.col("last_seen").alias("end"),
+        pl.col("first_seen").cast(pl.Int32).cast(pl.Int64).alias("start"),
+        pl.col("last_seen").cast(pl.Int32).cast(pl.Int64).alias("end"),
         pl.lit("date").alias("start_kind"),
         pl.lit("date").alias("end_kind"),
     )

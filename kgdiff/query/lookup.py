@@ -31,6 +31,7 @@ from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
+from kgdiff.temporal.macros import time_macros
 from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 
 SORTED_TABLES = {
@@ -58,7 +59,7 @@ READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
 a long-running service grow with every entity asked; evicted blocks are read again from the
 file, which the system's cache holds)."""
-COPY_LAYOUT = 3
+COPY_LAYOUT = 4
 """The copy's tables and their order: a copy of another layout is made again, not read."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
@@ -142,9 +143,10 @@ def _running(pid: int) -> bool:
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
     with writing_beside_catalog(layout, partial, "lookup") as connection:
         # the timelines are made by this version's SQL even when the catalog was written by
-        # an older kgdiff (whose `timeline` macro gives other columns): a temporary macro
-        # of the same name comes first
-        connection.execute(timeline_macro().replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
+        # an older kgdiff (whose `timeline` macro gives other columns, and which may lack
+        # the time value macros it calls): temporary macros of the same names come first
+        for macro in [*time_macros(), timeline_macro()]:
+            connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
         connection.execute(load_sql("lookup/copy_snapshots"))
         made = [render("lookup/copy_table", table=t, key=k) for t, k in SORTED_TABLES.items()]
         made += [load_sql(f"lookup/copy_{table}") for table in DERIVED_TABLES]

@@ -1,20 +1,43 @@
-"""Labels on an entity's timeline rows (``pid_label``, ``value_label``)."""
+"""Labels and words on an entity's timeline rows (``pid_label``, ``value_label`` and the
+valid interval's bounds as people read them)."""
 
 from __future__ import annotations
 
 import pyarrow as pa
 
 from kgdiff.query.labels import Labels
+from kgdiff.timetext import bound_text, value_text
+
+BOUNDS = ("valid_from", "valid_until", "point")
+"""The timeline's bounds, each a list of time value keys with its ``*_lo``/``*_hi`` days."""
+
+
+def _value_label(value: str | None, labels: Labels) -> str:
+    """An entity's label, a time in words (:mod:`kgdiff.timetext`), any other value itself."""
+    label = labels.of(value)
+    return value_text(label) if value is not None and label == value else label
+
+
+def with_bound_texts(rows: pa.Table) -> pa.Table:
+    """``rows`` with a ``<bound>_text`` column after each bound's ``_hi`` day: its dates in
+    words, several joined by "or" (null without a date)."""
+    for bound in BOUNDS:
+        texts = [bound_text(keys) for keys in rows.column(bound).to_pylist()]
+        at = rows.schema.get_field_index(f"{bound}_hi") + 1
+        rows = rows.add_column(at, f"{bound}_text", pa.array(texts, pa.string()))
+    return rows
 
 
 def with_labels(subject: str, rows: pa.Table, labels: Labels) -> pa.Table:
     """The timeline of ``subject`` with ``subject``, ``subject_label``, ``pid_label`` and
     ``value_label`` columns (ids without a label, and values that are no entity, stand for
-    themselves)."""
+    themselves; a time value is written in words) and its bounds in words
+    (:func:`with_bound_texts`)."""
     count = rows.num_rows
     pid_labels = [labels.of(p) for p in rows.column("pid").to_pylist()]
-    value_labels = [labels.of(v) for v in rows.column("value").to_pylist()]
+    value_labels = [_value_label(v, labels) for v in rows.column("value").to_pylist()]
     rows = rows.add_column(0, "subject", pa.array([subject] * count, pa.string()))
     rows = rows.add_column(1, "subject_label", pa.array([labels.of(subject)] * count, pa.string()))
     rows = rows.add_column(3, "pid_label", pa.array(pid_labels, pa.string()))
-    return rows.add_column(5, "value_label", pa.array(value_labels, pa.string()))
+    rows = rows.add_column(5, "value_label", pa.array(value_labels, pa.string()))
+    return with_bound_texts(rows)

@@ -17,6 +17,7 @@ from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, st
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
 from kgdiff.temporal.updates import UpdatesQuery, find_updates
+from kgdiff.timetext import bound_text
 
 UPDATE_LABELS = [
     ("subject", "subject_label"),
@@ -114,9 +115,23 @@ def chains_of(
     were found, the ids shown without a label."""
     read = query.check_date(connection)
     found = stage_chains(connection, query)
-    frame = relation_frame(staged_relation(connection, None))
+    frame = with_start_texts(relation_frame(staged_relation(connection, None)))
     notes = [] if found else why_no_chain(connection, query, read)
     return frame, read, notes + label_notes(staged_unlabelled(connection, None), query.lang)
+
+
+def with_start_texts(chains: pl.DataFrame) -> pl.DataFrame:
+    """``chains`` with each hop's start in words (``start_text``, :mod:`kgdiff.timetext`):
+    "21 April 753 BCE (Julian)", "4.5 billion years BCE"; null without a start."""
+    hop_type = chains.schema["hops"]
+    assert isinstance(hop_type, pl.List) and isinstance(hop_type.inner, pl.Struct)
+    fields = {field.name: field.dtype for field in hop_type.inner.fields}
+    hops = [
+        [{**hop, "start_text": bound_text(hop["start"])} for hop in chain]
+        for chain in chains.get_column("hops").to_list()
+    ]
+    dtype = pl.List(pl.Struct({**fields, "start_text": pl.String()}))
+    return chains.with_columns(pl.Series("hops", hops, dtype=dtype))
 
 
 def why_no_chain(

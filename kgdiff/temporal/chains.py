@@ -154,9 +154,10 @@ def chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> duckdb.D
     """Run the chain search; the cursor yields one row per chain.
 
     Columns: start_subject, ref_date, snapshot, gap_days, n_hops, hops (list of structs
-    subject, pid, object, statement_id, rank, start, subject_label, pid_label,
-    object_label), answer, answer_label, answer_aliases, answers (every best-rank object of
-    the last hop), start_label.
+    subject, pid, object, statement_id, rank, start (its start qualifiers' time value keys),
+    start_lo (their first day, a day number), subject_label, pid_label, object_label),
+    answer, answer_label, answer_aliases, answers (every best-rank object of the last hop),
+    start_label.
     """
     query.check_date(connection)
     return connection.execute(load_sql("chains/chains"), query.params())

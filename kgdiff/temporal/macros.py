@@ -2,16 +2,55 @@
 
 from __future__ import annotations
 
+import duckdb
+
+from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro
 from kgdiff.temporal.dates import date_reads_macro
 
+TIME_MACROS = (
+    "floor_div", "month_days", "day_number", "time_parts", "year_span", "time_day", "time_lo",
+    "time_hi", "stored_lo", "stored_hi",
+)  # fmt: skip
+"""The scalar macros of time value keys (``sql/timevalue/``), each after those it calls:
+``kgdiff_time_lo(value)`` and ``kgdiff_time_hi(value)``, a value's first and last day as
+64-bit day numbers (:mod:`kgdiff.timetext`), their helpers, and ``kgdiff_stored_lo/hi``, the
+same days read from a stored row's DATE where it is exact."""
+
+
+def time_macros() -> list[str]:
+    """``CREATE MACRO`` statements of :data:`TIME_MACROS`, in order."""
+    return [load_sql(f"timevalue/{name}") for name in TIME_MACROS]
+
+
+def time_macro_names() -> list[str]:
+    """The names the statements of :func:`time_macros` define (``kgdiff_time_lo``, …)."""
+    return [f"kgdiff_{name}" for name in TIME_MACROS]
+
+
+def has_time_macros(connection: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``connection``'s database defines the time value macros (a catalog made by an
+    older kgdiff lacks them until it is rebuilt; the SQL of this one calls them)."""
+    row = connection.execute(
+        load_sql("timevalue/present"), {"names": time_macro_names()}
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def add_time_macros(connection: duckdb.DuckDBPyConnection) -> None:
+    """Make the time value macros temporary macros of ``connection`` (whose catalog, made by
+    an older kgdiff and read-only, lacks them)."""
+    for macro in time_macros():
+        connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
+
 
 def catalog_macros() -> list[str]:
-    """``CREATE MACRO`` statements: date_reads, classify (which uses it), timeline, then
-    pools and chains (which use date_reads and the store's entity_labels), and updates and
-    facts_at (which use classify)."""
+    """``CREATE MACRO`` statements: the time value macros (which timeline uses), date_reads,
+    classify (which uses it), timeline, then pools and chains (which use date_reads and the
+    store's entity_labels), and updates and facts_at (which use classify)."""
     return [
+        *time_macros(),
         date_reads_macro(),
         classify_macro(),
         timeline.catalog_macro(),

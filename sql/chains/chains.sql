@@ -13,11 +13,15 @@
 --          as of the snapshot read (else the nearest snapshot that has one; an id without a
 --          label stands for itself, sql/labels/entity_labels.sql): `start_label`, each hop's
 --          `subject_label`, `pid_label` and `object_label`, the answer's `answer_label` and
---          its aliases in $lang (from the snapshot that gave the label).
+--          its aliases in $lang (from the snapshot that gave the label). Each hop's `start`
+--          is its start qualifiers' values as Wikidata writes them (time value keys, earliest
+--          first; NULL without one) and `start_lo` the first day they may denote (a day
+--          number, days since 1970-01-01: exact for any date, kgdiff_stored_lo).
 --          A date more than $max_gap days after the latest snapshot, or before the first, is
 --          an error naming the snapshots unless $allow_gap (sql/dates/date_reads.sql; allowed,
 --          a date before the first snapshot has no chain). Reads the views `snapshots`,
---          `statements` and `labels`, and the macros `date_reads` and `entity_labels`.
+--          `statements`, `qualifiers` and `labels`, and the macros `date_reads`,
+--          `entity_labels` and `kgdiff_stored_lo`.
 -- params: $ref_date (DATE); $max_hops (INTEGER >= 2); $relations (MAP(VARCHAR, VARCHAR[]):
 --         a pid -> the pids allowed as its next hop; its keys are the allowed first pids);
 --         $subjects (start subjects: a list, or one id as a string; empty = all);
@@ -94,7 +98,7 @@ edges AS (
         count(DISTINCT j.value) = 1 AS single,
         first({
             'subject': j.subject, 'pid': j.pid, 'object': j.object_qid,
-            'statement_id': j.statement_id, 'rank': j.rank, 'start': j.start_lo
+            'statement_id': j.statement_id, 'rank': j.rank
         } ORDER BY j.start_lo DESC NULLS LAST, j.value, j.statement_id) AS hop,
         list(DISTINCT j.object_qid ORDER BY j.object_qid) AS answers
     FROM judged AS j
@@ -142,11 +146,29 @@ names AS (
         label_lang := $lang
     ) AS n
 ),
+hop_starts AS (
+    -- the start qualifiers of the chains' hops, as Wikidata writes them (earliest first) and
+    -- as the first day they may denote (a day number: a start before the common era, or
+    -- billions of years ago, is no DATE a client can read)
+    SELECT
+        q.statement_id,
+        list(q.value ORDER BY kgdiff_stored_lo(q.time_lo, q.value), q.value) AS dates,
+        min(kgdiff_stored_lo(q.time_lo, q.value)) AS lo
+    FROM qualifiers AS q
+    WHERE q.snapshot = (SELECT r.snapshot FROM reading AS r)
+      AND q.qualifier_pid = 'P580' AND q.snaktype = 'value' AND q.value_type = 'time'
+      AND q.statement_id IN (
+          SELECT unnest([h.statement_id FOR h IN c.hops]) FROM chained AS c
+      )
+    GROUP BY q.statement_id
+),
 labelled_hops AS (
     SELECT
         h.chain,
         list(struct_insert(
             h.hop,
+            start := hs.dates,
+            start_lo := hs.lo,
             subject_label := coalesce(ns.label, h.hop.subject),
             pid_label := coalesce(np.label, h.hop.pid),
             object_label := coalesce(nob.label, h.hop.object)
@@ -155,6 +177,7 @@ labelled_hops AS (
         SELECT c.chain, unnest(c.hops) AS hop, generate_subscripts(c.hops, 1) AS i
         FROM chained AS c
     ) AS h
+    LEFT JOIN hop_starts AS hs ON hs.statement_id = h.hop.statement_id
     LEFT JOIN names AS ns ON ns.id = h.hop.subject
     LEFT JOIN names AS np ON np.id = h.hop.pid
     LEFT JOIN names AS nob ON nob.id = h.hop.object

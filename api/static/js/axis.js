@@ -1,13 +1,14 @@
 // The timeline's time axis: its domain (the snapshots' span, or every date the statements
 // give) and the ticks drawn along it.
 
-import { fromParts, parts, toDay } from "./dates.js";
+import { firstDayOf, fromParts, parts, toDay, yearLabel, yearOf } from "./dates.js";
 import { svg } from "./svg.js";
 
-const DATE_FIELDS = [
-  "first_seen", "last_seen", "valid_from_lo", "valid_from_hi", "valid_until_lo",
-  "valid_until_hi", "point_lo", "point_hi",
+const SEEN_FIELDS = ["first_seen", "last_seen"]; // ISO dates of snapshots
+const DAY_FIELDS = [ // day numbers, of any size (the Big Bang is about -5e12)
+  "valid_from_lo", "valid_from_hi", "valid_until_lo", "valid_until_hi", "point_lo", "point_hi",
 ];
+const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
 
 export function domainOf(items, snapshots, axis) {
   const snapshotDays = snapshots.map((s) => toDay(s.date));
@@ -15,9 +16,9 @@ export function domainOf(items, snapshots, axis) {
   let high = Math.max(...snapshotDays);
   if (axis === "all") {
     for (const item of items) {
-      for (const field of DATE_FIELDS) {
-        const day = toDay(item[field]);
-        if (day === null) continue;
+      for (const field of [...SEEN_FIELDS, ...DAY_FIELDS]) {
+        const day = SEEN_FIELDS.includes(field) ? toDay(item[field]) : item[field];
+        if (day == null) continue;
         low = Math.min(low, day);
         high = Math.max(high, day);
       }
@@ -30,9 +31,9 @@ export function domainOf(items, snapshots, axis) {
 // Year ticks, or month ticks when the domain is short; never more than about ten labels.
 export function ticksOf([low, high]) {
   const years = (high - low) / 365.25;
-  const first = parts(low);
   const ticks = [];
   if (years <= 3) {
+    const first = parts(low);
     const step = years <= 1.5 ? 2 : 4;
     let month = first.month + 1;
     for (let day = fromParts(first.year, month); day <= high; day = fromParts(first.year, month)) {
@@ -45,14 +46,23 @@ export function ticksOf([low, high]) {
     }
     return ticks;
   }
-  const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
-  const step = steps.find((s) => years / s <= 10) ?? 1000;
-  for (let year = Math.ceil(first.year / step) * step; ; year += step) {
-    const day = fromParts(year, 1, 1);
-    if (day > high) break;
-    if (day >= low) ticks.push({ day, label: String(year) });
+  const step = yearStep(years);
+  for (let year = Math.ceil(yearOf(low) / step) * step; ticks.length < 20; year += step) {
+    const day = firstDayOf(year);
+    if (!(day <= high)) break;
+    if (day >= low) ticks.push({ day, label: yearLabel(year) });
   }
   return ticks;
+}
+
+// A step of whole years giving about ten ticks: the steps above, then 1, 2 or 5 times a power
+// of ten (an axis of every date may span billions of years).
+function yearStep(years) {
+  const found = STEPS.find((s) => years / s <= 10);
+  if (found) return found;
+  for (let power = 1000; ; power *= 10) {
+    for (const factor of [1, 2, 5]) if (years / (factor * power) <= 10) return factor * power;
+  }
 }
 
 // Snapshots closer than a label's width on screen share one label ("all dates" can squeeze a

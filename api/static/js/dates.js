@@ -2,6 +2,8 @@
 // range inputs never meet time zones or daylight saving.
 
 const MS_PER_DAY = 86400000;
+const DATE_DAYS = 100000000; // a JavaScript Date holds ±100,000,000 days around 1970
+const YEAR_DAYS = 365.2425;
 
 export function toDay(iso) {
   if (!iso) return null;
@@ -54,4 +56,32 @@ export function isIsoDay(text) {
 
 export function readable(iso) {
   return iso ?? "—";
+}
+
+// Years on an axis that may reach the Big Bang: a day number's astronomical year (1 BCE is 0)
+// and the first day of a year, exact where a Date holds them, by the mean Gregorian year
+// beyond (where a day is far below a pixel).
+export function yearOf(day) {
+  return Math.abs(day) < DATE_DAYS ? parts(day).year : Math.floor(day / YEAR_DAYS + 1970);
+}
+
+export function firstDayOf(year) {
+  const day = Math.round((year - 1970) * YEAR_DAYS);
+  return Math.abs(day) < DATE_DAYS - 400 ? fromParts(year, 1, 1) : day;
+}
+
+function scaled(years) {
+  if (years >= 1e9) return `${Number((years / 1e9).toPrecision(4))} billion`;
+  if (years >= 1e6) return `${Number((years / 1e6).toPrecision(4))} million`;
+  return years >= 10000 ? years.toLocaleString("en-US") : String(years);
+}
+
+// An axis tick's year: "2014", "44 BCE", "10,000 BCE", "66 million BCE", "13.8 billion BCE".
+export function yearLabel(year) {
+  return year > 0 ? scaled(year) : `${scaled(1 - year)} BCE`;
+}
+
+// A day for people where a Date holds it (its ISO form), else its year.
+export function dayLabel(day) {
+  return Math.abs(day) < DATE_DAYS ? toIso(day) : yearLabel(yearOf(day));
 }

@@ -6,12 +6,13 @@ import { getJson } from "./api.js";
 import { evidenceDetails } from "./evidence.js";
 import { LEVELS, levelInfo, levelWord } from "./levels.js";
 import { loading, notes, problem, say } from "./messages.js";
+import { named } from "./names.js";
 import { clear, html } from "./svg.js";
 
 const PAGE = 50;
 
 function labelled(ids, labels) {
-  return (ids ?? []).map((id, i) => (labels?.[i] && labels[i] !== id ? `${labels[i]} (${id})` : id)).join(", ");
+  return (ids ?? []).map((id, i) => named(labels?.[i], id)).join(", ");
 }
 
 export function createFacts({ form, levelBox, pidInput, table, more, messages, onFilter, onEntity }) {

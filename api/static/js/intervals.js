@@ -1,12 +1,20 @@
 // A statement's two intervals as SVG: the record interval (first..last snapshot it was seen
 // in) and the valid interval from its qualifiers, where a start or end date's precision is a
 // hatched band from its earliest to its latest day, an absent end is open (an arrow to the
-// axis edge) and a "somevalue" end is unknown (dashed, with "?").
+// axis edge) and a "somevalue" end is unknown (dashed, with "?"). A bound's days (`*_lo`,
+// `*_hi`) are day numbers (days since 1970-01-01, any size: a date of the Big Bang is one), its
+// words (`*_text`) are the server's ("13.798 billion years BCE").
 
-import { toDay, toIso } from "./dates.js";
+import { toDay } from "./dates.js";
+import { named } from "./names.js";
 import { svg } from "./svg.js";
 
 const MIN_WIDTH = 4;
+
+// A statement's value as people read it (names.js).
+export function valueName(item) {
+  return named(item.value_label, item.value);
+}
 
 export function hasValidInterval(item) {
   const kinds = [item.valid_from_snaktype, item.valid_until_snaktype, item.point_snaktype];
@@ -25,8 +33,8 @@ function endKind(lo, snaktype) {
   return "open";
 }
 
-function describeEnd(kind, lo, hi, word) {
-  if (kind === "date") return lo === hi ? lo : `between ${lo} and ${hi}`;
+function describeEnd(kind, text, word) {
+  if (kind === "date") return text;
   if (kind === "unknown") return `unknown ${word} (somevalue)`;
   if (kind === "none") return `no ${word} (novalue)`;
   return `no ${word} given (open)`;
@@ -37,7 +45,7 @@ export function recordBar(item, x, y, height) {
   const to = x(toDay(item.last_seen));
   const width = Math.max(MIN_WIDTH, to - from);
   const seen = (item.snapshots ?? []).join(", ");
-  const title = `${item.value_label ?? item.value} (${item.value}): recorded ${item.first_seen} – ${item.last_seen}` +
+  const title = `${valueName(item)}: recorded ${item.first_seen} – ${item.last_seen}` +
     ` in ${seen}${item.current ? " (still in the latest snapshot)" : ""}; rank ${item.rank}`;
   return svg(
     "rect",
@@ -56,8 +64,8 @@ function arrow(atX, y, height, pointsRight) {
 
 // A precision band, cut to the axis; nothing when it lies wholly outside.
 function band(x, lo, hi, y, height, [left, right]) {
-  const from = Math.max(toDay(lo), left);
-  const to = Math.min(toDay(hi), right);
+  const from = Math.max(lo, left);
+  const to = Math.min(hi, right);
   if (to < from) return null;
   const width = Math.max(2, x(to) - x(from));
   return svg("rect", { class: "bar-valid-band", x: x(from), y: y - 2, width, height: height + 4 });
@@ -66,18 +74,20 @@ function band(x, lo, hi, y, height, [left, right]) {
 // An interval wholly before or after the axis is a labelled pointer at that edge, so that
 // the lane does not look empty ("all dates" shows it whole).
 function offAxis(item, x, y, height, [left, right]) {
-  const starts = [item.valid_from_lo, item.point_lo].map(toDay).filter((d) => d !== null);
-  const ends = [item.valid_until_hi, item.point_hi].map(toDay).filter((d) => d !== null);
-  const endsBefore = ends.length && Math.max(...ends) < left && item.valid_until_snaktype !== "somevalue";
-  const startsAfter = starts.length && Math.min(...starts) > right;
+  const starts = [[item.valid_from_lo, item.valid_from_text], [item.point_lo, item.point_text]]
+    .filter(([day]) => day != null);
+  const ends = [[item.valid_until_hi, item.valid_until_text], [item.point_hi, item.point_text]]
+    .filter(([day]) => day != null);
+  const endsBefore = ends.length && Math.max(...ends.map(([day]) => day)) < left && item.valid_until_snaktype !== "somevalue";
+  const startsAfter = starts.length && Math.min(...starts.map(([day]) => day)) > right;
   if (endsBefore) {
-    const year = toIso(Math.max(...ends)).slice(0, 4);
-    return svg("text", { class: "value-label off-axis", x: x(left) + 2, y: y + height + 1 }, `◂ ${year}`);
+    const [, text] = ends.reduce((a, b) => (b[0] > a[0] ? b : a));
+    return svg("text", { class: "value-label off-axis", x: x(left) + 2, y: y + height + 1 }, `◂ ${text}`);
   }
   if (startsAfter) {
-    const year = toIso(Math.min(...starts)).slice(0, 4);
+    const [, text] = starts.reduce((a, b) => (b[0] < a[0] ? b : a));
     const at = { x: x(right) - 2, y: y + height + 1, "text-anchor": "end" };
-    return svg("text", { class: "value-label off-axis", ...at }, `${year} ▸`);
+    return svg("text", { class: "value-label off-axis", ...at }, `${text} ▸`);
   }
   return null;
 }
@@ -87,7 +97,7 @@ export function validBar(item, x, y, height, domain) {
   const pointer = offAxis(item, x, y, height, domain);
   if (pointer) {
     const group = svg("g", { "data-kind": "valid", class: "bar-valid" }, pointer);
-    const text = `${item.value_label ?? item.value}: ${describe(item)}`;
+    const text = `${valueName(item)}: ${describe(item)}`;
     group.append(svg("title", {}, `${text} (outside this axis: choose “all dates”)`));
     return group;
   }
@@ -97,8 +107,8 @@ export function validBar(item, x, y, height, domain) {
   const hasSpan = start !== "open" || end !== "open";
   const clampX = (px) => Math.min(x(right), Math.max(x(left), px));
   if (hasSpan) {
-    const a = start === "date" ? clampX(x(toDay(item.valid_from_hi))) : x(left);
-    const b = end === "date" ? clampX(x(toDay(item.valid_until_lo))) : x(right);
+    const a = start === "date" ? clampX(x(item.valid_from_hi)) : x(left);
+    const b = end === "date" ? clampX(x(item.valid_until_lo)) : x(right);
     const solidFrom = start === "unknown" ? b : a;
     const solidTo = end === "unknown" ? a : b;
     if (start === "unknown" || end === "unknown") {
@@ -119,12 +129,12 @@ export function validBar(item, x, y, height, domain) {
   const point = endKind(item.point_lo, item.point_snaktype);
   if (point === "date") {
     group.append(band(x, item.point_lo, item.point_hi, y, height, domain) ?? "");
-    const mid = clampX((x(toDay(item.point_lo)) + x(toDay(item.point_hi))) / 2);
+    const mid = clampX((x(item.point_lo) + x(item.point_hi)) / 2);
     const half = height / 2 + 3;
     group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${half} l-5,${half} l-5,${-half} Z` }));
   }
   const outside = outsideAxis(item, left, right);
-  group.append(svg("title", {}, `${item.value_label ?? item.value}: ${describe(item)}${outside}`));
+  group.append(svg("title", {}, `${valueName(item)}: ${describe(item)}${outside}`));
   return group;
 }
 
@@ -135,14 +145,14 @@ function describe(item) {
   const point = endKind(item.point_lo, item.point_snaktype);
   const parts = [];
   if (start !== "open" || end !== "open") {
-    parts.push(`valid from ${describeEnd(start, item.valid_from_lo, item.valid_from_hi, "start")}`);
-    parts.push(`until ${describeEnd(end, item.valid_until_lo, item.valid_until_hi, "end")}`);
+    parts.push(`valid from ${describeEnd(start, item.valid_from_text, "start")}`);
+    parts.push(`until ${describeEnd(end, item.valid_until_text, "end")}`);
   }
-  if (point !== "open") parts.push(`point in time ${describeEnd(point, item.point_lo, item.point_hi, "date")}`);
+  if (point !== "open") parts.push(`point in time ${describeEnd(point, item.point_text, "date")}`);
   return parts.join(", ");
 }
 
 function outsideAxis(item, left, right) {
-  const days = ["valid_from_lo", "valid_until_hi", "point_lo", "point_hi"].map((f) => toDay(item[f])).filter((d) => d !== null);
+  const days = ["valid_from_lo", "valid_until_hi", "point_lo", "point_hi"].map((f) => item[f]).filter((d) => d != null);
   return days.some((day) => day < left || day > right) ? " (partly outside this axis: choose “all dates”)" : "";
 }

@@ -1,11 +1,13 @@
 // The timeline's text alternative: every statement with both intervals, and its property's
 // level at the cutoff.
 
+import { valueName } from "./intervals.js";
 import { levelWord } from "./levels.js";
 import { clear, html } from "./svg.js";
 
-function range(lo, hi, snaktype) {
-  if (lo != null) return lo === hi ? lo : `${lo} … ${hi}`;
+// A bound in the server's words ("13.798 billion years BCE", "15 March 44 BCE (Julian)").
+function bound(text, snaktype) {
+  if (text != null) return text;
   if (snaktype === "somevalue") return "unknown";
   if (snaktype === "novalue") return "none";
   return "";
@@ -28,13 +30,13 @@ export function createTimelineTable(container) {
         "tr",
         {},
         html("td", {}, `${item.pid_label ?? ""} (${item.pid})`),
-        html("td", {}, item.value_label && item.value_label !== item.value ? `${item.value_label} (${item.value})` : item.value),
+        html("td", {}, valueName(item)),
         html("td", {}, item.first_seen),
         html("td", {}, item.last_seen),
         html("td", {}, (item.snapshots ?? []).join(", ")),
-        html("td", {}, range(item.valid_from_lo, item.valid_from_hi, item.valid_from_snaktype)),
-        html("td", {}, range(item.valid_until_lo, item.valid_until_hi, item.valid_until_snaktype)),
-        html("td", {}, range(item.point_lo, item.point_hi, item.point_snaktype)),
+        html("td", {}, bound(item.valid_from_text, item.valid_from_snaktype)),
+        html("td", {}, bound(item.valid_until_text, item.valid_until_snaktype)),
+        html("td", {}, bound(item.point_text, item.point_snaktype)),
         html("td", {}, item.rank),
         level,
       );

@@ -3,8 +3,8 @@
 // Rows carry data-pid and data-level (the group's level at the cutoff, painted later).
 
 import { domainOf, drawAxis } from "./axis.js";
-import { clamp, toDay, toIso } from "./dates.js";
-import { hasValidInterval, recordBar, validBar } from "./intervals.js";
+import { clamp, dayLabel, toDay, toIso } from "./dates.js";
+import { hasValidInterval, recordBar, validBar, valueName } from "./intervals.js";
 import { levelInfo, levelWord } from "./levels.js";
 import { clear, scale, svg } from "./svg.js";
 
@@ -48,7 +48,7 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
     );
     row.items.forEach((item, index) => {
       const y = top + HEADER + index * LANE;
-      const label = item.value_label && item.value_label !== item.value ? `${item.value_label} (${item.value})` : item.value;
+      const label = valueName(item);
       group.append(svg("text", { class: "value-label", x: 18, y: y + 9 }, clip(label, 36), svg("title", {}, label)));
       group.append(recordBar(item, x, y + 1, 8));
       if (hasValidInterval(item)) group.append(validBar(item, x, y + 11, 4, domain));
@@ -109,7 +109,7 @@ export function createTimeline(container, { onCutoff, cutoffBounds }) {
     const chart = svg("svg", {
       width, height: plotBottom + 4, viewBox: `0 0 ${width} ${plotBottom + 4}`, role: "img",
       "aria-label": `Timeline of ${entityName}: ${items.length} statements in ${rows.length} properties, ` +
-        `${items.filter(hasValidInterval).length} with validity dates; axis ${toIso(domain[0])} to ${toIso(domain[1])}. ` +
+        `${items.filter(hasValidInterval).length} with validity dates; axis ${dayLabel(domain[0])} to ${dayLabel(domain[1])}. ` +
         "The table below lists the same data.",
     });
     let top = plotTop;
