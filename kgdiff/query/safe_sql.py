@@ -26,7 +26,9 @@ process). Safe to call from many threads at once: every call has its own process
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import signal
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -42,6 +44,8 @@ from kgdiff.errors import StoreError
 from kgdiff.query.json_values import Json
 from kgdiff.query.sql_errors import (
     SqlCrashError,
+    SqlError,
+    SqlOutOfMemoryError,
     SqlTimeoutError,
     SqlTooLargeError,
     error_from_wire,
@@ -57,6 +61,7 @@ KILL_GRACE_SECONDS = 1.0
 # The answer's JSON may carry this much beside the rows the child counted.
 HEADER_BYTES = 1 << 20
 DEFAULT_LIMITS = SqlLimits()
+LOG = logging.getLogger(__name__)
 
 __all__ = ["SqlAnswer", "SqlLimits", "prepare_sql_processes", "run_safe_sql"]
 
@@ -133,13 +138,13 @@ def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> by
         raise
     writer.close()  # the child's copy is now the only writer: its end is our end of file
     try:
-        return _receive(reader, process, limits)
+        return _receive(reader, process, query, limits)
     finally:
         reader.close()
         _reap(process)
 
 
-def _receive(reader: Connection, process: BaseProcess, limits: SqlLimits) -> bytes:
+def _receive(reader: Connection, process: BaseProcess, query: str, limits: SqlLimits) -> bytes:
     if not reader.poll(limits.timeout_seconds + KILL_GRACE_SECONDS):
         raise SqlTimeoutError(
             f"timed out: the query ran past its time limit of {limits.timeout_seconds:g} s "
@@ -149,14 +154,39 @@ def _receive(reader: Connection, process: BaseProcess, limits: SqlLimits) -> byt
         return reader.recv_bytes(limits.max_result_bytes + HEADER_BYTES)
     except EOFError:
         process.join(KILL_GRACE_SECONDS)
-        raise SqlCrashError(
-            f"the query's process ended without an answer (exit code {process.exitcode}; "
-            "a negative one is the signal that ended it)"
-        ) from None
+        raise _ended_without_answer(process.exitcode, query, limits) from None
     except OSError:  # longer than maxlength: the child's own count should have caught it
         raise SqlTooLargeError(
             f"too large: the answer exceeds {limits.max_result_bytes:,} bytes of JSON"
         ) from None
+
+
+def _ended_without_answer(exit_code: int | None, query: str, limits: SqlLimits) -> SqlError:
+    """The error of a query process that ended before it answered, logged. Ended by a
+    signal (a segfault at the address-space cap, the kernel's OOM killer): the query asked
+    for more than the process may have, which the user may change. Exited: a bug of ours."""
+    text = " ".join(query.split())[:300]
+    if exit_code is not None and exit_code < 0:
+        name = _signal_name(-exit_code)
+        LOG.warning("the SQL query's process was ended by %s before it answered: %s", name, text)
+        return SqlOutOfMemoryError(
+            f"out of memory: the query's process was ended by {name} before it answered; "
+            f"the query needs more memory than the service allows (DuckDB's limit of "
+            f"{limits.memory_limit}, {limits.address_space_bytes / 1e9:.1f} GB of address "
+            "space); ask for fewer or smaller values"
+        )
+    LOG.error("the SQL query's process exited (code %s) without an answer: %s", exit_code, text)
+    return SqlCrashError(
+        f"the query's process exited without an answer (exit code {exit_code}); "
+        "this is a bug of kgdiff's, not the query's"
+    )
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _reap(process: BaseProcess) -> None:
