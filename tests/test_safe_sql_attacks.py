@@ -125,7 +125,7 @@ ATTACKS = [
         "read_duckdb",
         "SELECT * FROM read_duckdb('{store}/kg.duckdb', table_name := 'x')",
         SqlRefusedError,
-        "table function read_duckdb() is not among",
+        "read_duckdb() opens a database file",
     ),
     Attack("secrets", "SELECT * FROM duckdb_secrets()", SqlRefusedError, "duckdb_secrets()"),
     # -- files outside the store and the network: DuckDB's own guard

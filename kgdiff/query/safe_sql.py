@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import re
 import signal
 import time
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -107,9 +109,12 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
     too slow or too large. Whatever the query says, no file of the store changes (the
     three walls of this module's description)."""
     if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
+        raise StoreError(
+            f"the store has no catalog ({layout.catalog.name}); ingest a snapshot first"
+        )
     started = time.monotonic()
-    message: dict[str, Any] = orjson.loads(_answer_from_child(layout, query, limits))
+    raw = without_store_folder(_answer_from_child(layout, query, limits), layout.root)
+    message: dict[str, Any] = orjson.loads(raw)
     if "error" in message:
         raise error_from_wire(str(message["error"]), str(message["message"]))
     return SqlAnswer(
@@ -119,6 +124,19 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
         truncated=bool(message["truncated"]),
         elapsed_seconds=time.monotonic() - started,
     )
+
+
+def without_store_folder(answer: bytes, root: Path) -> bytes:
+    """The query process's JSON with the store's folder taken out of every text in it, the
+    paths under it made relative (``/data/kg/x.parquet`` is ``x.parquet``, ``/data/kg`` is
+    ``.``): a last guard behind the session, whose paths are relative already, and the
+    guard, which refuses the functions that would name the folder (issue 34)."""
+    folder = orjson.dumps(str(root).rstrip("/"))[1:-1]
+    if not folder:
+        return answer
+    # followed by '/', or by nothing that could go on a file name ('/data/kg2' is not it)
+    pattern = re.escape(folder) + rb"(/|(?![\w-]|\.[\w-]))"
+    return re.sub(pattern, lambda match: b"" if match.group(1) else b".", answer)
 
 
 def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:

@@ -8,10 +8,18 @@ catalog's views still read their Parquet files while ``read_csv('/etc/passwd')``
 httpfs never arrives); no temporary files (``temp_directory`` is empty: a query cannot
 spill into the store, whose default would be ``kg.duckdb.tmp``); no Python object as a
 table; DuckDB's own time limit; and every setting locked before the query is parsed.
+
+The views read the store's files by paths relative to the process's current folder, which
+:func:`answer_json` makes the store's (the variable ``kgdiff_store`` is ``''``): so
+``kgdiff_store_root()`` is ``''``, ``kgdiff_store_files``, ``glob`` and the readers'
+``filename`` columns answer paths relative to the store, and no answer names the folder
+the store is in on the server (issue 34). DuckDB itself still knows it, and the guard
+refuses the functions that would tell (kgdiff/query/sql_functions.py).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import suppress
@@ -34,7 +42,6 @@ from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_rows import rows_json
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import set_store_root
 
 
 def _config(limits: SqlLimits) -> dict[str, Any]:
@@ -60,7 +67,8 @@ def _config(limits: SqlLimits) -> dict[str, Any]:
 
 def locked_connection(layout: StoreLayout, limits: SqlLimits) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the store's catalog that can read only the store's files,
-    whose views read this store (the variable ``kgdiff_store``), with its settings locked."""
+    whose views read the files under the current folder (the variable ``kgdiff_store`` is
+    ``''``: make the store's folder the current one first), with its settings locked."""
     connection = duckdb.connect(str(layout.catalog), read_only=True, config=_config(limits))
     try:
         # allowed_directories can only be set once the database runs, and before external
@@ -69,7 +77,7 @@ def locked_connection(layout: StoreLayout, limits: SqlLimits) -> duckdb.DuckDBPy
         connection.execute(load_sql("safe_sql/allowed_directories"), {"folders": [root]})
         connection.execute(load_sql("safe_sql/disable_external_access"))
         connection.execute(load_sql("safe_sql/no_progress_bar"))
-        set_store_root(connection, layout)
+        connection.execute(load_sql("catalog/set_store_root"), {"root": ""})
         connection.execute(load_sql("safe_sql/lock_configuration"))
     except BaseException:
         connection.close()
@@ -81,6 +89,7 @@ def answer_json(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
     """The answer to ``query`` as JSON (``columns``, ``types``, ``rows``, ``truncated``),
     or a :class:`SqlError` saying why there is none."""
     deadline = time.monotonic() + limits.timeout_seconds
+    os.chdir(layout.root)  # what the views' relative paths start from (this process's alone)
     try:
         connection = locked_connection(layout, limits)
     except duckdb.Error as exc:  # a damaged or unreadable catalog: not the query's doing
