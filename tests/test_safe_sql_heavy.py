@@ -156,6 +156,6 @@ def _query_process() -> int:
             if "forkserver" in " ".join(server.cmdline()):
                 children = server.children()
                 if children:
-                    return children[0].pid
+                    return int(children[0].pid)
         time.sleep(0.05)
     raise AssertionError("no query process started")
