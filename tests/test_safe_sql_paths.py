@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import orjson
 import pytest
@@ -120,3 +121,16 @@ def test_what_would_name_it_is_refused_with_the_reason(
 ) -> None:
     with pytest.raises(SqlRefusedError, match=f"^refused: .*{re.escape(says)}"):
         run_safe_sql(hidden_store, PROBES[name])
+
+
+def test_a_store_named_by_a_relative_path(
+    hidden_store: StoreLayout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the query's process works in the store's folder: a relative name must not follow it
+    monkeypatch.chdir(hidden_store.root.parent)
+    relative = StoreLayout(Path(hidden_store.root.name))
+    assert run_safe_sql(relative, "SELECT count(*) > 0 FROM statements").rows == [[True]]
+    # only the store's absolute folder is taken out of answers, not a word like its name
+    words = f"SELECT 'the {relative.root.name}''s catalog, {relative.root.name}/x' AS s"
+    answer = run_safe_sql(relative, words)
+    assert answer.rows == [[f"the {relative.root.name}'s catalog, {relative.root.name}/x"]]

@@ -108,6 +108,7 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
     ``limits``; a :class:`~kgdiff.query.sql_errors.SqlError` when it is refused, invalid,
     too slow or too large. Whatever the query says, no file of the store changes (the
     three walls of this module's description)."""
+    layout = StoreLayout(layout.root.resolve())  # the query's process works in the store
     if not layout.catalog.is_file():
         raise StoreError(
             f"the store has no catalog ({layout.catalog.name}); ingest a snapshot first"
