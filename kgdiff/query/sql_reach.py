@@ -34,6 +34,10 @@ AGGREGATE_BY_NAME = frozenset(
 SHOW_SPECIAL = frozenset({'"tables"', '"databases"', '"schemas"', "__show_tables_expanded"})
 QUERY_ALLOWED = "DuckDB's built-in functions that only read, and the catalog's views and macros"
 
+# Read the allow-lists where this module is imported: the query processes fork from a
+# server that has (kgdiff/query/safe_sql.py preloads it), so none reads the file again.
+allowed()
+
 Via = tuple[str, ...]
 """The macros and views through which the user's query reaches a call, outermost first."""
 
@@ -148,8 +152,8 @@ def _nodes(tree: Tree) -> Iterator[tuple[str, Tree]]:
             kind = node.get("type")
             if kind == "TABLE_FUNCTION" and isinstance(node.get("function"), dict):
                 yield "from", node["function"]
-                stack.extend(value for key, value in node.items() if key != "function")
-                stack.extend(node["function"].get("arguments") or [])
+                for part in (node, node["function"]):  # all but the function node itself
+                    stack.extend(value for key, value in part.items() if key != "function")
                 continue
             if kind == "BASE_TABLE":
                 yield "table", node
