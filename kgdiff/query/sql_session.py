@@ -20,6 +20,7 @@ refuses the functions that would tell (kgdiff/query/sql_functions.py).
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from contextlib import suppress
@@ -33,6 +34,7 @@ from kgdiff.query.sql_errors import (
     SqlError,
     SqlInvalidError,
     SqlRefusedError,
+    SqlTooLargeError,
     one_line,
     out_of_memory,
     timed_out,
@@ -107,6 +109,11 @@ def answer_json(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
         raise _translated(exc, limits) from None
     except MemoryError:
         raise out_of_memory(limits, "the answer did not fit in the process") from None
+    except RecursionError:  # a value nested deeper than Python's recursion limit
+        raise SqlTooLargeError(
+            "too deep: the answer nests lists or structs deeper than JSON is written here "
+            f"(about {sys.getrecursionlimit()} levels); select less nested values"
+        ) from None
     finally:
         timer.cancel()
         connection.close()
