@@ -143,9 +143,9 @@ def test_errors_of_a_valid_select_are_one_line(sql_store: StoreLayout) -> None:
     assert caught.value.exit_code == 2
 
 
-def test_the_views_read_this_store(sql_store: StoreLayout) -> None:
-    answer = run_safe_sql(sql_store, "SELECT getvariable('kgdiff_store')")
-    assert answer.rows == [[str(sql_store.root) + "/"]]
+def test_the_views_read_this_store_by_paths_relative_to_it(sql_store: StoreLayout) -> None:
+    query = "SELECT kgdiff_store_root(), kgdiff_store_files(['snapshots/x'])"
+    assert run_safe_sql(sql_store, query).rows == [["", ["snapshots/x"]]]
 
 
 def test_reading_the_stores_own_files_is_allowed(sql_store: StoreLayout) -> None:

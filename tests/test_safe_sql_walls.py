@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from kgdiff.query.safe_sql import run_safe_sql
 from kgdiff.query.write_barrier import landlock_abi
 from kgdiff.store.layout import StoreLayout
 from tests.paths import ROOT
@@ -23,8 +22,9 @@ from tests.safe_sql_store import file_digests
 # Runs in a fresh interpreter: a locked-down connection (and, with "barrier", the write
 # barrier) takes statements straight, and prints what became of each, one JSON per line.
 PROBE = """
-import json, socket, sys
+import json, os, socket, sys
 from pathlib import Path
+from kgdiff.query.sql_child import scrub_environment
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import locked_connection
 from kgdiff.query.write_barrier import forbid_writes
@@ -33,6 +33,9 @@ from kgdiff.store.layout import StoreLayout
 store, mode, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
 if mode == "barrier":
     assert forbid_writes()
+if mode == "scrub":
+    scrub_environment()
+os.chdir(store)
 connection = locked_connection(StoreLayout(Path(store)), SqlLimits())
 for statement in sys.stdin.read().split(";\\n"):
     try:
@@ -62,9 +65,12 @@ DUCKDB_REFUSES = [
 ]
 
 
-def probe(store: Path, mode: str, statements: list[str]) -> dict[str, str]:
+def probe(
+    store: Path, mode: str, statements: list[str], env: dict[str, str] | None = None
+) -> dict[str, str]:
     """What each statement came to on a locked-down connection (``mode`` "barrier": with
-    the write barrier too), and a TCP connection to a port that listens."""
+    the write barrier too; "scrub": with the environment emptied as the query's process
+    does), and a TCP connection to a port that listens."""
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = str(listener.getsockname()[1])
         result = subprocess.run(
@@ -73,6 +79,7 @@ def probe(store: Path, mode: str, statements: list[str]) -> dict[str, str]:
             capture_output=True,
             text=True,
             cwd=ROOT,
+            env=env,
             timeout=120,
             check=True,
         )
@@ -86,6 +93,7 @@ def throwaway(sql_store: StoreLayout, tmp_path: Path) -> Path:
 
 
 def test_the_connection_is_locked_down(sql_store: StoreLayout) -> None:
+    # read on the connection itself: the guard refuses current_setting() (issue 34)
     expected = {
         "enable_external_access": "false",
         "lock_configuration": "true",
@@ -101,30 +109,21 @@ def test_the_connection_is_locked_down(sql_store: StoreLayout) -> None:
         "memory_limit": "953.6 MiB",  # 1GB
         "max_execution_time": "10000",  # ms
     }
-    query = "SELECT " + ", ".join(f"current_setting('{name}')::VARCHAR" for name in expected)
-    values = run_safe_sql(sql_store, query).rows[0]
-    assert dict(zip(expected, values, strict=True)) == expected
+    queries = {name: f"SELECT current_setting('{name}')::VARCHAR" for name in expected}
+    outcomes = probe(sql_store.root, "none", [*queries.values(), "SELECT kgdiff_store_root()"])
+    found = {name: outcomes[query + " -> rows"] for name, query in queries.items()}
+    assert found == {name: repr([(value,)]) for name, value in expected.items()}
+    assert outcomes["SELECT kgdiff_store_root() -> rows"] == "[('',)]"
 
 
 def test_the_environment_does_not_show(sql_store: StoreLayout) -> None:
-    # DuckDB reads its http_proxy setting from $HTTP_PROXY, password and all
-    script = (
-        "import sys; from pathlib import Path; from kgdiff.store.layout import StoreLayout; "
-        "from kgdiff.query.safe_sql import run_safe_sql; print(run_safe_sql(StoreLayout("
-        "Path(sys.argv[1])), sys.argv[2]).rows)"
-    )
-    query = "SELECT name, value FROM duckdb_settings() WHERE value LIKE '%hunter2%'"
+    # DuckDB reads its http_proxy setting from $HTTP_PROXY, password and all; the guard
+    # refuses duckdb_settings(), and the emptied environment holds without it
+    query = "SELECT name FROM duckdb_settings() WHERE value LIKE '%hunter2%'"
     proxy = "http://user:hunter2@proxy.invalid:3128"
-    result = subprocess.run(
-        [sys.executable, "-c", script, str(sql_store.root), query],
-        env={**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy},
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=True,
-    )
-    assert result.stdout.strip() == "[]"
+    env = {**os.environ, "HTTP_PROXY": proxy, "http_proxy": proxy}
+    assert probe(sql_store.root, "none", [query], env)[query + " -> rows"] != "[]"
+    assert probe(sql_store.root, "scrub", [query], env)[query + " -> rows"] == "[]"
 
 
 def test_duckdb_refuses_without_the_parser_checks(throwaway: Path) -> None:

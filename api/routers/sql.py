@@ -19,6 +19,7 @@ from kgdiff.query.sql_errors import (
     SqlCrashError,
     SqlError,
     SqlInvalidError,
+    SqlOutOfMemoryError,
     SqlRefusedError,
     SqlTimeoutError,
     SqlTooLargeError,
@@ -29,9 +30,14 @@ KINDS: dict[type[SqlError], tuple[int, str, str]] = {
     SqlInvalidError: (400, "sql-invalid", "Invalid SQL"),
     SqlTimeoutError: (422, "sql-timeout", "SQL ran too long"),
     SqlTooLargeError: (422, "sql-too-large", "SQL answer too large"),
+    SqlOutOfMemoryError: (422, "sql-out-of-memory", "SQL needed too much memory"),
     SqlCrashError: (500, "sql-crash", "SQL query's process failed"),
 }
-"""Status, problem type and title of each way a query can fail."""
+"""Status, problem type and title of each way a query can fail. Every limit of the query's
+is a 422: the request was read and understood, and what it asks for is more than the
+service gives (time, memory, answer size). Not 413, which RFC 9110 keeps for a request's
+own content too large (the body limit's answer); 500 only when the query's process fails
+for a reason that is not the query's (a damaged catalog, a bug)."""
 
 router = APIRouter(tags=["sql"])
 

@@ -23,6 +23,12 @@ from uuid import UUID
 import orjson
 
 SAFE_INTEGER = 2**53 - 1
+# DuckDB types whose Python values are JSON values already, as to_json would leave them:
+# booleans, integers of at most 32 bits, text (VARCHAR, JSON, ENUM) and NULL.
+PLAIN_TYPES = frozenset(
+    {"boolean", "tinyint", "smallint", "integer", "utinyint", "usmallint", "uinteger"}
+    | {"varchar", "enum", "null"}
+)
 
 Json = None | bool | int | float | str | list[Any] | dict[str, Any]
 
@@ -76,3 +82,16 @@ def _duration(value: timedelta) -> str:
     seconds = value.seconds + value.microseconds / 1_000_000
     text = f"{seconds:.6f}".rstrip("0").rstrip(".")
     return f"{sign}P{value.days}DT{text}S"
+
+
+def is_plain(duckdb_type: Any) -> bool:
+    """Whether every value of a column of ``duckdb_type`` (a ``DuckDBPyType``) is a JSON
+    value as DuckDB's Python client hands it over, so that :func:`to_json` may be skipped:
+    the :data:`PLAIN_TYPES`, and lists, arrays and structs of them (``INTEGER[]``, not
+    ``DOUBLE[]``, whose NaN must become text, nor ``MAP``, whose keys may not be text)."""
+    kind = str(duckdb_type.id)
+    if kind in ("list", "array"):
+        return is_plain(dict(duckdb_type.children)["child"])
+    if kind == "struct":
+        return all(is_plain(child) for _, child in duckdb_type.children)
+    return kind in PLAIN_TYPES

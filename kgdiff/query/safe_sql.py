@@ -26,7 +26,10 @@ process). Safe to call from many threads at once: every call has its own process
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
+import re
+import signal
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -34,6 +37,7 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -42,6 +46,8 @@ from kgdiff.errors import StoreError
 from kgdiff.query.json_values import Json
 from kgdiff.query.sql_errors import (
     SqlCrashError,
+    SqlError,
+    SqlOutOfMemoryError,
     SqlTimeoutError,
     SqlTooLargeError,
     error_from_wire,
@@ -58,6 +64,7 @@ KILL_GRACE_SECONDS = 1.0
 # The answer's JSON may carry this much beside the rows the child counted.
 HEADER_BYTES = 1 << 20
 DEFAULT_LIMITS = SqlLimits()
+LOG = logging.getLogger(__name__)
 
 __all__ = ["SqlAnswer", "SqlLimits", "prepare_sql_processes", "run_safe_sql"]
 
@@ -102,10 +109,14 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
     ``limits``; a :class:`~kgdiff.query.sql_errors.SqlError` when it is refused, invalid,
     too slow or too large. Whatever the query says, no file of the store changes (the
     three walls of this module's description)."""
+    layout = StoreLayout(layout.root.resolve())  # the query's process works in the store
     if not layout.catalog.is_file():
-        raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
+        raise StoreError(
+            f"the store has no catalog ({layout.catalog.name}); ingest a snapshot first"
+        )
     started = time.monotonic()
-    message: dict[str, Any] = orjson.loads(_answer_from_child(layout, query, limits))
+    raw = without_store_folder(_answer_from_child(layout, query, limits), layout.root)
+    message: dict[str, Any] = orjson.loads(raw)
     if "error" in message:
         raise error_from_wire(str(message["error"]), str(message["message"]))
     return SqlAnswer(
@@ -115,6 +126,19 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
         truncated=bool(message["truncated"]),
         elapsed_seconds=time.monotonic() - started,
     )
+
+
+def without_store_folder(answer: bytes, root: Path) -> bytes:
+    """The query process's JSON with the store's folder taken out of every text in it, the
+    paths under it made relative (``/data/kg/x.parquet`` is ``x.parquet``, ``/data/kg`` is
+    ``.``): a last guard behind the session, whose paths are relative already, and the
+    guard, which refuses the functions that would name the folder (issue 34)."""
+    folder = orjson.dumps(str(root).rstrip("/"))[1:-1]
+    if not folder:
+        return answer
+    # followed by '/', or by nothing that could go on a file name ('/data/kg2' is not it)
+    pattern = re.escape(folder) + rb"(/|(?![\w-]|\.[\w-]))"
+    return re.sub(pattern, lambda match: b"" if match.group(1) else b".", answer)
 
 
 def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
@@ -137,13 +161,13 @@ def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> by
         raise
     writer.close()  # the child's copy is now the only writer: its end is our end of file
     try:
-        return _receive(reader, process, limits)
+        return _receive(reader, process, query, limits)
     finally:
         reader.close()
         _reap(process)
 
 
-def _receive(reader: Connection, process: BaseProcess, limits: SqlLimits) -> bytes:
+def _receive(reader: Connection, process: BaseProcess, query: str, limits: SqlLimits) -> bytes:
     if not reader.poll(limits.timeout_seconds + KILL_GRACE_SECONDS):
         raise SqlTimeoutError(
             f"timed out: the query ran past its time limit of {limits.timeout_seconds:g} s "
@@ -153,14 +177,39 @@ def _receive(reader: Connection, process: BaseProcess, limits: SqlLimits) -> byt
         return reader.recv_bytes(limits.max_result_bytes + HEADER_BYTES)
     except EOFError:
         process.join(KILL_GRACE_SECONDS)
-        raise SqlCrashError(
-            f"the query's process ended without an answer (exit code {process.exitcode}; "
-            "a negative one is the signal that ended it)"
-        ) from None
+        raise _ended_without_answer(process.exitcode, query, limits) from None
     except OSError:  # longer than maxlength: the child's own count should have caught it
         raise SqlTooLargeError(
             f"too large: the answer exceeds {limits.max_result_bytes:,} bytes of JSON"
         ) from None
+
+
+def _ended_without_answer(exit_code: int | None, query: str, limits: SqlLimits) -> SqlError:
+    """The error of a query process that ended before it answered, logged. Ended by a
+    signal (a segfault at the address-space cap, the kernel's OOM killer): the query asked
+    for more than the process may have, which the user may change. Exited: a bug of ours."""
+    text = " ".join(query.split())[:300]
+    if exit_code is not None and exit_code < 0:
+        name = _signal_name(-exit_code)
+        LOG.warning("the SQL query's process was ended by %s before it answered: %s", name, text)
+        return SqlOutOfMemoryError(
+            f"out of memory: the query's process was ended by {name} before it answered; "
+            f"the query needs more memory than the service allows (DuckDB's limit of "
+            f"{limits.memory_limit}, {limits.address_space_bytes / 1e9:.1f} GB of address "
+            "space); ask for fewer or smaller values"
+        )
+    LOG.error("the SQL query's process exited (code %s) without an answer: %s", exit_code, text)
+    return SqlCrashError(
+        f"the query's process exited without an answer (exit code {exit_code}); "
+        "this is a bug of kgdiff's, not the query's"
+    )
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _reap(process: BaseProcess) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import orjson
 
-from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlTooLargeError
+from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlOutOfMemoryError
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import answer_json
 from kgdiff.query.write_barrier import forbid_writes
@@ -41,7 +41,7 @@ def serve(root: str, catalog: str, query: str, limits: SqlLimits, writer: Connec
         payload = _error(type(exc).__name__, str(exc))
     except MemoryError:
         message = f"out of memory: the query's process reached its cap ({limits.memory_limit})"
-        payload = _error(SqlTooLargeError.__name__, message)
+        payload = _error(SqlOutOfMemoryError.__name__, message)
     except Exception as exc:  # a bug: report it rather than end without a word
         message = f"the query's process failed: {type(exc).__name__}: {exc}"
         payload = _error(SqlCrashError.__name__, message)

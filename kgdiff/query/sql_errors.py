@@ -8,6 +8,7 @@ as its class name and message (:func:`error_from_wire`).
 from __future__ import annotations
 
 from kgdiff.errors import KgdiffError
+from kgdiff.query.sql_limits import SqlLimits
 
 
 class SqlError(KgdiffError):
@@ -30,17 +31,30 @@ class SqlTimeoutError(SqlError):
 
 
 class SqlTooLargeError(SqlError):
-    """The query needed more memory than its limit, or its answer more bytes than allowed."""
+    """The query's answer would hold more bytes of JSON than allowed (and, as the base of
+    :class:`SqlOutOfMemoryError`, any query that asked for more than its limits)."""
+
+
+class SqlOutOfMemoryError(SqlTooLargeError):
+    """The query needed more memory than its process may have: DuckDB's memory limit, the
+    cap on the process's address space, or the process ended by a signal on the way."""
 
 
 class SqlCrashError(SqlError):
-    """The query's process ended without an answer (killed, or DuckDB crashed): a bug or
-    the machine's doing, not the query's, hence exit code 70 (EX_SOFTWARE)."""
+    """The query's process could not answer for a reason that is not the query's: a
+    damaged catalog, or a bug (it exited without a word), hence exit code 70."""
 
     exit_code = 70
 
 
-KINDS = (SqlRefusedError, SqlInvalidError, SqlTimeoutError, SqlTooLargeError, SqlCrashError)
+KINDS = (
+    SqlRefusedError,
+    SqlInvalidError,
+    SqlTimeoutError,
+    SqlTooLargeError,
+    SqlOutOfMemoryError,
+    SqlCrashError,
+)
 ERRORS: dict[str, type[SqlError]] = {kind.__name__: kind for kind in KINDS}
 
 
@@ -52,3 +66,27 @@ def error_from_wire(name: str, message: str) -> SqlError:
 def one_line(message: str) -> str:
     """The first line of a DuckDB error message (DuckDB adds ``LINE 1: …`` and a caret)."""
     return message.strip().splitlines()[0] if message.strip() else "no message"
+
+
+def timed_out(limits: SqlLimits) -> SqlTimeoutError:
+    """The query ran past its time limit and was interrupted."""
+    return SqlTimeoutError(
+        f"timed out: the query ran past its time limit of {limits.timeout_seconds:g} s "
+        "and was interrupted"
+    )
+
+
+def answer_too_large(limits: SqlLimits) -> SqlTooLargeError:
+    """The answer's JSON would pass the size limit."""
+    return SqlTooLargeError(
+        f"too large: the answer exceeds {limits.max_result_bytes:,} bytes of JSON; "
+        "select fewer columns or rows"
+    )
+
+
+def out_of_memory(limits: SqlLimits, detail: str) -> SqlOutOfMemoryError:
+    """The query needed more memory than it may have; ``detail`` says where."""
+    return SqlOutOfMemoryError(
+        f"out of memory: the query needs more than its memory limit of {limits.memory_limit}"
+        f" ({detail}); ask for fewer or smaller values"
+    )

@@ -12,10 +12,12 @@ SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B)\s*", re.IGNORECASE)
 UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
 UNITS |= {"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 
-# The child's address space beyond DuckDB's memory_limit. Measured on DuckDB 2.0.1: a fresh
-# process that has opened the catalog maps ~0.75 GB (the library, Python, the first arenas);
-# one using its whole 1 GB limit peaked at ~1.95 GB. Some allocations escape memory_limit
-# (a 1 GB string from repeat() grew the process by ~3 GB), and this cap is what stops those.
+# The child's address space beyond DuckDB's memory_limit. Measured on DuckDB 2.0.1
+# (2026-12-01): the query's process maps ~0.4 GB once it has opened the catalog (DuckDB's
+# own I/O threads, 0.6 GB more, are off: kgdiff/query/sql_session.py); queries stopped by
+# their 1 GB memory limit (a sort, list(), array_agg()) peaked at 1.84 GB. Some
+# allocations escape memory_limit (list_resize([0], 1e8, 0) took 11.7 GB with no cap), and
+# this cap is what stops those: DuckDB then fails them with a clean out-of-memory error.
 BASE_ADDRESS_SPACE = 1 << 30
 THREAD_ADDRESS_SPACE = 256 << 20
 

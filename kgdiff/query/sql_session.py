@@ -8,10 +8,19 @@ catalog's views still read their Parquet files while ``read_csv('/etc/passwd')``
 httpfs never arrives); no temporary files (``temp_directory`` is empty: a query cannot
 spill into the store, whose default would be ``kg.duckdb.tmp``); no Python object as a
 table; DuckDB's own time limit; and every setting locked before the query is parsed.
+
+The views read the store's files by paths relative to the process's current folder, which
+:func:`answer_json` makes the store's (the variable ``kgdiff_store`` is ``''``): so
+``kgdiff_store_root()`` is ``''``, ``kgdiff_store_files``, ``glob`` and the readers'
+``filename`` columns answer paths relative to the store, and no answer names the folder
+the store is in on the server (issue 34). DuckDB itself still knows it, and the guard
+refuses the functions that would tell (kgdiff/query/sql_functions.py).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from contextlib import suppress
@@ -21,29 +30,31 @@ from typing import Any
 import duckdb
 import orjson
 
-from kgdiff.query.json_values import to_json
 from kgdiff.query.sql_errors import (
     SqlCrashError,
     SqlError,
     SqlInvalidError,
     SqlRefusedError,
-    SqlTimeoutError,
     SqlTooLargeError,
     one_line,
+    out_of_memory,
+    timed_out,
 )
 from kgdiff.query.sql_guard import checked_statement
 from kgdiff.query.sql_limits import SqlLimits
+from kgdiff.query.sql_rows import rows_json
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import set_store_root
-
-BATCH_ROWS = 1000
 
 
 def _config(limits: SqlLimits) -> dict[str, Any]:
     """Settings DuckDB takes when it starts (some it refuses once the database runs)."""
     return {
         "threads": limits.threads,
+        # DuckDB 2.0 starts 8 I/O threads per database whatever "threads" says, each with a
+        # stack and a malloc arena: 0.6 GB of the process's capped address space, unused
+        # by a query over local files.
+        "async_threads": 0,
         "memory_limit": limits.memory_limit,
         "max_execution_time": limits.timeout_ms,
         "temp_directory": "",
@@ -62,7 +73,8 @@ def locked_connection(
 ) -> duckdb.DuckDBPyConnection:
     """A read-only connection to ``catalog`` (a private copy of the store's catalog, see
     :mod:`kgdiff.store.catalog_copy`) that can read only the store's files, whose views read
-    this store (the variable ``kgdiff_store``), with its settings locked."""
+    the files under the current folder (the variable ``kgdiff_store`` is ``''``: make the
+    store's folder the current one first), with its settings locked."""
     connection = duckdb.connect(str(catalog), read_only=True, config=_config(limits))
     try:
         # allowed_directories can only be set once the database runs, and before external
@@ -71,7 +83,7 @@ def locked_connection(
         connection.execute(load_sql("safe_sql/allowed_directories"), {"folders": [root]})
         connection.execute(load_sql("safe_sql/disable_external_access"))
         connection.execute(load_sql("safe_sql/no_progress_bar"))
-        set_store_root(connection, layout)
+        connection.execute(load_sql("catalog/set_store_root"), {"root": ""})
         connection.execute(load_sql("safe_sql/lock_configuration"))
     except BaseException:
         connection.close()
@@ -83,6 +95,7 @@ def answer_json(layout: StoreLayout, catalog: Path, query: str, limits: SqlLimit
     """The answer to ``query`` as JSON (``columns``, ``types``, ``rows``, ``truncated``),
     or a :class:`SqlError` saying why there is none."""
     deadline = time.monotonic() + limits.timeout_seconds
+    os.chdir(layout.root)  # what the views' relative paths start from (this process's alone)
     try:
         connection = locked_connection(layout, catalog, limits)
     except duckdb.Error as exc:  # a damaged or unreadable catalog: not the query's doing
@@ -95,11 +108,16 @@ def answer_json(layout: StoreLayout, catalog: Path, query: str, limits: SqlLimit
     try:
         statement = checked_statement(connection, query)
         connection.execute(statement)
-        return _fetch(connection, limits, deadline)
+        return _answer(connection, limits, deadline)
     except duckdb.Error as exc:
         raise _translated(exc, limits) from None
     except MemoryError:
-        raise _out_of_memory(limits, "the answer did not fit in the process") from None
+        raise out_of_memory(limits, "the answer did not fit in the process") from None
+    except RecursionError:  # a value nested deeper than Python's recursion limit
+        raise SqlTooLargeError(
+            "too deep: the answer nests lists or structs deeper than JSON is written here "
+            f"(about {sys.getrecursionlimit()} levels); select less nested values"
+        ) from None
     finally:
         timer.cancel()
         connection.close()
@@ -111,62 +129,25 @@ def _interrupt(connection: duckdb.DuckDBPyConnection) -> None:
         connection.interrupt()
 
 
-def _fetch(connection: duckdb.DuckDBPyConnection, limits: SqlLimits, deadline: float) -> bytes:
-    """Up to ``max_rows`` rows, and whether there are more (one more row is asked for),
-    fetched in batches from DuckDB's stream: a billion-row answer is never made whole."""
+def _answer(connection: duckdb.DuckDBPyConnection, limits: SqlLimits, deadline: float) -> bytes:
+    """The answer's JSON: the columns, their types, the rows and whether rows were left out."""
     description = connection.description or []
-    kept: list[bytes] = []
-    size, more = 0, False
-    while not more:
-        batch = connection.fetchmany(min(BATCH_ROWS, limits.max_rows + 1 - len(kept)))
-        if not batch:
-            break
-        for row in batch:
-            if len(kept) == limits.max_rows:
-                more = True
-                break
-            kept.append(orjson.dumps([to_json(value) for value in row]))
-            size += len(kept[-1]) + 1
-            if size > limits.max_result_bytes:
-                raise _too_large(limits)
-        if time.monotonic() > deadline:
-            raise _timed_out(limits)
+    rows, more = rows_json(connection, limits, deadline)
     header = {
         "columns": [str(column[0]) for column in description],
         "types": [str(column[1]) for column in description],
         "truncated": more,
     }
-    return orjson.dumps(header)[:-1] + b',"rows":[' + b",".join(kept) + b"]}"
+    return b"".join((orjson.dumps(header)[:-1], b',"rows":[', rows, b"]}"))
 
 
 def _translated(exc: duckdb.Error, limits: SqlLimits) -> SqlError:
     """The user's error for DuckDB's, in one line."""
     message = one_line(str(exc))
     if isinstance(exc, duckdb.InterruptException):
-        return _timed_out(limits)
+        return timed_out(limits)
     if isinstance(exc, duckdb.OutOfMemoryException):
-        return _out_of_memory(limits, message)
+        return out_of_memory(limits, message)
     if isinstance(exc, duckdb.PermissionException):
         return SqlRefusedError(f"refused by DuckDB: {message}")
     return SqlInvalidError(message)
-
-
-def _timed_out(limits: SqlLimits) -> SqlTimeoutError:
-    return SqlTimeoutError(
-        f"timed out: the query ran past its time limit of {limits.timeout_seconds:g} s "
-        "and was interrupted"
-    )
-
-
-def _too_large(limits: SqlLimits) -> SqlTooLargeError:
-    return SqlTooLargeError(
-        f"too large: the answer exceeds {limits.max_result_bytes:,} bytes of JSON; "
-        "select fewer columns or rows"
-    )
-
-
-def _out_of_memory(limits: SqlLimits, detail: str) -> SqlTooLargeError:
-    return SqlTooLargeError(
-        f"out of memory: the query needs more than its memory limit of {limits.memory_limit}"
-        f" ({detail})"
-    )
