@@ -20,6 +20,8 @@ import pytest
 
 from kgdiff.query.safe_sql import run_safe_sql
 from kgdiff.query.sql_errors import SqlError, SqlRefusedError
+from kgdiff.query.sql_masking import source_folders
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 
 DISTINCT = "kgdiff-Zq8-secret-folder"
@@ -134,3 +136,28 @@ def test_a_store_named_by_a_relative_path(
     words = f"SELECT 'the {relative.root.name}''s catalog, {relative.root.name}/x' AS s"
     answer = run_safe_sql(relative, words)
     assert answer.rows == [[f"the {relative.root.name}'s catalog, {relative.root.name}/x"]]
+
+
+SOURCE_PROBES = {
+    "snapshots' sources": "SELECT source_path FROM snapshots",
+    "Wikipedia sources": "SELECT * FROM wikipedia_snapshots",
+    "manifests as text": "SELECT content FROM read_text('snapshots/*/manifest.json')",
+    "page view manifests": "SELECT content FROM read_text('pageviews/*/manifest.json')",
+}
+
+
+@pytest.mark.parametrize("probe", SOURCE_PROBES.values(), ids=SOURCE_PROBES.keys())
+def test_no_answer_names_the_folders_the_dumps_were_read_from(
+    hidden_store: StoreLayout, probe: str
+) -> None:
+    folders = source_folders(hidden_store)
+    assert folders  # the demo's dumps were read from the checkout's snapshots/ and tests/data
+    text = orjson.dumps(run_safe_sql(hidden_store, probe).rows).decode()
+    assert not [folder for folder in folders if str(folder) in text], text
+    assert ".bz2" in text or ".txt" in text  # the dumps' file names stay
+
+
+def test_the_private_catalog_copys_folder_is_never_named(hidden_store: StoreLayout) -> None:
+    copy = catalog_copy(hidden_store.catalog)
+    answer = run_safe_sql(hidden_store, f"SELECT '{copy}' AS path, '{copy.parent}/' AS folder")
+    assert answer.rows == [[copy.name, ""]]

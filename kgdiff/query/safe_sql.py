@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import re
 import signal
 import time
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from kgdiff.query.sql_errors import (
     error_from_wire,
 )
 from kgdiff.query.sql_limits import SqlLimits
+from kgdiff.query.sql_masking import source_folders, without_machine_folders
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 
@@ -115,7 +115,9 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
             f"the store has no catalog ({layout.catalog.name}); ingest a snapshot first"
         )
     started = time.monotonic()
-    raw = without_store_folder(_answer_from_child(layout, query, limits), layout.root)
+    copy = catalog_copy(layout.catalog)
+    answer = _answer_from_child(layout, copy, query, limits)
+    raw = without_machine_folders(answer, layout, {copy.parent, *source_folders(layout)})
     message: dict[str, Any] = orjson.loads(raw)
     if "error" in message:
         raise error_from_wire(str(message["error"]), str(message["message"]))
@@ -128,20 +130,7 @@ def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LI
     )
 
 
-def without_store_folder(answer: bytes, root: Path) -> bytes:
-    """The query process's JSON with the store's folder taken out of every text in it, the
-    paths under it made relative (``/data/kg/x.parquet`` is ``x.parquet``, ``/data/kg`` is
-    ``.``): a last guard behind the session, whose paths are relative already, and the
-    guard, which refuses the functions that would name the folder (issue 34)."""
-    folder = orjson.dumps(str(root).rstrip("/"))[1:-1]
-    if not folder:
-        return answer
-    # followed by '/', or by nothing that could go on a file name ('/data/kg2' is not it)
-    pattern = re.escape(folder) + rb"(/|(?![\w-]|\.[\w-]))"
-    return re.sub(pattern, lambda match: b"" if match.group(1) else b".", answer)
-
-
-def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> bytes:
+def _answer_from_child(layout: StoreLayout, copy: Path, query: str, limits: SqlLimits) -> bytes:
     """What the query's process sends back; it is killed if it has not by the deadline."""
     from kgdiff.query.sql_child import serve
 
@@ -149,7 +138,7 @@ def _answer_from_child(layout: StoreLayout, query: str, limits: SqlLimits) -> by
     reader, writer = context.Pipe(duplex=False)
     process = context.Process(
         target=serve,
-        args=(str(layout.root), str(catalog_copy(layout.catalog)), query, limits, writer),
+        args=(str(layout.root), str(copy), query, limits, writer),
         name=PROCESS_NAME,
         daemon=True,
     )
