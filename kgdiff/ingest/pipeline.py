@@ -26,6 +26,7 @@ from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, auto_staging_cod
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.rows.native import native_enabled
@@ -35,6 +36,9 @@ from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET, Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
 from kgdiff.store.staging import PartMeta, Staging, StagingState
+
+WIKIDATA_INPUT = "a Wikidata dump (.json, .json.gz, .json.bz2, .xml.bz2, ...) or entity file"
+"""What ``kgdiff ingest wikidata`` reads, for the error when it is given a folder."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +224,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
         )
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    check_input_file(request.path, WIKIDATA_INPUT)
     refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")

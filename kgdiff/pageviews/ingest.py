@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from kgdiff import __version__
-from kgdiff.errors import InputError, StoreError, UsageError
+from kgdiff.errors import InputError, StoreError
 from kgdiff.pageviews.store import (
     check_source_name,
     publish,
     read_manifest,
     source_dir,
 )
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.pageview_files import describe_dump, detect_compression
 from kgdiff.readers.pageviews import PageviewRow, PageviewStats, iter_pageviews
 from kgdiff.store.layout import StoreLayout
@@ -75,8 +76,7 @@ def ingest_file(request: PageviewIngest) -> IngestOutcome:
     """Read a page view dump and publish it as a source (a no-op when already there)."""
     layout = StoreLayout.resolve(request.store)
     name = check_source_name(request.source or default_source_name(request.path))
-    if not request.path.is_file():
-        raise UsageError(f"{request.path}: no such file; check the path")
+    check_input_file(request.path, "a page view dump file (hourly, daily or monthly)")
     options = {"period": request.period, "date": request.date, "wikis": sorted(request.wikis)}
     source = {
         "kind": "file",

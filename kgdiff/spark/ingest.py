@@ -23,6 +23,7 @@ from kgdiff.ingest.detect import JSON_DUMP, SNIFF_BYTES, detect_format, resolve_
 from kgdiff.ingest.pipeline import IngestResult, source_info
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tally import Tally
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.spark.partitions import (
     RECORD_DDL,
@@ -176,6 +177,7 @@ def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None)
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     path = request.path.expanduser().resolve()
+    check_input_file(path, "a Wikidata JSON dump (.json, .json.gz, .json.bz2)")
     refuse_unverified(path)
     day, dump_day = resolve_date(path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")

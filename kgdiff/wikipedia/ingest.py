@@ -23,6 +23,7 @@ from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.mediawiki_xml import MediaWikiStats, iter_revisions
 from kgdiff.readers.xml_stream import XmlDumpError
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
@@ -75,6 +76,7 @@ def ingest_wikipedia(
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    check_input_file(request.path, "a MediaWiki XML dump (.xml, .xml.bz2, .xml.gz, ...)")
     refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     wiki = resolve_wiki(request.wiki, *sniff_site(request.path), str(request.path))
