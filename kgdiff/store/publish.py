@@ -13,6 +13,7 @@ import duckdb
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.complete import check_complete
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest, write_manifest
 
@@ -92,7 +93,10 @@ def publish_snapshot(
 ) -> Path:
     """Write the manifest, move ``final`` into place by one rename, rebuild the catalog.
 
-    ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
+    ``target`` is the snapshot's folder (default: the Wikidata snapshot folder). A folder
+    that lacks a table's files, or whose rows differ from the manifest's counts, is refused
+    (:func:`kgdiff.store.complete.check_complete`): nothing is renamed into place."""
+    check_complete(final, manifest)
     write_manifest(final / "manifest.json", manifest)
     fsync_dir(final)
     target = target or layout.snapshot_dir(manifest.name)
