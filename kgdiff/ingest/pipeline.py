@@ -20,6 +20,7 @@ from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.coverage import resolve_coverage
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
+from kgdiff.ingest.nothing_read import NoEntityError, refuse_without_entities
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, auto_staging_codec, room_at
@@ -128,6 +129,10 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
     _check_unchanged(request.path, staging.state.source)
     if kind == JSON_DUMP:
         readers.framing.check(tally.layouts, complete=not request.limit)
+    refuse_without_entities(
+        request.path, kind, tally, staging.reject_files(), readers.framing.kind,
+        readers.xml_stats, job.day.isoformat(),
+    )  # fmt: skip
     return tally, sha256, readers.xml_stats
 
 
@@ -245,6 +250,9 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
         built = _build(job)
         manifest = _manifest(name, job, dump_day, source, built, started)
         directory = publish_snapshot(layout, staging.final, manifest)
+    except NoEntityError as exc:  # nothing to resume; the rejects, if any, are kept
+        staging.close(remove=not exc.malformed)
+        raise
     except BaseException:
         staging.close(remove=False)
         raise

@@ -98,7 +98,8 @@ def ingest_file(request: PageviewIngest) -> IngestOutcome:
         "period_start": info.start.isoformat() if info.start else None,
         "agent": info.agent,
     }
-    return _publish(layout, name, rows, stats, {**described, "source": source}, identity)
+    described = {**described, "source": source}
+    return _publish(layout, name, rows, stats, described, identity, request.path)
 
 
 def ingest_rows(
@@ -146,10 +147,15 @@ def _publish(
     stats: PageviewStats,
     described: dict[str, Any],
     identity: dict[str, Any],
+    file: Path | None = None,
 ) -> IngestOutcome:
+    """Publish ``rows`` as source ``name``; a ``file`` none of whose lines gave a row is
+    refused instead (:func:`refuse_unread`)."""
     started = time.monotonic()
 
     def finish(written: int) -> dict[str, Any]:
+        if file is not None:
+            refuse_unread(file, stats)
         counts = _counts(stats)
         counts["counts"]["rows_written"] = written
         return {
@@ -165,6 +171,24 @@ def _publish(
 
     manifest = publish(layout, name, rows, finish)
     return IngestOutcome("published", name, source_dir(layout, name), manifest)
+
+
+READ_BUT_LEFT_OUT = ("other_wiki", "project_total")
+"""Skips of well-formed lines: a file with only these says there were no views to keep."""
+
+
+def refuse_unread(path: Path, stats: PageviewStats) -> None:
+    """Raise :class:`InputError` when no line of ``path`` was a page view count: an empty
+    file, blank lines only, or every line malformed. (Lines of other wikis than ``--wiki``
+    do count as read: a source without views of that wiki is published, empty.)"""
+    if stats.rows or any(stats.skipped.get(reason) for reason in READ_BUT_LEFT_OUT):
+        return
+    if stats.rejected:
+        reasons = ", ".join(f"{count:,} × {why}" for why, count in sorted(stats.rejects.items()))
+        seen = f"all {stats.rejected:,} lines malformed: {reasons}"
+    else:
+        seen = "blank lines only" if stats.lines else "an empty file"
+    raise InputError(f"{path} holds no page view count ({seen}); nothing was published")
 
 
 def _counts(stats: PageviewStats) -> dict[str, Any]:

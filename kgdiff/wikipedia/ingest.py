@@ -157,6 +157,7 @@ class _Job:
 def _build(job: _Job, progress: Progress) -> Manifest:
     until = datetime.combine(job.day, day_time(23, 59, 59))
     read = _read_dump(job.request.path, job.wiki, until, job.staging / "final", progress)
+    _refuse_without_revisions(job.request.path, read.reader)
     parsed = time.monotonic()
     stats = {**asdict(read.selection), **_reader_counts(read.reader)}
     source = msgspec.structs.replace(job.source, sha256=read.sha256, compression=read.compression)
@@ -178,6 +179,14 @@ def _build(job: _Job, progress: Progress) -> Manifest:
         timings={"parse_seconds": round(parsed - job.started, 3)},
         wiki=job.wiki,
     )
+
+
+def _refuse_without_revisions(path: Path, stats: MediaWikiStats) -> None:
+    """A dump without a single revision makes an empty snapshot: refused, saying so."""
+    if stats.revisions:
+        return
+    seen = f"{stats.pages:,} pages without a revision" if stats.pages else "no page"
+    raise InputError(f"{path} holds no page revision ({seen}); nothing was published")
 
 
 def _reader_counts(stats: MediaWikiStats) -> dict[str, int]:
