@@ -32,7 +32,7 @@ from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.rows.native import native_enabled
 from kgdiff.store.coverage import write_coverage
-from kgdiff.store.finalize import finalize
+from kgdiff.store.finalize import Finalized, finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET, Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
@@ -158,8 +158,7 @@ class _Built:
 
     tally: Tally
     sha256: str
-    counts: dict[str, int]
-    rejects_file: str | None
+    finalized: Finalized
     input_stats: dict[str, int]
     timings: dict[str, float]
 
@@ -169,12 +168,13 @@ def _build(job: _Job) -> _Built:
     tally, sha256, xml_stats = _parse_into(job)
     parsed = time.monotonic()
     job.progress.phase("sorting and writing tables")
-    counts, rejects_file = finalize(
+    finalized = finalize(
         job.staging,
         threads=max(1, job.request.workers),
         bucket_bytes=job.request.bucket_bytes,
         progress=job.progress.advance,
     )
+    counts = finalized.counts
     if job.coverage == SUBSET:
         counts["covered"] = write_coverage(job.staging.final, job.request.known_absent)
     timings = {
@@ -182,7 +182,7 @@ def _build(job: _Job) -> _Built:
         "finalize_seconds": round(time.monotonic() - parsed, 3),
     }
     stats = _input_stats(job.kind, xml_stats)
-    return _Built(tally, sha256, counts, rejects_file, stats, timings)
+    return _Built(tally, sha256, finalized, stats, timings)
 
 
 def _manifest(
@@ -200,9 +200,9 @@ def _manifest(
         kind="wikidata",
         source=msgspec.structs.replace(source, sha256=built.sha256),
         dump_date=dump_day.isoformat() if dump_day else None,
-        counts=built.counts,
+        counts=built.finalized.counts,
         rejects=built.tally.rejects,
-        rejects_file=built.rejects_file,
+        rejects_file=built.finalized.rejects_file,
         **tool_versions(),
         created_at=utc_now(),
         elapsed_seconds=round(time.monotonic() - started, 3),
@@ -215,6 +215,7 @@ def _manifest(
         else None,
         staging_compression=request.staging_compression,
         coverage=job.coverage,
+        duplicates=built.finalized.duplicates,
     )
 
 

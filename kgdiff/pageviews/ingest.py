@@ -92,13 +92,13 @@ def ingest_file(request: PageviewIngest) -> IngestOutcome:
     info = describe_dump(request.path, request.period, request.date).complete(str(request.path))
     stats = PageviewStats(source=str(request.path), max_rejects=request.max_rejects)
     rows = iter_pageviews(request.path, info, stats, set(request.wikis) or None)
-    described = {
+    described: dict[str, Any] = {
         "layout": info.layout,
         "period": info.period,
         "period_start": info.start.isoformat() if info.start else None,
         "agent": info.agent,
+        "source": source,
     }
-    described = {**described, "source": source}
     return _publish(layout, name, rows, stats, described, identity, request.path)
 
 
