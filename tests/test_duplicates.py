@@ -264,11 +264,11 @@ def test_duplicates_across_chunks_and_workers_with_both_row_builders(tmp_path: P
     for native in BUILDERS:
         got = _ingest_cli(dump, tmp_path / "store", f"dump-{native}", native)
         want = _ingest_cli(reference, tmp_path / "store", f"ref-{native}", native)
-        assert got.duplicates == len(blank) and want.duplicates == 0
-        assert got.counts == want.counts and got.rejects == 0
         folder = tmp_path / "store" / "snapshots"
         rows = _snapshot_rows(folder / f"snapshot=dump-{native}")
         assert rows == _snapshot_rows(folder / f"snapshot=ref-{native}")
+        assert got.counts == want.counts and got.rejects == 0
+        assert got.duplicates == len(blank) and want.duplicates == 0
         records = _records(folder / f"snapshot=dump-{native}")
         assert {(r["line"], r["kept_line"]) for r in records} == set(dropped.items())
         results[native] = rows
@@ -288,7 +288,6 @@ def test_an_entity_twice_is_published_once_and_recorded(tmp_path: Path) -> None:
         "--store", str(store),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "1 duplicate entity left out" in " ".join(result.stdout.split())
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
         one = connection.execute(
             "SELECT (SELECT count(*) FROM entities), (SELECT count(*) FROM labels "
@@ -296,6 +295,7 @@ def test_an_entity_twice_is_published_once_and_recorded(tmp_path: Path) -> None:
             "statement_id) FROM statements), (SELECT count(*) FROM statements)"
         ).fetchone()
     assert one is not None and one[:3] == (1, 1, 0) and one[3] > 0
+    assert "1 duplicate entity left out" in " ".join(result.stdout.split())
     folder = store / "snapshots" / "snapshot=twice"
     manifest = read_manifest(folder / "manifest.json")
     assert (manifest.duplicates, manifest.rejects, manifest.rejects_file) == (1, 0, "rejects.jsonl")
@@ -370,13 +370,12 @@ def test_an_xml_entity_page_twice_keeps_the_last_read(tmp_path: Path, order: str
     def ingest(name: str, chosen: list[str]) -> Path:
         path = _xml_with_pages(chosen, tmp_path / f"{name}.xml")
         request = IngestRequest(path, snapshot=name, date="2014-02-20", store=store)
-        result = ingest_wikidata(request)
-        assert result.manifest.duplicates == (len(chosen) - 1)
-        return result.directory
+        return ingest_wikidata(request).directory
 
     twice, alone = ingest("twice", pages), ingest("alone", pages[-1:])
     assert _without_lines(twice) == _without_lines(alone)
     assert _without_lines(twice) != _without_lines(ingest("other", pages[:1]))
+    assert read_manifest(twice / "manifest.json").duplicates == 1
 
 
 def test_the_samples_revisions_are_one_entity_each(sample_store: Path) -> None:

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
 from kgdiff.store.buckets import KEY_COLUMNS, Bucket
-from kgdiff.store.duplicates import Dropped, row_skips
+from kgdiff.store.duplicates import row_skips
+from kgdiff.store.occurrences import Dropped
 from kgdiff.store.part_reader import NO_SKIPS, BatchSkips, read_part, read_rows
 from kgdiff.store.staging import part_file
 from kgdiff.store.subject_runs import RUN_ORDERED_TABLES, run_ordered

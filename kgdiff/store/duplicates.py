@@ -16,7 +16,6 @@ of the entities before it: the counts of the entities part (``label_rows``, ``n_
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -26,40 +25,13 @@ import pyarrow.compute as pc
 import pyarrow.ipc as ipc
 
 from kgdiff.store.buckets import ranges_overlap
+from kgdiff.store.occurrences import Dropped, Occurrence
 from kgdiff.store.part_reader import read_rows
 from kgdiff.store.staging import group_ranges, part_file
 
 ROW_COUNTS = {"labels": "label_rows", "sitelinks": "n_sitelinks", "statements": "n_statements"}
 """The entities part's count of an entity's rows in each table (qualifiers: see module doc)."""
 _OCCURRENCE_COLUMNS = ["qid", "lastrevid", "source_line"]
-
-
-@dataclass(frozen=True, slots=True)
-class Occurrence:
-    """One entity row of a part file: its id, revision and line, and where it lies."""
-
-    qid: str
-    lastrevid: int | None
-    source_line: int
-    folder: str
-    """The part folder (chunk) it was parsed into."""
-    group: int
-    """Its record batch in the folder's part files."""
-    row: int
-    """Its row in the entities batch."""
-
-    @property
-    def rank(self) -> tuple[bool, int, int]:
-        """The occurrence with the highest rank is kept (see module doc)."""
-        return (self.lastrevid is not None, self.lastrevid or 0, self.source_line)
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """An occurrence left out, and the one kept instead."""
-
-    loser: Occurrence
-    kept: Occurrence
 
 
 def _repeated(entity_files: Sequence[str], lo: str | None, hi: str | None) -> pa.Array:

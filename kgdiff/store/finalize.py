@@ -7,10 +7,11 @@ whole table sorted. Buckets are sorted ``threads`` at a time (Arrow releases the
 
 from __future__ import annotations
 
+import bisect
 import shutil
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
@@ -22,6 +23,7 @@ from kgdiff.store.buckets import Bucket, PartFile, bucket_budget, bucket_count, 
 from kgdiff.store.duplicates import find_dropped, write_dropped
 from kgdiff.store.hugepages import without_huge_pages
 from kgdiff.store.layout import TABLES
+from kgdiff.store.occurrences import Dropped
 from kgdiff.store.part_reader import read_rows
 from kgdiff.store.publish import fsync_dir
 from kgdiff.store.staging import Staging, part_file, part_name
@@ -73,14 +75,13 @@ def dropped_file(target: Path) -> Path:
 def write_bucket(table: str, bucket: Bucket, target: Path) -> int:
     """Sort the rows of one bucket of ``table`` into the Parquet file ``target``; its rows.
 
-    Entities whose id repeats in the bucket's range are kept once (the bucket of every
-    table finds the same ones: :mod:`kgdiff.store.duplicates`); the entities bucket
-    records those it left out in :func:`dropped_file`."""
-    dropped = find_dropped(entity_parts(bucket), bucket.lo, bucket.hi)
-    rows = bucket_rows(table, bucket, dropped)
+    The rows of the occurrences of repeated entity ids the plan found in the bucket's range
+    are left out (:mod:`kgdiff.store.duplicates`); the entities buckets, which cover every
+    id once, record them in :func:`dropped_file`."""
+    rows = bucket_rows(table, bucket, bucket.dropped)
     write_rows(table, rows, target)
-    if dropped and table == "entities":
-        write_dropped(dropped, dropped_file(target))
+    if bucket.dropped and table == "entities":
+        write_dropped(bucket.dropped, dropped_file(target))
     return int(rows.num_rows)
 
 
@@ -210,4 +211,28 @@ def plan_tables(
     budget = bucket_bytes or bucket_budget(memory_limit_mb, threads)
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
-    return {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
+    plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
+    return _with_dropped(plans)
+
+
+def _with_dropped(plans: dict[str, list[Bucket]]) -> dict[str, list[Bucket]]:
+    """``plans`` with, in each bucket, the occurrences of repeated ids in its range to leave
+    out: found once, in the entities buckets (which cover every entity), for every table."""
+    dropped = [
+        drop
+        for bucket in plans["entities"]
+        for drop in find_dropped(entity_parts(bucket), bucket.lo, bucket.hi)
+    ]
+    if not dropped:
+        return plans
+    ids = [drop.loser.qid for drop in dropped]  # sorted: buckets in order, each sorted by id
+
+    def of(bucket: Bucket) -> tuple[Dropped, ...]:
+        first = 0 if bucket.lo is None else bisect.bisect_left(ids, bucket.lo)
+        last = len(ids) if bucket.hi is None else bisect.bisect_left(ids, bucket.hi)
+        return tuple(dropped[first:last])
+
+    return {
+        table: [replace(bucket, dropped=of(bucket)) for bucket in buckets]
+        for table, buckets in plans.items()
+    }
