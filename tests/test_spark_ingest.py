@@ -134,7 +134,7 @@ def _dump_with_duplicates(path: Path) -> int:
     statements: ten later copies kept as the last read, ten kept for their lastrevid, ten
     left out for theirs (the originals have a higher one). Returns the copies' number."""
     lines = bz2.decompress((SAMPLES / JSON_SAMPLES[0].file).read_bytes()).splitlines()
-    docs = [orjson.loads(line.rstrip(b",")) for line in lines[1:-1]]
+    docs = [orjson.loads(line.rstrip(b",")) for line in lines[1:-1] if line.strip()]
     copies = []
     for index, doc in enumerate(docs[:30]):
         copy = {key: value for key, value in doc.items() if key != "claims"}
