@@ -44,7 +44,8 @@ def _catalog_reads(store: Path) -> int:
     result = run_kgdiff("snapshots", "catalog", "--store", str(store))
     assert result.returncode == 0, result.stderr
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
-        return int(connection.execute("SELECT count(*) FROM snapshots").fetchone()[0])
+        (count,) = connection.execute("SELECT count(*) FROM snapshots").fetchall()[0]
+    return int(count)
 
 
 # -- finding 1: an input without entities -----------------------------------------------------

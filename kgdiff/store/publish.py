@@ -7,6 +7,7 @@ import platform
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 import duckdb
 
@@ -18,7 +19,15 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest, write_manifest
 
 
-def tool_versions() -> dict[str, str]:
+class ToolVersions(TypedDict):
+    """The versions every manifest records (typed: a manifest's other fields are not str)."""
+
+    tool_version: str
+    duckdb_version: str
+    python_version: str
+
+
+def tool_versions() -> ToolVersions:
     """Versions recorded in every manifest."""
     return {
         "tool_version": __version__,

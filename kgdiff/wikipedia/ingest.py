@@ -178,7 +178,6 @@ def _build(job: _Job, progress: Progress) -> Manifest:
         input_stats=stats,
         timings={"parse_seconds": round(parsed - job.started, 3)},
         wiki=job.wiki,
-        duplicates=0,
     )
 
 
