@@ -319,8 +319,10 @@ def _staged_sample(directory: Path, lines: int) -> Staging:
 def test_finalize_of_one_part_counts_its_rows(tmp_path: Path) -> None:
     staging = _staged_sample(tmp_path / "s", 40)
     told: list[tuple[float, float]] = []
-    rows, rejects = finalize(staging, threads=2, progress=lambda *now: told.append(now))
-    assert rows["entities"] == 39 and rejects is None
+    finalized = finalize(staging, threads=2, progress=lambda *now: told.append(now))
+    rows = finalized.counts
+    assert rows["entities"] == 39 and finalized.rejects_file is None
+    assert finalized.duplicates == 0
     buckets = sum(len(list((staging.final / t).glob("part-*.parquet"))) for t in TABLES)
     assert 1 <= len(told) <= buckets  # once per wait that saw buckets finish
     done = [d for d, _ in told]
@@ -342,9 +344,9 @@ def test_a_damaged_part_is_named_in_a_store_error(tmp_path: Path, threads: int) 
     staging.close(remove=False)
 
 
-def test_an_entity_twice_in_the_dump_keeps_each_copys_rows_together(tmp_path: Path) -> None:
-    """Labels and statements of a repeated entity: first copy's rows, then the second's,
-    each in the published order; the entity sorts among the others as usual."""
+def test_an_entity_twice_in_the_dump_keeps_the_last_copys_rows_only(tmp_path: Path) -> None:
+    """Labels and statements of a repeated entity (no lastrevid): the last copy's rows only,
+    whether the copies are in one chunk or two (issue 34; before, both copies' rows)."""
     copies = [
         {
             "id": "Q5",
@@ -366,19 +368,20 @@ def test_an_entity_twice_in_the_dump_keeps_each_copys_rows_together(tmp_path: Pa
                 chunk_bytes=chunk_bytes,
             )
         )
+        assert result.manifest.duplicates == 1
         labels = pq.read_table(table_files(result.directory, "labels")[0])
         assert labels.select(["qid", "lang"]).to_pylist() == [
             {"qid": "Q40", "lang": "en"},
-            {"qid": "Q5", "lang": "de"},
-            {"qid": "Q5", "lang": "fr"},
             {"qid": "Q5", "lang": "en"},
         ]
         statements = pq.read_table(table_files(result.directory, "statements")[0])
         assert statements.select(["pid", "object_qid"]).to_pylist() == [
-            {"pid": "P31", "object_qid": "Q2"},
-            {"pid": "P31", "object_qid": "Q3"},
-            {"pid": "P7", "object_qid": "Q1"},
             {"pid": "P1", "object_qid": "Q4"},
+        ]
+        entities = pq.read_table(table_files(result.directory, "entities")[0])
+        assert entities.select(["qid", "p31", "source_line"]).to_pylist() == [
+            {"qid": "Q40", "p31": [], "source_line": 3},
+            {"qid": "Q5", "p31": [], "source_line": 4},
         ]
 
 

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from kgdiff.ingest.parse import parse_json_chunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.rows.native import native_enabled
-from kgdiff.store.bucket_sort import read_part, read_rows
 from kgdiff.store.buckets import KEY_COLUMNS, key_ranges, ranges_overlap
+from kgdiff.store.part_reader import read_part, read_rows
 from kgdiff.store.staging import PartMeta, group_ranges, part_file, part_name, write_part
 from tests.faultkit import TABLES
 from tests.paths import SAMPLES

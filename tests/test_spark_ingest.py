@@ -129,6 +129,43 @@ def test_rejects_as_in_the_local_path(spark: object, tmp_path: Path) -> None:
     assert _table(remote.directory, "entities") == _table(local.directory, "entities")
 
 
+def _dump_with_duplicates(path: Path) -> int:
+    """The real 2014-12 sample with its first 30 entities again at the end, without their
+    statements: ten later copies kept as the last read, ten kept for their lastrevid, ten
+    left out for theirs (the originals have a higher one). Returns the copies' number."""
+    lines = bz2.decompress((SAMPLES / JSON_SAMPLES[0].file).read_bytes()).splitlines()
+    docs = [orjson.loads(line.rstrip(b",")) for line in lines[1:-1] if line.strip()]
+    copies = []
+    for index, doc in enumerate(docs[:30]):
+        copy = {key: value for key, value in doc.items() if key != "claims"}
+        if index % 3 == 1:
+            copy["lastrevid"] = 1
+        elif index % 3 == 2:
+            doc["lastrevid"], copy["lastrevid"] = 2, 1
+        copies.append(copy)
+    body = b",\n".join(orjson.dumps(doc) for doc in [*docs, *copies])
+    path.write_bytes(bz2.compress(b"[\n" + body + b"\n]\n"))
+    return len(copies)
+
+
+def test_duplicates_as_in_the_local_path(spark: object, tmp_path: Path) -> None:
+    """Repeated ids read by several tasks: the cluster keeps the occurrences the local
+    ingest keeps (issue 34), with the same tables, counts and rejects records."""
+    dump = tmp_path / "wikidata-20141231-all.json.bz2"
+    copies = _dump_with_duplicates(dump)
+    local = ingest_wikidata(IngestRequest(path=dump, store=tmp_path / "local"))
+    request = SparkIngestRequest(
+        path=dump, store=tmp_path / "spark", split_bytes=SPLIT_BYTES, chunk_bytes=1 << 20
+    )
+    remote = spark_ingest(request, spark)  # type: ignore[arg-type]
+    assert remote.manifest.duplicates == local.manifest.duplicates == copies
+    assert remote.manifest.counts == local.manifest.counts
+    for table in TABLES:
+        assert _table(remote.directory, table) == _table(local.directory, table), table
+    rejects = [(d / "rejects.jsonl").read_text() for d in (remote.directory, local.directory)]
+    assert rejects[0] == rejects[1] and rejects[0].count('"reason":"duplicate"') == copies
+
+
 def test_truncated_bz2_fails_and_publishes_nothing(spark: object, tmp_path: Path) -> None:
     whole = (SAMPLES / JSON_SAMPLES[0].file).read_bytes()
     dump = tmp_path / "wikidata-20141231-all.json.bz2"

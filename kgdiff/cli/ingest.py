@@ -44,6 +44,12 @@ def print_result(result: IngestResult) -> None:
     console.print(f"  {counts}")
     rejected = f"; {m.rejects:,} rejected, see {m.rejects_file}" if m.rejects else ""
     console.print(f"  {m.elapsed_seconds:.1f} s, sha256 {m.source.sha256}{rejected}")
+    if m.duplicates:
+        what = "entity" if m.duplicates == 1 else "entities"
+        console.print(
+            f"  {m.duplicates:,} duplicate {what} left out (an id seen again: the highest "
+            f"lastrevid, else the last one read, is kept), see {m.rejects_file}"
+        )
 
 
 def ingest_wikidata_command(

@@ -20,21 +20,26 @@ from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.coverage import resolve_coverage
 from kgdiff.ingest.detect import JSON_DUMP, XML_DUMP, detect_format, resolve_date
 from kgdiff.ingest.dispatch import TaskRunner, worker_pool
+from kgdiff.ingest.nothing_read import NoEntityError, refuse_without_entities
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.staging_choice import AUTO, STAGING_CHOICES, auto_staging_codec, room_at
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.tasks import ReaderState, make_tasks
 from kgdiff.ingest.worker import Task
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
 from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.rows.native import native_enabled
 from kgdiff.store.coverage import write_coverage
-from kgdiff.store.finalize import finalize
+from kgdiff.store.finalize import Finalized, finalize
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET, Manifest, SourceInfo
 from kgdiff.store.publish import already_published, publish_snapshot, tool_versions, utc_now
 from kgdiff.store.staging import PartMeta, Staging, StagingState
+
+WIKIDATA_INPUT = "a Wikidata dump (.json, .json.gz, .json.bz2, .xml.bz2, ...) or entity file"
+"""What ``kgdiff ingest wikidata`` reads, for the error when it is given a folder."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,10 @@ def _parse_into(job: _Job) -> tuple[Tally, str, XmlStats]:
     _check_unchanged(request.path, staging.state.source)
     if kind == JSON_DUMP:
         readers.framing.check(tally.layouts, complete=not request.limit)
+    refuse_without_entities(
+        request.path, kind, tally, staging.reject_files(), readers.framing.kind,
+        readers.xml_stats, job.day.isoformat(),
+    )  # fmt: skip
     return tally, sha256, readers.xml_stats
 
 
@@ -149,8 +158,7 @@ class _Built:
 
     tally: Tally
     sha256: str
-    counts: dict[str, int]
-    rejects_file: str | None
+    finalized: Finalized
     input_stats: dict[str, int]
     timings: dict[str, float]
 
@@ -160,12 +168,13 @@ def _build(job: _Job) -> _Built:
     tally, sha256, xml_stats = _parse_into(job)
     parsed = time.monotonic()
     job.progress.phase("sorting and writing tables")
-    counts, rejects_file = finalize(
+    finalized = finalize(
         job.staging,
         threads=max(1, job.request.workers),
         bucket_bytes=job.request.bucket_bytes,
         progress=job.progress.advance,
     )
+    counts = finalized.counts
     if job.coverage == SUBSET:
         counts["covered"] = write_coverage(job.staging.final, job.request.known_absent)
     timings = {
@@ -173,7 +182,7 @@ def _build(job: _Job) -> _Built:
         "finalize_seconds": round(time.monotonic() - parsed, 3),
     }
     stats = _input_stats(job.kind, xml_stats)
-    return _Built(tally, sha256, counts, rejects_file, stats, timings)
+    return _Built(tally, sha256, finalized, stats, timings)
 
 
 def _manifest(
@@ -191,9 +200,9 @@ def _manifest(
         kind="wikidata",
         source=msgspec.structs.replace(source, sha256=built.sha256),
         dump_date=dump_day.isoformat() if dump_day else None,
-        counts=built.counts,
+        counts=built.finalized.counts,
         rejects=built.tally.rejects,
-        rejects_file=built.rejects_file,
+        rejects_file=built.finalized.rejects_file,
         **tool_versions(),
         created_at=utc_now(),
         elapsed_seconds=round(time.monotonic() - started, 3),
@@ -206,6 +215,7 @@ def _manifest(
         else None,
         staging_compression=request.staging_compression,
         coverage=job.coverage,
+        duplicates=built.finalized.duplicates,
     )
 
 
@@ -220,6 +230,7 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
         )
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    check_input_file(request.path, WIKIDATA_INPUT)
     refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
@@ -240,6 +251,9 @@ def ingest_wikidata(request: IngestRequest, progress: Progress | None = None) ->
         built = _build(job)
         manifest = _manifest(name, job, dump_day, source, built, started)
         directory = publish_snapshot(layout, staging.final, manifest)
+    except NoEntityError as exc:  # nothing to resume; the rejects, if any, are kept
+        staging.close(remove=not exc.malformed)
+        raise
     except BaseException:
         staging.close(remove=False)
         raise

@@ -32,6 +32,7 @@ from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import SourceStream, open_source
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.rdf_chunks import (
     DEFAULT_CHUNK_BYTES,
     Chunk,
@@ -235,8 +236,7 @@ def ingest_rdf(request: RdfIngestRequest, progress: Progress | None = None) -> R
     progress = progress or NullProgress()
     path = request.path.expanduser().resolve()
     request = dataclasses.replace(request, path=path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such file; check the path")
+    check_input_file(path, "an RDF file (.ttl, .nt, .nq, .rdf, compressed or not)")
     fmt = rdf_format(path, request.format)
     day, _ = resolve_date(path, request.date)
     name = check_snapshot_name(request.snapshot or f"rdf-{day:%Y%m%d}")

@@ -23,6 +23,7 @@ from kgdiff.errors import InputError
 from kgdiff.ingest.bz2tail import bz2_ends_cleanly
 from kgdiff.ingest.lbzip2 import lbzip2_stream
 from kgdiff.ingest.zstd_stream import ZstdStream
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.streams import BufferedStream
 
 READ_BLOCK = 1 << 20
@@ -121,8 +122,7 @@ def open_source(path: Path, threads: int = 2, whole_hash: bool = True) -> Iterat
     ``whole_hash=False`` is for a peek at the first bytes: the rest of the file is not
     read to complete the sha256, which stays None.
     """
-    if not path.is_file():
-        raise InputError(f"{path}: no such file; check the path")
+    check_input_file(path, "the input file")
     method = detect_compression(path)
     raw = HashingReader(path)
     try:

@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from kgdiff import __version__
-from kgdiff.errors import InputError, StoreError, UsageError
+from kgdiff.errors import InputError, StoreError
 from kgdiff.pageviews.store import (
     check_source_name,
     publish,
     read_manifest,
     source_dir,
 )
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.pageview_files import describe_dump, detect_compression
 from kgdiff.readers.pageviews import PageviewRow, PageviewStats, iter_pageviews
 from kgdiff.store.layout import StoreLayout
@@ -75,8 +76,7 @@ def ingest_file(request: PageviewIngest) -> IngestOutcome:
     """Read a page view dump and publish it as a source (a no-op when already there)."""
     layout = StoreLayout.resolve(request.store)
     name = check_source_name(request.source or default_source_name(request.path))
-    if not request.path.is_file():
-        raise UsageError(f"{request.path}: no such file; check the path")
+    check_input_file(request.path, "a page view dump file (hourly, daily or monthly)")
     options = {"period": request.period, "date": request.date, "wikis": sorted(request.wikis)}
     source = {
         "kind": "file",
@@ -92,13 +92,14 @@ def ingest_file(request: PageviewIngest) -> IngestOutcome:
     info = describe_dump(request.path, request.period, request.date).complete(str(request.path))
     stats = PageviewStats(source=str(request.path), max_rejects=request.max_rejects)
     rows = iter_pageviews(request.path, info, stats, set(request.wikis) or None)
-    described = {
+    described: dict[str, Any] = {
         "layout": info.layout,
         "period": info.period,
         "period_start": info.start.isoformat() if info.start else None,
         "agent": info.agent,
+        "source": source,
     }
-    return _publish(layout, name, rows, stats, {**described, "source": source}, identity)
+    return _publish(layout, name, rows, stats, described, identity, request.path)
 
 
 def ingest_rows(
@@ -146,10 +147,15 @@ def _publish(
     stats: PageviewStats,
     described: dict[str, Any],
     identity: dict[str, Any],
+    file: Path | None = None,
 ) -> IngestOutcome:
+    """Publish ``rows`` as source ``name``; a ``file`` none of whose lines gave a row is
+    refused instead (:func:`refuse_unread`)."""
     started = time.monotonic()
 
     def finish(written: int) -> dict[str, Any]:
+        if file is not None:
+            refuse_unread(file, stats)
         counts = _counts(stats)
         counts["counts"]["rows_written"] = written
         return {
@@ -165,6 +171,24 @@ def _publish(
 
     manifest = publish(layout, name, rows, finish)
     return IngestOutcome("published", name, source_dir(layout, name), manifest)
+
+
+READ_BUT_LEFT_OUT = ("other_wiki", "project_total")
+"""Skips of well-formed lines: a file with only these says there were no views to keep."""
+
+
+def refuse_unread(path: Path, stats: PageviewStats) -> None:
+    """Raise :class:`InputError` when no line of ``path`` was a page view count: an empty
+    file, blank lines only, or every line malformed. (Lines of other wikis than ``--wiki``
+    do count as read: a source without views of that wiki is published, empty.)"""
+    if stats.rows or any(stats.skipped.get(reason) for reason in READ_BUT_LEFT_OUT):
+        return
+    if stats.rejected:
+        reasons = ", ".join(f"{count:,} × {why}" for why, count in sorted(stats.rejects.items()))
+        seen = f"all {stats.rejected:,} lines malformed: {reasons}"
+    else:
+        seen = "blank lines only" if stats.lines else "an empty file"
+    raise InputError(f"{path} holds no page view count ({seen}); nothing was published")
 
 
 def _counts(stats: PageviewStats) -> dict[str, Any]:

@@ -11,7 +11,8 @@ opens it with :func:`kgdiff.ingest.sources.open_source`) and cut into chunks of 
   starts a new subject at column 0 (Wikibase and rdflib indent continuation lines). Lines
   inside a long string (``\"\"\"…\"\"\"``) are never cut.
 * RDF/XML has no such cut points: the whole file is one chunk, refused past
-  :data:`XML_LIMIT_BYTES` (convert it to N-Triples first).
+  :data:`XML_LIMIT_BYTES` (convert it to N-Triples first), or when it declares an external
+  entity (:mod:`kgdiff.readers.xml_entities`).
 
 Each chunk knows the file line its body starts at, so a parse error names the file's line.
 Blank node labels are local to a chunk (a ``_:b`` in two chunks is two nodes): Wikibase RDF
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.readers.streams import ByteStream
+from kgdiff.readers.xml_entities import refuse_external_entities
 
 TURTLE = "turtle"
 NTRIPLES = "nt"
@@ -178,6 +180,7 @@ def _whole(stream: ByteStream, path: Path) -> Iterator[Chunk]:
             f"{path}: RDF/XML is parsed whole and this file is larger than "
             f"{XML_LIMIT_BYTES >> 20} MB; convert it to N-Triples first (e.g. rdflib, riot)"
         )
+    refuse_external_entities(data, path, "RDF/XML")
     yield Chunk("", _decode([data], path, 1), 1, RDFXML)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pyarrow as pa
 
 from kgdiff.readers.entity_model import Entity, statement_groups
-from kgdiff.rows.schema import PART_SCHEMAS
+from kgdiff.rows.schema import ENTITY_ROWS, PART_SCHEMAS
 from kgdiff.rows.statements import RowError, statement_rows
 from kgdiff.rows.terms import TermColumns, english
 
@@ -84,11 +84,9 @@ class RowBuffers:
 
     def to_tables(self) -> dict[str, pa.Table]:
         """Transpose the buffered rows into one Arrow table per part table."""
-        entities = _table(self.entities, PART_SCHEMAS["entities"])
         tables = {
-            "entities": entities,
             "statements": _table(self.statements, PART_SCHEMAS["statements"]),
             "qualifiers": _table(self.qualifiers, PART_SCHEMAS["qualifiers"]),
         }
-        tables.update(self.terms.to_tables(entities.column("qid").combine_chunks(), PART_SCHEMAS))
-        return tables
+        tables.update(self.terms.to_tables(_table(self.entities, ENTITY_ROWS), PART_SCHEMAS))
+        return {name: tables[name] for name in PART_SCHEMAS}

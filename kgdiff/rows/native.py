@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from kgdiff.readers.json_dump import ChunkBytes
-from kgdiff.rows.schema import PART_SCHEMAS
+from kgdiff.rows.schema import ENTITY_ROWS, PART_SCHEMAS
 from kgdiff.rows.terms import indexed_term_tables
 
 
@@ -100,16 +100,15 @@ def _columns(
 
 def _tables(raw: Sequence[Sequence[tuple[Any, ...]]]) -> dict[str, pa.Table]:
     columns = dict(zip(TABLE_ORDER, raw, strict=True))
+    schemas = {**PART_SCHEMAS, "entities": ENTITY_ROWS}
     tables = {
-        name: pa.Table.from_arrays(_columns(PART_SCHEMAS[name], columns[name]), schema=schema)
-        for name, schema in PART_SCHEMAS.items()
-        if name in ("entities", "statements", "qualifiers")
+        name: pa.Table.from_arrays(_columns(schemas[name], columns[name]), schema=schemas[name])
+        for name in ("entities", "statements", "qualifiers")
     }
-    qids = tables["entities"].column("qid").combine_chunks()
     labels = _columns(_LABEL_COLUMNS, columns["labels"])
     sitelinks = _columns(_SITELINK_COLUMNS, columns["sitelinks"])
-    tables.update(indexed_term_tables(qids, labels, sitelinks, PART_SCHEMAS))
-    return tables
+    tables.update(indexed_term_tables(tables["entities"], labels, sitelinks, PART_SCHEMAS))
+    return {name: tables[name] for name in PART_SCHEMAS}
 
 
 def native_rows(data: ChunkBytes, spans: Sequence[tuple[int, int, int]]) -> NativeRows:

@@ -26,7 +26,7 @@ VALUE_FIELDS = [
 ]
 """The columns of a snak's value, shared by statements (main snak) and qualifiers."""
 
-ENTITY_PARTS = pa.schema(
+ENTITY_ROWS = pa.schema(
     [
         ("qid", pa.string()),
         ("type", pa.string()),
@@ -43,6 +43,14 @@ ENTITY_PARTS = pa.schema(
         ("source_line", pa.int64()),
     ]
 )
+"""The entity columns both row builders make (the native one in this order)."""
+
+ENTITY_PARTS = ENTITY_ROWS.append(pa.field("label_rows", pa.int32()))
+"""The entities part: the builders' columns, and how many rows of the labels part each
+entity has (counted from the labels' entity index: :func:`kgdiff.rows.terms.label_rows`).
+With ``n_sitelinks``, ``n_statements`` and the statements' ``n_qualifiers`` it tells where
+an entity's rows lie in its batch, for leaving out a duplicate's (kgdiff.store.duplicates);
+it is not published."""
 
 STATEMENT_PARTS = pa.schema(
     [

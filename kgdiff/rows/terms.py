@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from kgdiff.readers.entity_model import Entity, Term
@@ -84,8 +85,9 @@ class TermColumns:
         self._add_map(index, LEMMA, entity.lemmas)
         self._add_sitelinks(index, entity)
 
-    def to_tables(self, qids: pa.Array, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
-        """The labels and sitelinks tables; ``qids`` holds the qid of each batch entity."""
+    def to_tables(self, entities: pa.Table, schemas: dict[str, pa.Schema]) -> dict[str, pa.Table]:
+        """The entities (``entities`` with each one's count of label rows), labels and
+        sitelinks tables (see :func:`indexed_term_tables`)."""
         labels = [
             pa.array(self.term_entity, pa.int32()),
             pa.array(self.term_kind, pa.int8()),
@@ -99,18 +101,31 @@ class TermColumns:
             pa.array(self.link_title, pa.string()),
             pa.array(self.link_badges, pa.list_(pa.string())),
         ]
-        return indexed_term_tables(qids, labels, sitelinks, schemas)
+        return indexed_term_tables(entities, labels, sitelinks, schemas)
+
+
+def label_rows(entities: pa.Table, entity: pa.Array) -> pa.Table:
+    """``entities`` with the column ``label_rows``: how many of the labels rows (whose
+    entity indexes are ``entity``) each has."""
+    counts = np.bincount(entity.to_numpy(), minlength=entities.num_rows).astype(np.int32)
+    return entities.append_column(pa.field("label_rows", pa.int32()), pa.array(counts))
 
 
 def indexed_term_tables(
-    qids: pa.Array, labels: list[pa.Array], sitelinks: list[pa.Array], schemas: dict[str, pa.Schema]
+    entities: pa.Table,
+    labels: list[pa.Array],
+    sitelinks: list[pa.Array],
+    schemas: dict[str, pa.Schema],
 ) -> dict[str, pa.Table]:
-    """The labels and sitelinks tables from columns that start with the entity's index in the
-    batch (and, for labels, the kind's index in :data:`KINDS`) instead of qid and kind."""
+    """The entities, labels and sitelinks part tables from the builders' entity rows and
+    label and sitelink columns that start with the entity's index in the batch (and, for
+    labels, the kind's index in :data:`KINDS`) instead of qid and kind."""
+    qids = entities.column("qid").combine_chunks()
     entity, kind, *label_rest = labels
     kinds = pa.array(KINDS, pa.string()).take(kind)
     link_entity, *link_rest = sitelinks
     return {
+        "entities": label_rows(entities, entity),
         "labels": pa.Table.from_arrays(
             [qids.take(entity), kinds, *label_rest], schema=schemas["labels"]
         ),

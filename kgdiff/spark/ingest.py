@@ -20,10 +20,13 @@ from kgdiff.errors import InputError, UsageError
 from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.coverage import resolve_coverage
 from kgdiff.ingest.detect import JSON_DUMP, SNIFF_BYTES, detect_format, resolve_date
+from kgdiff.ingest.nothing_read import NoEntityError, refuse_without_entities
 from kgdiff.ingest.pipeline import IngestResult, source_info
 from kgdiff.ingest.sources import open_source
 from kgdiff.ingest.tally import Tally
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES, DumpFraming
+from kgdiff.readers.wikidata_xml import XmlStats
 from kgdiff.spark.partitions import (
     RECORD_DDL,
     PartRecord,
@@ -120,13 +123,14 @@ def _reason(exc: Exception) -> str:
     return f"the Spark job failed reading it: {chosen[:500]}"
 
 
-def _framing(path: Path, tally: Tally, size: int) -> None:
+def _framing(path: Path, tally: Tally, size: int) -> DumpFraming:
     """The checks of the local ingest: one '[' first and one ']' last, nothing after."""
     framing = DumpFraming(str(path))
     with open_source(path, threads=1, whole_hash=False) as source:
         framing.see_start(source.read(SNIFF_BYTES))
     framing.end_offset = size
     framing.check(tally.layouts, complete=True)
+    return framing
 
 
 def _check_input(path: Path) -> str:
@@ -158,9 +162,12 @@ def _build(
     parsed = time.monotonic()
     metas, size = renumber_parts(spool, staging, records, str(request.path))
     tally = Tally(metas, request.max_rejects, staging.dir)
-    _framing(request.path, tally, size)
+    framing = _framing(request.path, tally, size)
+    refuse_without_entities(
+        request.path, JSON_DUMP, tally, staging.reject_files(), framing.kind, XmlStats(), ""
+    )
     renumbered = time.monotonic()
-    counts, rejects_file = spark_finalize(spark, staging)
+    finalized = spark_finalize(spark, staging)
     builders = {r.builder for r in records if isinstance(r, PartRecord)}
     timings = {
         "parse_seconds": round(parsed - started, 3),
@@ -168,7 +175,11 @@ def _build(
         "finalize_seconds": round(time.monotonic() - renumbered, 3),
     }
     builder = builders.pop() if len(builders) == 1 else "mixed"
-    return SparkBuilt(counts, rejects_file, timings, builder, request.chunk_bytes), tally
+    built = SparkBuilt(
+        finalized.counts, finalized.rejects_file, timings, builder, request.chunk_bytes,
+        finalized.duplicates,
+    )  # fmt: skip
+    return built, tally
 
 
 def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None) -> IngestResult:
@@ -176,6 +187,7 @@ def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None)
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     path = request.path.expanduser().resolve()
+    check_input_file(path, "a Wikidata JSON dump (.json, .json.gz, .json.bz2)")
     refuse_unverified(path)
     day, dump_day = resolve_date(path, request.date)
     name = check_snapshot_name(request.snapshot or f"wikidata-{day:%Y%m%d}")
@@ -200,6 +212,9 @@ def spark_ingest(request: SparkIngestRequest, spark: SparkSession | None = None)
         directory, manifest = publish_spark_snapshot(
             layout, staging, plan, built, tally, spark, sha256.result(), started
         )
+    except NoEntityError as exc:  # nothing to resume; the rejects, if any, are kept
+        staging.close(remove=not exc.malformed)
+        raise
     except BaseException:
         staging.close(remove=False)
         raise

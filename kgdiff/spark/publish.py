@@ -34,6 +34,7 @@ class SparkBuilt:
     timings: dict[str, float]
     row_builder: str
     chunk_bytes: int
+    duplicates: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,5 +108,6 @@ def publish_spark_snapshot(
         row_builder=built.row_builder,
         staging_compression="lz4",
         coverage=plan.coverage,
+        duplicates=built.duplicates,
     )
     return publish_snapshot(layout, staging.final, manifest), manifest

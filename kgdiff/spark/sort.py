@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgdiff.store.buckets import Bucket
-from kgdiff.store.finalize import DEFAULT_MEMORY_LIMIT_MB, merge_rejects, plan_tables, write_bucket
+from kgdiff.store.finalize import (
+    DEFAULT_MEMORY_LIMIT_MB,
+    Finalized,
+    merge_rejects,
+    plan_tables,
+    write_bucket,
+)
 from kgdiff.store.publish import fsync_dir
 from kgdiff.store.staging import Staging
 
@@ -43,9 +49,9 @@ def sort_jobs(staging: Staging, out: Path, memory_limit_mb: int) -> list[SortJob
 
 def spark_finalize(
     spark: SparkSession, staging: Staging, memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB
-) -> tuple[dict[str, int], str | None]:
-    """Write the sorted tables into a fresh ``final`` folder; return row counts and the
-    rejects file (as :func:`kgdiff.store.finalize.finalize`)."""
+) -> Finalized:
+    """Write the sorted tables into a fresh ``final`` folder; return row counts, the rejects
+    file and the duplicates left out (as :func:`kgdiff.store.finalize.finalize`)."""
     out = staging.fresh_final()
     jobs = sort_jobs(staging, out, memory_limit_mb)
     context = spark.sparkContext
@@ -56,4 +62,5 @@ def spark_finalize(
         counts[table] += rows
     for table in counts:
         fsync_dir(out / table)
-    return counts, merge_rejects(staging, out)
+    rejected = merge_rejects(staging, out)
+    return Finalized(counts, rejected.file, rejected.duplicates)

@@ -7,18 +7,19 @@ take about half the CPU time DuckDB needs to load, sort and write the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.ipc as ipc
 import pyarrow.parquet as pq
 
-from kgdiff.errors import StoreError
 from kgdiff.rows.schema import PUBLISHED_SCHEMAS
-from kgdiff.store.buckets import KEY_COLUMNS, Bucket, in_range_mask, ranges_overlap
-from kgdiff.store.staging import group_ranges, part_file
+from kgdiff.store.buckets import KEY_COLUMNS, Bucket
+from kgdiff.store.duplicates import row_skips
+from kgdiff.store.occurrences import Dropped
+from kgdiff.store.part_reader import NO_SKIPS, BatchSkips, read_part, read_rows
+from kgdiff.store.staging import part_file
 from kgdiff.store.subject_runs import RUN_ORDERED_TABLES, run_ordered
 
 SORT_KEYS: dict[str, tuple[str, ...]] = {
@@ -60,59 +61,17 @@ better than the dictionary's run-length indices do (bench dump, plain against di
 statements 0.28 against 0.55 MB, sitelinks 0.39 against 0.50 MB, each ~10–30 % less time);
 labels' long runs of one subject (~60 rows) favour the dictionary (0.31 against 0.52 MB)."""
 UTC_STAMP = pa.timestamp("us", tz="UTC")
+Skips = Mapping[str, BatchSkips]
+"""Rows to leave out, by part file path (see :func:`kgdiff.store.duplicates.row_skips`)."""
 TYPE_COLUMNS = ["subject", "pid", "ordinal", "rank", "object_qid"]
 
 
-def read_rows(
-    files: Sequence[str], key: str, lo: str | None, hi: str | None, columns: list[str] | None = None
-) -> pa.Table:
-    """The rows of the part ``files`` whose ``key`` is in ``[lo, hi)`` (None: unbounded)."""
-    return pa.concat_tables(
-        [_in_range(read_part(path, columns, lo, hi), key, lo, hi) for path in files]
-    )
-
-
-def _sorted_bucket(table: str, bucket: Bucket) -> pa.Table:
+def _sorted_bucket(table: str, bucket: Bucket, skips: Skips) -> pa.Table:
     key, lo, hi = KEY_COLUMNS[table], bucket.lo, bucket.hi
     if table in RUN_ORDERED_TABLES:
-        return run_ordered((read_part(path, None, lo, hi) for path in bucket.files), key, lo, hi)
-    return sorted_rows(read_rows(bucket.files, key, lo, hi), SORT_KEYS[table])
-
-
-def read_part(
-    path: str, columns: list[str] | None, lo: str | None = None, hi: str | None = None
-) -> pa.Table:
-    """The record batches of a part file whose subjects may lie in ``[lo, hi)`` (all of
-    them when the file does not record its batches' ranges), without schema metadata.
-
-    The file is memory-mapped: the buffers of an uncompressed part are used where they lie
-    in the page cache, without a copy (a compressed part is decompressed either way)."""
-    try:
-        with pa.memory_map(path) as source:
-            reader = ipc.open_file(source)
-            ranges = group_ranges(reader.schema)
-            if columns is not None:
-                reader = ipc.open_file(source, options=_only(reader.schema, columns))
-            schema = reader.schema.remove_metadata()
-            if ranges is None or len(ranges) != reader.num_record_batches:
-                return reader.read_all().replace_schema_metadata(None)
-            wanted = [i for i, group in enumerate(ranges) if ranges_overlap(group, lo, hi)]
-            return pa.Table.from_batches([reader.get_batch(i) for i in wanted], schema)
-    except (pa.ArrowInvalid, OSError) as exc:  # damaged after it was written (disk, by hand)
-        folder = Path(path).parent
-        raise StoreError(
-            f"{path}: staging part unreadable ({exc}); delete {folder} and run the same"
-            " command again to parse that chunk anew"
-        ) from exc
-
-
-def _only(schema: pa.Schema, columns: list[str]) -> ipc.IpcReadOptions:
-    return ipc.IpcReadOptions(included_fields=[schema.get_field_index(c) for c in columns])
-
-
-def _in_range(table: pa.Table, key: str, lo: str | None, hi: str | None) -> pa.Table:
-    mask = in_range_mask(table.column(key), lo, hi)
-    return table if mask is None else table.filter(mask)
+        parts = (read_part(path, None, lo, hi, skips.get(path, NO_SKIPS)) for path in bucket.files)
+        return run_ordered(parts, key, lo, hi)
+    return sorted_rows(read_rows(bucket.files, key, lo, hi, skips=skips), SORT_KEYS[table])
 
 
 def sorted_rows(table: pa.Table, keys: Sequence[str]) -> pa.Table:
@@ -130,7 +89,7 @@ def _empty_lists(column: pa.ChunkedArray | pa.Array) -> pa.ChunkedArray | pa.Arr
     return pc.if_else(pc.is_null(array), pa.scalar([], array.type), array)
 
 
-def _type_statements(statement_files: Sequence[str], bucket: Bucket) -> pa.Table:
+def _type_statements(statement_files: Sequence[str], bucket: Bucket, skips: Skips) -> pa.Table:
     """The bucket's P31 statements with an item value and a rank other than deprecated.
 
     Filtered part by part: a bucket of entities has all their statements behind it (several
@@ -138,7 +97,7 @@ def _type_statements(statement_files: Sequence[str], bucket: Bucket) -> pa.Table
     """
     kept = []
     for path in statement_files:
-        rows = read_rows([path], "subject", bucket.lo, bucket.hi, TYPE_COLUMNS)
+        rows = read_rows([path], "subject", bucket.lo, bucket.hi, TYPE_COLUMNS, skips)
         wanted = pc.and_(
             pc.and_(pc.equal(rows["pid"], "P31"), pc.not_equal(rows["rank"], "deprecated")),
             pc.is_valid(rows["object_qid"]),
@@ -148,10 +107,11 @@ def _type_statements(statement_files: Sequence[str], bucket: Bucket) -> pa.Table
 
 
 def _p31_types(
-    statement_files: Sequence[str], bucket: Bucket, qids: pa.Array
+    statement_files: Sequence[str], bucket: Bucket, qids: pa.Array, skips: Skips
 ) -> pa.ChunkedArray | pa.Array:
     """For each of ``qids``, its P31 values (non-deprecated items, in statement order)."""
-    types = sorted_rows(_type_statements(statement_files, bucket), ("subject", "ordinal"))
+    statements = _type_statements(statement_files, bucket, skips)
+    types = sorted_rows(statements, ("subject", "ordinal"))
     subjects, lists = runs_as_lists(
         types["subject"].combine_chunks(), types["object_qid"].combine_chunks()
     )
@@ -191,22 +151,32 @@ def _one_timestamp(text: str | None) -> pa.Scalar | None:
     return None
 
 
-def _entity_rows(entity_files: Sequence[str], bucket: Bucket) -> pa.Table:
-    rows = sorted_rows(read_rows(entity_files, "qid", bucket.lo, bucket.hi), SORT_KEYS["entities"])
+def _entity_rows(entity_files: Sequence[str], bucket: Bucket, skips: Skips) -> pa.Table:
+    found = read_rows(entity_files, "qid", bucket.lo, bucket.hi, skips=skips)
+    rows = sorted_rows(found, SORT_KEYS["entities"])
     statement_files = [str(part_file(Path(path).parent, "statements")) for path in entity_files]
     columns = {name: rows[name] for name in rows.column_names}
     columns["aliases_en"] = _empty_lists(rows["aliases_en"])
-    columns["p31"] = _p31_types(statement_files, bucket, rows["qid"].combine_chunks())
+    qids = rows["qid"].combine_chunks()
+    columns["p31"] = _p31_types(statement_files, bucket, qids, skips)
     columns["modified"] = modified_timestamps(rows["modified"])
     schema = PUBLISHED_SCHEMAS["entities"]
     return pa.table([columns[field.name] for field in schema], schema=schema)
 
 
-def bucket_rows(table: str, bucket: Bucket) -> pa.Table:
-    """The published rows of ``table`` in ``bucket``, sorted."""
+def entity_parts(bucket: Bucket) -> list[str]:
+    """The entities part files of the chunks (folders) whose parts ``bucket`` reads."""
+    return [str(part_file(Path(path).parent, "entities")) for path in bucket.files]
+
+
+def bucket_rows(table: str, bucket: Bucket, dropped: Sequence[Dropped] = ()) -> pa.Table:
+    """The published rows of ``table`` in ``bucket``, sorted, without the rows of the
+    ``dropped`` occurrences of repeated entities (:mod:`kgdiff.store.duplicates`)."""
+    read = (table, "statements") if table == "entities" else (table,)  # P31: statements
+    skips = row_skips(dropped, read) if dropped else {}
     if table == "entities":
-        return _entity_rows(bucket.files, bucket)
-    rows = _sorted_bucket(table, bucket)
+        return _entity_rows(bucket.files, bucket, skips)
+    rows = _sorted_bucket(table, bucket, skips)
     if table == "sitelinks":
         rows = rows.set_column(
             rows.schema.get_field_index("badges"), "badges", _empty_lists(rows["badges"])

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kgdiff.store.occurrences import Dropped
+
 KEY_COLUMNS = {
     "entities": "qid",
     "labels": "qid",
@@ -65,6 +67,9 @@ class Bucket:
     files: list[str]
     size: float = 0.0
     """Estimated bytes of its rows: each part's size split evenly over the buckets it touches."""
+    dropped: tuple[Dropped, ...] = ()
+    """The occurrences of repeated entity ids in its range that are left out (found once
+    for every table by the plan: :func:`kgdiff.store.finalize.plan_tables`)."""
 
 
 def key_ranges(tables: Mapping[str, pa.Table]) -> list[tuple[str, str]]:

@@ -7,18 +7,24 @@ whole table sorted. Buckets are sorted ``threads`` at a time (Arrow releases the
 
 from __future__ import annotations
 
+import bisect
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import msgspec
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgdiff.store.bucket_sort import bucket_rows, read_rows, write_rows
+from kgdiff.store.bucket_sort import bucket_rows, entity_parts, write_rows
 from kgdiff.store.buckets import Bucket, PartFile, bucket_budget, bucket_count, plan_buckets
+from kgdiff.store.duplicates import find_dropped, write_dropped
 from kgdiff.store.hugepages import without_huge_pages
 from kgdiff.store.layout import TABLES
+from kgdiff.store.occurrences import Dropped
+from kgdiff.store.part_reader import read_rows
 from kgdiff.store.publish import fsync_dir
 from kgdiff.store.staging import Staging, part_file, part_name
 
@@ -56,10 +62,26 @@ def _quantiles(entity_parts: list[PartFile], count: int, entities: int) -> list[
     return [keys[len(keys) * index // count].as_py() for index in range(1, count)]
 
 
+DROPPED_SUFFIX = ".dropped.jsonl"
+"""Beside an entities file, the rejects records of the duplicates its bucket left out
+(hidden; :func:`merge_rejects` moves them into ``rejects.jsonl``)."""
+
+
+def dropped_file(target: Path) -> Path:
+    """Where the bucket written to ``target`` records the duplicates it left out."""
+    return target.with_name(f".{target.stem}{DROPPED_SUFFIX}")
+
+
 def write_bucket(table: str, bucket: Bucket, target: Path) -> int:
-    """Sort the rows of one bucket of ``table`` into the Parquet file ``target``; its rows."""
-    rows = bucket_rows(table, bucket)
+    """Sort the rows of one bucket of ``table`` into the Parquet file ``target``; its rows.
+
+    The rows of the occurrences of repeated entity ids the plan found in the bucket's range
+    are left out (:mod:`kgdiff.store.duplicates`); the entities buckets, which cover every
+    id once, record them in :func:`dropped_file`."""
+    rows = bucket_rows(table, bucket, bucket.dropped)
     write_rows(table, rows, target)
+    if bucket.dropped and table == "entities":
+        write_dropped(bucket.dropped, dropped_file(target))
     return int(rows.num_rows)
 
 
@@ -110,18 +132,50 @@ def _run(
     return rows
 
 
-def merge_rejects(staging: Staging, out: Path) -> str | None:
-    """Concatenate the chunks' rejects, in chunk order, into ``out/rejects.jsonl``; its name
-    (None: no rejects)."""
+def _dropped_records(files: list[Path], source: str) -> Iterator[bytes]:
+    """The rejects records of the duplicates left out, with the input they came from."""
+    for path in files:
+        for line in path.read_bytes().splitlines():
+            record = msgspec.json.decode(line)
+            yield msgspec.json.encode({"source": source, **record}) + b"\n"
+        path.unlink()
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """The snapshot's rejects file (None: nothing rejected) and the duplicates left out."""
+
+    file: str | None
+    duplicates: int
+
+
+def merge_rejects(staging: Staging, out: Path) -> Rejected:
+    """Concatenate the chunks' rejects, in chunk order, then the duplicates the sort left
+    out, in id order, into ``out/rejects.jsonl``."""
     files = staging.reject_files()
-    if not files:
-        return None
+    dropped = sorted((out / "entities").glob(f".*{DROPPED_SUFFIX}"))
+    if not files and not dropped:
+        return Rejected(None, 0)
     target = out / "rejects.jsonl"
+    duplicates = 0
     with target.open("wb") as sink:
         for path in files:
             with path.open("rb") as source:
                 shutil.copyfileobj(source, sink)
-    return target.name
+        for record in _dropped_records(dropped, staging.state.source.path):
+            sink.write(record)
+            duplicates += 1
+    return Rejected(target.name, duplicates)
+
+
+@dataclass(frozen=True)
+class Finalized:
+    """What the finalize step wrote: the rows of each table, the rejects file and how many
+    entities were left out as duplicates (see :mod:`kgdiff.store.duplicates`)."""
+
+    counts: dict[str, int]
+    rejects_file: str | None
+    duplicates: int
 
 
 def finalize(
@@ -130,8 +184,9 @@ def finalize(
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     bucket_bytes: int | None = None,
     progress: SortProgress | None = None,
-) -> tuple[dict[str, int], str | None]:
-    """Write the sorted tables into a fresh ``final`` folder; return row counts and rejects file.
+) -> Finalized:
+    """Write the sorted tables into a fresh ``final`` folder; return row counts, the rejects
+    file and the number of duplicates left out.
 
     ``bucket_bytes``: bytes of rows per bucket (default: ``threads`` buckets sorting at
     once fit ``memory_limit_mb``). ``progress`` is told how far the sort got after each bucket.
@@ -140,7 +195,8 @@ def finalize(
     plans = plan_tables(staging, threads, memory_limit_mb, bucket_bytes)
     with without_huge_pages():
         rows = _run(plans, out, threads, progress or (lambda done, total: None))
-    return rows, merge_rejects(staging, out)
+    rejected = merge_rejects(staging, out)
+    return Finalized(rows, rejected.file, rejected.duplicates)
 
 
 def plan_tables(
@@ -155,4 +211,28 @@ def plan_tables(
     budget = bucket_bytes or bucket_budget(memory_limit_mb, threads)
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
-    return {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
+    plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
+    return _with_dropped(plans)
+
+
+def _with_dropped(plans: dict[str, list[Bucket]]) -> dict[str, list[Bucket]]:
+    """``plans`` with, in each bucket, the occurrences of repeated ids in its range to leave
+    out: found once, in the entities buckets (which cover every entity), for every table."""
+    dropped = [
+        drop
+        for bucket in plans["entities"]
+        for drop in find_dropped(entity_parts(bucket), bucket.lo, bucket.hi)
+    ]
+    if not dropped:
+        return plans
+    ids = [drop.loser.qid for drop in dropped]  # sorted: buckets in order, each sorted by id
+
+    def of(bucket: Bucket) -> tuple[Dropped, ...]:
+        first = 0 if bucket.lo is None else bisect.bisect_left(ids, bucket.lo)
+        last = len(ids) if bucket.hi is None else bisect.bisect_left(ids, bucket.hi)
+        return tuple(dropped[first:last])
+
+    return {
+        table: [replace(bucket, dropped=of(bucket)) for bucket in buckets]
+        for table, buckets in plans.items()
+    }

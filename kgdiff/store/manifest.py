@@ -64,6 +64,10 @@ class Manifest(msgspec.Struct, frozen=True):
     staging_compression: str | None = None
     """For a Wikidata dump: how this run's parsed chunks were compressed while they waited
     for the sort (``none``, ``lz4`` or ``zstd``; see ``--staging-compression``)."""
+    duplicates: int = 0
+    """For a Wikidata snapshot: entities left out because their id appeared again in the input
+    (the revision with the highest ``lastrevid`` is kept, else the last one read); each is a
+    record of ``rejects_file`` with ``reason`` ``duplicate``. Not counted in ``rejects``."""
     coverage: str = FULL
     """For a Wikidata snapshot: ``full`` (a whole dump: an entity it lacks did not exist) or
     ``subset`` (an entity list, ``--limit``, a sample: it knows only the entities listed in

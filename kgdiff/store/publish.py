@@ -16,6 +16,7 @@ import msgspec
 from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.complete import check_complete
 from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
@@ -23,7 +24,7 @@ from kgdiff.store.vetting import manifest_problem
 
 
 class ToolVersions(TypedDict):
-    """The versions every manifest records."""
+    """The versions every manifest records (typed: a manifest's other fields are not str)."""
 
     tool_version: str
     duckdb_version: str
@@ -111,7 +112,10 @@ def publish_snapshot(
     """Write the manifest (with the record of every file, :mod:`kgdiff.store.inventory`),
     move ``final`` into place by one rename, rebuild the catalog.
 
-    ``target`` is the snapshot's folder (default: the Wikidata snapshot folder)."""
+    ``target`` is the snapshot's folder (default: the Wikidata snapshot folder). A folder
+    that lacks a table's files, or whose rows differ from the manifest's counts, is refused
+    (:func:`kgdiff.store.complete.check_complete`): nothing is renamed into place."""
+    check_complete(final, manifest)
     started = time.monotonic()
     files = file_records(final)
     timings = {**manifest.timings, "checksum_seconds": round(time.monotonic() - started, 3)}

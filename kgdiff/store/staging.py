@@ -21,7 +21,8 @@ import pyarrow.ipc as ipc
 from kgdiff.errors import StoreError
 from kgdiff.store.manifest import SourceInfo
 
-FORMAT_VERSION = 4  # 2: subject ranges; 3: Arrow IPC parts, table_bytes; 4: rows in entity order
+FORMAT_VERSION = 5  # 2: subject ranges; 3: Arrow IPC parts, table_bytes; 4: rows in entity order;
+# 5: label_rows (where an entity's rows lie, for leaving out duplicates)
 PART_SUFFIX = ".arrow"
 STAGING_CODECS = ("lz4", "zstd", "none")
 """Compressions of the staging parts: LZ4 costs ~9 % less CPU over a whole ingest than zstd,

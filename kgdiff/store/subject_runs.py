@@ -12,8 +12,8 @@ or a stretch of one), the rows are gathered as zero-copy slices of those stretch
 of being copied one by one; only input with short stretches pays for a gather of the runs
 (one copy per run, in the native extension: :mod:`kgdiff.store.run_gather`).
 
-The one place where this differs from a full row sort is an entity that appears twice in
-a dump: its two copies' rows follow one another instead of interleaving.
+An entity that appears twice in a dump would have two runs, one after the other; finalize
+leaves out all but one occurrence's rows before they get here (:mod:`kgdiff.store.duplicates`).
 """
 
 from __future__ import annotations

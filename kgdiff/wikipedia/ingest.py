@@ -23,6 +23,7 @@ from kgdiff.fetch.guard import refuse_unverified
 from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.progress import NullProgress, Progress
 from kgdiff.ingest.sources import open_source
+from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.mediawiki_xml import MediaWikiStats, iter_revisions
 from kgdiff.readers.xml_stream import XmlDumpError
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
@@ -76,6 +77,7 @@ def ingest_wikipedia(
     started = time.monotonic()
     layout = StoreLayout.resolve(request.store)
     request = replace(request, path=request.path.expanduser().resolve())
+    check_input_file(request.path, "a MediaWiki XML dump (.xml, .xml.bz2, .xml.gz, ...)")
     refuse_unverified(request.path)
     day, dump_day = resolve_date(request.path, request.date)
     wiki = resolve_wiki(request.wiki, *sniff_site(request.path), str(request.path))
@@ -159,6 +161,7 @@ class _Job:
 def _build(job: _Job, progress: Progress) -> Manifest:
     until = datetime.combine(job.day, day_time(23, 59, 59))
     read = _read_dump(job.request.path, job.wiki, until, job.staging / "final", progress)
+    _refuse_without_revisions(job.request.path, read.reader)
     parsed = time.monotonic()
     stats = {**asdict(read.selection), **_reader_counts(read.reader)}
     source = msgspec.structs.replace(job.source, sha256=read.sha256, compression=read.compression)
@@ -180,6 +183,14 @@ def _build(job: _Job, progress: Progress) -> Manifest:
         timings={"parse_seconds": round(parsed - job.started, 3)},
         wiki=job.wiki,
     )
+
+
+def _refuse_without_revisions(path: Path, stats: MediaWikiStats) -> None:
+    """A dump without a single revision makes an empty snapshot: refused, saying so."""
+    if stats.revisions:
+        return
+    seen = f"{stats.pages:,} pages without a revision" if stats.pages else "no page"
+    raise InputError(f"{path} holds no page revision ({seen}); nothing was published")
 
 
 def _reader_counts(stats: MediaWikiStats) -> dict[str, int]:
