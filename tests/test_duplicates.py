@@ -294,7 +294,9 @@ def test_an_entity_twice_is_published_once_and_recorded(tmp_path: Path) -> None:
             "WHERE kind = 'label' AND lang = 'en'), (SELECT count(*) - count(DISTINCT "
             "statement_id) FROM statements), (SELECT count(*) FROM statements)"
         ).fetchone()
+        shown = connection.execute("SELECT duplicates FROM snapshots").fetchall()
     assert one is not None and one[:3] == (1, 1, 0) and one[3] > 0
+    assert shown == [(1,)]  # the catalog's snapshots view shows the count too
     assert "1 duplicate entity left out" in " ".join(result.stdout.split())
     folder = store / "snapshots" / "snapshot=twice"
     manifest = read_manifest(folder / "manifest.json")

@@ -1,7 +1,8 @@
 -- name: snapshots_view
 -- purpose: Catalog view `snapshots(name, date, ..., coverage)`: one row per published
 --          snapshot, read from the manifests; `coverage` is 'full' or 'subset' (manifests
---          written before coverage was recorded are full).
+--          written before coverage was recorded are full); `duplicates` the entities left out
+--          as repeated ids (0 in manifests written before they were counted).
 -- params: {{manifests}} list of manifest.json files, relative to the store root.
 CREATE OR REPLACE VIEW snapshots AS
 SELECT
@@ -21,6 +22,7 @@ SELECT
     CAST(counts.labels AS BIGINT) AS labels,
     CAST(counts.sitelinks AS BIGINT) AS sitelinks,
     rejects,
+    coalesce(duplicates, 0) AS duplicates,
     tool_version,
     duckdb_version,
     CAST(created_at AS TIMESTAMP) AS created_at,
@@ -32,7 +34,7 @@ FROM read_json(
         name: 'VARCHAR', date: 'VARCHAR', kind: 'VARCHAR', dump_date: 'VARCHAR',
         source: 'STRUCT(path VARCHAR, size BIGINT, sha256 VARCHAR, compression VARCHAR, format VARCHAR, "limit" BIGINT)',
         counts: 'STRUCT(entities BIGINT, statements BIGINT, qualifiers BIGINT, labels BIGINT, sitelinks BIGINT)',
-        rejects: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR',
+        rejects: 'BIGINT', duplicates: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR',
         coverage: 'VARCHAR'
     }
 );
