@@ -14,6 +14,8 @@ from pathlib import Path
 
 import httpx
 
+from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.layout import StoreLayout
 from tests.paths import CRASH_LOGS, ROOT
 
 START_SECONDS = 60
@@ -30,6 +32,20 @@ def copy_store(store: Path, into: Path) -> Path:
     """A copy of ``store`` the server may add builds to without disturbing other tests."""
     target = into / "store"
     shutil.copytree(store, target)
+    return target
+
+
+def copy_store_without_builds(store: Path, into: Path) -> Path:
+    """A copy of ``store`` holding its snapshots and none of its classification builds.
+
+    The session's stores are shared: a test on the same worker may have classified into one
+    before, so a test that counts builds starts from this copy, whose catalog is rebuilt.
+    """
+    target = into / "store"
+    shutil.copytree(store, target, ignore=shutil.ignore_patterns("classify"))
+    layout = StoreLayout.resolve(target)
+    with store_lock(layout):
+        rebuild_catalog(layout)
     return target
 
 

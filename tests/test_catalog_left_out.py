@@ -21,7 +21,7 @@ import pytest
 
 from tests.faultkit import array_dump, entity_lines, sample_dump
 from tests.paths import run_kgdiff
-from tests.rest_server import serving
+from tests.rest_server import copy_store_without_builds, serving
 
 DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
 OTHER_DATES = ["--init", "2013-12-21", "--cutoff", "2014-11-01", "--current", "2014-12-31"]
@@ -31,9 +31,8 @@ TABLES = ("entities", "labels", "sitelinks", "statements", "qualifiers")
 
 
 def copied(store: Path, into: Path) -> Path:
-    target = into / "store"
-    shutil.copytree(store, target)
-    return target
+    """The store's snapshots without the builds other tests made in it."""
+    return copy_store_without_builds(store, into)
 
 
 def write_empty_snapshot(store: Path, name: str) -> None:

@@ -25,7 +25,7 @@ import kgdiff
 from kgdiff.query.jobs import Jobs, JobState
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import planned_build_dir
-from tests.rest_server import copy_store, server_process, serving
+from tests.rest_server import copy_store_without_builds, server_process, serving
 from tests.test_rest_api import problem_of, same_rows
 from tests.test_rest_jobs import poll
 
@@ -37,7 +37,7 @@ MADE_LATER = {"KGDIFF_API_SYNC_STATEMENTS": "0"}
 
 @pytest.fixture
 def store(demo_store: Path, tmp_path: Path) -> Path:
-    return copy_store(demo_store, tmp_path)
+    return copy_store_without_builds(demo_store, tmp_path)
 
 
 def builds(store: Path) -> dict[str, bool]:

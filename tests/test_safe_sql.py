@@ -151,7 +151,10 @@ def test_the_views_read_this_store_by_paths_relative_to_it(sql_store: StoreLayou
 def test_reading_the_stores_own_files_is_allowed(sql_store: StoreLayout) -> None:
     manifest = sql_store.snapshot_dir("wd-2014-12") / "manifest.json"
     answer = run_safe_sql(sql_store, f"SELECT content FROM read_text('{manifest}')")
-    assert answer.rows == [[manifest.read_text(encoding="utf-8")]]
+    text = manifest.read_text(encoding="utf-8")
+    source = Path(json.loads(text)["source"]["path"])
+    # the folder the dump was read from is no one's business (finding 10): its name stays
+    assert answer.rows == [[text.replace(str(source), source.name)]]
 
 
 def test_a_store_without_catalog(tmp_path: Path) -> None:

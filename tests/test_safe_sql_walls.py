@@ -36,7 +36,8 @@ if mode == "barrier":
 if mode == "scrub":
     scrub_environment()
 os.chdir(store)
-connection = locked_connection(StoreLayout(Path(store)), SqlLimits())
+layout = StoreLayout(Path(store))
+connection = locked_connection(layout, layout.catalog, SqlLimits())
 for statement in sys.stdin.read().split(";\\n"):
     try:
         rows = connection.execute(statement.replace("{store}", store)).fetchall()
