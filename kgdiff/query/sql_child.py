@@ -19,6 +19,7 @@ from pathlib import Path
 
 import orjson
 
+from kgdiff.children import die_with_parent
 from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlTooLargeError
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import answer_json
@@ -30,6 +31,7 @@ KEPT_ENVIRONMENT = frozenset({"TZ"})
 
 def serve(root: str, query: str, limits: SqlLimits, writer: Connection) -> None:
     """Answer ``query`` over the store at ``root`` and send the result through ``writer``."""
+    die_with_parent()
     try:
         cap_address_space(limits.address_space_bytes)
         scrub_environment()
