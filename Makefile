@@ -22,10 +22,10 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/kgdiff demo
 
+# ruff and mypy over the files git tracks (scratch files in the working tree are left alone),
+# or the whole tree outside a git checkout: scripts/lint.py
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(BIN)/python scripts/lint.py
 
 # What the tests run besides Python (lbzip2, pigz, docker-compose, MediaWiki on PHP, chromium):
 # installed as root with apt-get, else named, so that no test is skipped for want of a tool.

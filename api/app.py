@@ -23,6 +23,7 @@ from api.limits import RequestLimitsMiddleware
 from api.openapi import openapi_of
 from api.routers import entities, evidence, facts, jobs, meta, overview, sql, sql_disabled, windows
 from api.settings import Settings
+from kgdiff.children import die_with_parent
 from kgdiff.errors import KgdiffError
 from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
@@ -41,6 +42,7 @@ DESCRIPTION = (
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service for ``settings`` (default: from the environment); a
     :class:`~kgdiff.errors.StoreError` when the store has no catalog."""
+    die_with_parent()  # a worker of `kgdiff serve --workers N` ends with its supervisor
     settings = settings or Settings.from_env()
     graph = kgdiff.open(settings.store)
     job_list = Jobs(graph.layout.root / "builds" / "jobs", settings.limits.max_builds)

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kgdiff.demo import load_samples
 from kgdiff.evidence.build import build_evidence
@@ -15,6 +16,16 @@ from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 from tests.safe_sql_store import sql_store  # noqa: F401
+
+# The suite's one Hypothesis profile: no wall-clock limit on an example (a first example pays
+# for lazy imports, and a loaded machine or one of four parallel pytest processes is slow
+# for reasons the code under test has nothing to do with), nor on generating data. A test
+# sets only how many examples it needs (max_examples) and which non-timing health checks it
+# knowingly fails (function-scoped fixtures).
+settings.register_profile(
+    "kgdiff", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("kgdiff")
 
 
 @pytest.fixture(scope="session")

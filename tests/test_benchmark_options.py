@@ -38,7 +38,7 @@ def option_inputs(draw: st.DrawFn) -> OptionInputs:
     return OptionInputs(latest[0], latest, outdated, outdated[:2], noise)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(option_inputs(), st.integers(2, 6))
 def test_no_distractor_reads_as_a_latest_or_outdated_answer(
     inputs: OptionInputs, size: int
@@ -54,7 +54,7 @@ def test_no_distractor_reads_as_a_latest_or_outdated_answer(
         assert kind != "noise" or normalise(option) not in answers
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(option_inputs())
 def test_the_outdated_and_unknown_options_are_there_when_they_can_be(
     inputs: OptionInputs,

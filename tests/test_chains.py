@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
@@ -178,7 +178,7 @@ QUALIFIER = st.sampled_from([*[None] * 10, *DAYS])
 DRAWN = st.tuples(QIDS, st.sampled_from(["P1", "P2", "P3"]), QIDS, RANKS, QUALIFIER, QUALIFIER)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80)
 @given(st.lists(DRAWN, min_size=4, max_size=18), st.integers(2, 4))
 def test_property_chains_are_sound(drawn: list[Any], max_hops: int) -> None:
     """Random small graphs: every chain is sound, and every 2-hop chain is found."""

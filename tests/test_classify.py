@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 from kgdiff.demo import load_samples
 from kgdiff.temporal.classify import classify, define_classify_macro
@@ -93,7 +93,7 @@ def assert_same(expected: dict[tuple[str, str], Result], got: dict[tuple[str, st
     assert not wrong, wrong[:3]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(histories(subsets=True))
 def test_sql_matches_reference_on_generated_histories(history) -> None:
     snapshots, init, cutoff, current = history

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.store.layout import StoreLayout
@@ -64,7 +64,7 @@ def subjects(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return [str(row[0]) for row in rows.fetchall()]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60)
 @given(history=histories(subsets=True), cuts=st.integers(min_value=2, max_value=5), data=st.data())
 def test_parts_equal_the_whole_on_generated_histories(
     tmp_path_factory: pytest.TempPathFactory, history, cuts: int, data: st.DataObject

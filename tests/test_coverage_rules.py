@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 import duckdb
 import pyarrow as pa
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.temporal.dates import date_reads
@@ -21,7 +21,7 @@ from tests.temporal_reference import Snapshot, latest_snapshot_on_or_before
 from tests.temporal_strategies import History, histories, without
 from tests.test_classify import load, sql_results
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60)
 
 
 @st.composite

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
@@ -50,7 +50,7 @@ def sql_facts(
     return {(r[0], r[1]): (tuple(r[2]), tuple(r[3]), r[4]) for r in rows}
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120)
 @given(history=histories(), mode=st.sampled_from(["record", "valid"]), data=st.data())
 def test_facts_match_the_reference_on_generated_histories(
     history, mode: str, data: st.DataObject

@@ -36,7 +36,7 @@ from tests.faultkit import TABLES, assert_not_published, sample_dump, table_diff
 LINE = st.binary(min_size=0, max_size=300).map(lambda b: b.replace(b"\n", b" "))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(st.lists(LINE, max_size=40), st.integers(1, 700), st.booleans())
 def test_planned_chunks_read_back_identical(
     tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], chunk_bytes: int, tail: bool
@@ -58,7 +58,7 @@ def test_planned_chunks_read_back_identical(
         assert chunk.data and (chunk.data.endswith(b"\n") or chunk is loaded[-1])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(LINE, min_size=1, max_size=40), st.integers(1, 700))
 def test_chunks_read_into_one_reused_buffer_are_the_same_bytes(
     tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], chunk_bytes: int
@@ -186,7 +186,7 @@ def test_gzip_through_slots_gives_the_plain_dumps_tables(tmp_path: Path, dump: P
     assert not (store / ".staging").exists() or not any((store / ".staging").rglob("slot-*"))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     lengths=st.lists(st.one_of(st.integers(0, 40), st.integers(900, 3000)), max_size=700),
     cut=st.floats(0, 1),

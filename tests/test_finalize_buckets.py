@@ -75,7 +75,7 @@ def _ranges_of(ids: list[str]) -> list[tuple[str, str]]:
     return key_ranges({"entities": table})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(chunks=chunks, count=st.sampled_from([1, 2, 4, 8, 16]))
 def test_every_row_lands_in_one_bucket_that_reads_its_part(
     chunks: list[list[str]], count: int
@@ -396,7 +396,7 @@ def _claim(qid: str) -> dict[str, object]:
     return {"mainsnak": snak, "type": "statement", "rank": "normal"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(st.tuples(st.sampled_from(["Q1", "Q10", "Q2", "L3", "P31"]), st.text(max_size=3))))
 def test_runs_as_lists_match_a_group_by_of_sorted_keys(pairs: list[tuple[str, str]]) -> None:
     pairs = sorted(pairs, key=lambda pair: pair[0])  # stable: values keep their order

@@ -61,7 +61,7 @@ def _rows(rows: list[tuple[list[str], list[str]]]) -> pl.DataFrame:
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(named(), ROWS)
 def test_the_answers_words_are_those_of_answer_texts(
     names: Names, rows: list[tuple[list[str], list[str]]]
@@ -93,7 +93,7 @@ def _choices(names: Names, rows: pl.DataFrame, seed: int, size: int) -> pl.DataF
     return choice_columns(frame, tiers, size)[0]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(named(), ROWS, st.integers(0, 2**32), st.integers(2, 5))
 def test_the_options_are_those_the_option_builder_keeps(
     names: Names, rows: list[tuple[list[str], list[str]]], seed: int, size: int
@@ -134,7 +134,7 @@ def test_the_gold_letter_is_uniform_and_a_seed_only_reorders() -> None:
     assert first.get_column("options").to_list() != second.get_column("options").to_list()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     st.lists(st.one_of(st.text(max_size=12), st.text(alphabet=st.characters(max_codepoint=127))))
 )

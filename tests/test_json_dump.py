@@ -38,7 +38,7 @@ def read_all(data: bytes, chunk_bytes: int) -> tuple[list[tuple[int, int, bytes]
     return lines, framing
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(ENTITY, min_size=1, max_size=40), st.integers(16, 4096), st.booleans())
 def test_chunk_size_never_changes_the_lines(
     entities: list[str], chunk_bytes: int, blank: bool
@@ -53,7 +53,7 @@ def test_chunk_size_never_changes_the_lines(
         assert data[offset : offset + len(text)] == text
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(ENTITY, min_size=1, max_size=30), st.integers(16, 2048))
 def test_json_lines_need_no_brackets(entities: list[str], chunk_bytes: int) -> None:
     data = "".join(f"{e}\n" for e in entities).encode()
@@ -62,7 +62,7 @@ def test_json_lines_need_no_brackets(entities: list[str], chunk_bytes: int) -> N
     assert [text.decode() for _, _, text in lines] == entities
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.lists(ENTITY, min_size=2, max_size=20), st.integers(16, 2048), st.data())
 def test_any_cut_of_an_array_dump_is_refused(
     entities: list[str], chunk_bytes: int, data: st.DataObject

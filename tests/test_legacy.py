@@ -293,7 +293,7 @@ LEGACY_DOCS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(LEGACY_DOCS)
 def test_random_legacy_docs_keep_their_counts(raw: dict[str, Any]) -> None:
     doc = to_canonical(raw)
@@ -338,7 +338,7 @@ MESSY_DOCS = st.fixed_dictionaries(
 ) | st.dictionaries(st.sampled_from(["entity", "redirect", "claims", "type"]), JSON_VALUES)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500)
 @given(MESSY_DOCS)
 def test_random_damaged_docs_raise_only_legacy_format_error(raw: dict[str, Any]) -> None:
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
@@ -200,7 +200,7 @@ def test_a_failed_copy_leaves_nothing(sample_store: Path, tmp_path: Path) -> Non
     assert kgdiff.open(store).lookup_copy() is None
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15)
 @given(history=histories(subsets=True), data=st.data())
 def test_subject_parts_give_the_subjects_rows_on_generated_histories(
     history, data: st.DataObject

@@ -286,7 +286,7 @@ def _contributor(
     return kind, int(value), False
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(exports())
 def test_generated_exports_read_back_exactly(export: tuple[bytes, list[dict[str, Any]]]) -> None:
     data, expected = export

@@ -94,7 +94,7 @@ def test_first_mentions_prefer_a_trusted_name_over_an_earlier_weak_one() -> None
 WORD = st.text(st.characters(categories=("L", "N", "P", "S")), min_size=1, max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(name=WORD, before=WORD, after=WORD)
 def test_a_name_between_spaces_is_always_found(name: str, before: str, after: str) -> None:
     assume(name.strip() == name)
@@ -105,7 +105,7 @@ def test_a_name_between_spaces_is_always_found(name: str, before: str, after: st
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     name=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8),
     glue=st.sampled_from("abc1é"),

@@ -102,7 +102,7 @@ def test_a_malformed_index_line_names_its_number() -> None:
         next(entries)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     st.lists(
         st.builds(

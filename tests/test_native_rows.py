@@ -18,7 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.ingest.parse import ChunkResult, parse_json_chunk
@@ -385,7 +385,7 @@ def entities(draw: st.DrawFn) -> dict[str, Any]:
     return entity
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.lists(entities(), min_size=1, max_size=4))
 def test_generated_entities_agree(docs: list[dict[str, Any]]) -> None:
     assert_same(_chunk([json.dumps(doc).encode() for doc in docs]))
@@ -396,7 +396,7 @@ MAP_KEYS = st.text(alphabet="ab\x00\x7f\u00e9\U0001f600", max_size=12)
 their first eight bytes first, and must still agree with a bytewise order everywhere."""
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     st.dictionaries(MAP_KEYS, TEXT.map(lambda v: {"value": v}), max_size=12),
     st.dictionaries(MAP_KEYS, st.fixed_dictionaries({"title": TEXT}), max_size=12),
@@ -409,7 +409,7 @@ def test_map_keys_leave_in_bytewise_order(labels: dict[str, Any], links: dict[st
     assert badges.null_count == 0 and all(b == [] for b in badges.to_pylist())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.one_of(NUMBER, st.floats(allow_nan=False, allow_infinity=False, width=32)))
 def test_coordinate_keys_are_python_float_reprs(number: float) -> None:
     value = {"latitude": number, "longitude": -number, "globe": "http://www.wikidata.org/entity/Q2"}
@@ -425,7 +425,7 @@ def test_coordinate_keys_are_python_float_reprs(number: float) -> None:
         assert result.tables["statements"].column("value").to_pylist() == [expected]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(TIME, PRECISION, CALENDAR)
 def test_time_values_agree(time: str | None, precision: Any, calendar: str | None) -> None:
     value = {"time": time, "precision": precision, "calendarmodel": calendar}

@@ -79,7 +79,11 @@ def _expected(rows: list[tuple[str, str, str]], choice: PageChoice, after: tuple
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=150,
+    suppress_health_check=[
+        *settings.get_profile("kgdiff").suppress_health_check,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 @given(
     rows=groups, choice=choices, after=keys, limit=st.integers(1, 12), per_file=st.integers(1, 9)

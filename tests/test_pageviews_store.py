@@ -253,7 +253,11 @@ ROW = st.builds(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    suppress_health_check=[
+        *settings.get_profile("kgdiff").suppress_health_check,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 @given(st.lists(ROW, max_size=40))
 def test_popularity_property(tmp_path: Path, rows: list[PageviewRow]) -> None:

@@ -85,7 +85,7 @@ def test_a_part_without_recorded_ranges_is_read_whole(tmp_path: Path) -> None:
     assert read_part(str(path), None, "Q", None).equals(table)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(st.lists(entity_ids, max_size=8), min_size=1, max_size=4), bounds, bounds)
 def test_ranges_never_skip_a_group_with_a_key_in_the_bucket(
     groups: list[list[str]], lo: str | None, hi: str | None

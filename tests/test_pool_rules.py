@@ -16,7 +16,7 @@ from kgdiff.export.pool_records import other_years
 POOL = st.lists(st.sampled_from("abcdef"), max_size=3, unique=True).map(sorted)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(POOL, min_size=1, max_size=8), st.data())
 def test_other_years_are_the_objects_of_other_years_nearest_first(
     pools: list[list[str]], data: st.DataObject
@@ -66,7 +66,7 @@ def group_years(draw: st.DrawFn) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=YEAR_SCHEMA, orient="row")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(group_years())
 def test_only_years_with_a_pool_of_their_own_are_asked_and_state_is_over_them(
     years: pl.DataFrame,

@@ -8,7 +8,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.temporal.pools import pools
@@ -215,7 +215,7 @@ STATEMENTS = st.builds(
 )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120)
 @given(st.lists(STATEMENTS, min_size=1, max_size=6), st.sampled_from(["year", "month"]))
 def test_sql_matches_a_day_by_day_reading(rows: list[Stmt], granularity: str) -> None:
     got = {

@@ -544,7 +544,7 @@ def wikibase_times(draw: st.DrawFn) -> tuple[str, int, str]:
     return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}T00:00:00Z", precision, calendar
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(wikibase_times())
 def test_time_read_back_from_the_exports_xsd_datetime(value):
     time, precision, calendar = value

@@ -235,7 +235,7 @@ def substituted(template: str, values: dict[str, str]) -> str:
     return PLACEHOLDER.sub(lambda m: values[m.group(1)] if m.group(1) else m.group(0)[0], template)
 
 
-SETTINGS = settings(max_examples=80, deadline=None)
+SETTINGS = settings(max_examples=80)
 
 
 @SETTINGS

@@ -57,7 +57,6 @@ def fuzz(operation: Any, base_url: str, mode: GenerationMode) -> int:
     @given(operation.as_strategy(generation_mode=mode))
     @settings(
         max_examples=EXAMPLES[mode],
-        deadline=None,
         suppress_health_check=list(HealthCheck),
         derandomize=True,
         database=None,

@@ -71,7 +71,7 @@ def _take(table: pa.Table, starts: np.ndarray, lengths: np.ndarray) -> pa.Table:
     return table.take(pa.array(rows, pa.int64()))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(tables_and_runs())
 def test_runs_gather_like_a_take_of_their_rows(
     case: tuple[pa.Table, np.ndarray, np.ndarray],

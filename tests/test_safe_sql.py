@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -82,9 +83,10 @@ def test_truncated_exactly_when_more_rows_exist(
 
 
 def test_a_billion_rows_are_never_made_whole(sql_store: StoreLayout) -> None:
+    """An answer at all shows it: making 10^12 rows whole takes hours, so the query would end
+    at its 10 s time limit (or its memory cap) with an error instead."""
     answer = run_safe_sql(sql_store, "SELECT * FROM range(1000000000000)", SqlLimits(max_rows=3))
     assert answer.rows == [[0], [1], [2]] and answer.truncated
-    assert answer.elapsed_seconds < 5
 
 
 def test_columns_types_and_json_values(sql_store: StoreLayout) -> None:
@@ -192,7 +194,9 @@ def test_limits_in_bytes() -> None:
 
 
 def test_the_answer_is_a_plain_record(sql_store: StoreLayout) -> None:
+    started = time.monotonic()
     answer = run_safe_sql(sql_store, "SELECT 42 AS answer")
+    took = time.monotonic() - started
     assert isinstance(answer, SqlAnswer)
     assert (answer.columns, answer.types, answer.rows, answer.truncated) == (
         ["answer"],
@@ -200,4 +204,4 @@ def test_the_answer_is_a_plain_record(sql_store: StoreLayout) -> None:
         [[42]],
         False,
     )
-    assert 0 < answer.elapsed_seconds < 10
+    assert 0 < answer.elapsed_seconds <= took  # the call's wall time, however busy the machine

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import duckdb
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from kgdiff.query.safe_sql import SqlLimits, run_safe_sql
@@ -67,7 +67,7 @@ def connection() -> Iterator[duckdb.DuckDBPyConnection]:
         yield memory
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400)
 @given(case=glued())
 @example(case=("/* ; */ SELECT ';' AS s -- ;\n", ["SELECT ';' AS s"]))
 def test_never_more_than_one_statement_through(
@@ -88,7 +88,7 @@ def test_never_more_than_one_statement_through(
     assert live[0] in statement.query
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12)
 @given(case=glued())
 def test_never_more_than_one_statement_answered(
     sql_store: StoreLayout, case: tuple[str, list[str]]

@@ -5,16 +5,18 @@ query process outlives its call."""
 from __future__ import annotations
 
 import multiprocessing
-import time
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from kgdiff.query.safe_sql import KILL_GRACE_SECONDS, PROCESS_NAME, SqlLimits, run_safe_sql
+from kgdiff.query.safe_sql import PROCESS_NAME, SqlLimits, run_safe_sql
 from kgdiff.query.sql_errors import SqlError, SqlRefusedError, SqlTimeoutError
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import open_catalog
 
 TIMEOUT = 1.5  # the slow queries'
-ROOMY = 20.0  # the others': ten query processes starting at once on 2 cores take seconds
+ROOMY = 120.0
+"""The others' limit, a safety net only: ten query processes starting at once on 2 busy cores
+took over 20 s (the former limit) in 3 of 20 runs under a CPU burner."""
 QUICK = [
     "SELECT snapshot, count(*) FROM statements GROUP BY 1 ORDER BY 1",
     "SELECT count(*) FROM labels WHERE kind = 'label'",
@@ -43,17 +45,31 @@ def our_processes() -> list[multiprocessing.process.BaseProcess]:
     return [p for p in multiprocessing.active_children() if p.name == PROCESS_NAME]
 
 
+def most_at_once(done: threading.Event, counts: list[int]) -> None:
+    """Count the query processes alive, every few milliseconds until ``done``."""
+    while not done.wait(0.005):
+        counts.append(len(our_processes()))
+
+
 def test_queries_at_once_some_timing_out(sql_store: StoreLayout) -> None:
+    """Every query ends as it would alone: the slow ones at their time limit (a timeout,
+    never an answer), side by side with the others rather than one after another (several
+    query processes alive at once). How long the batch takes is the machine's business:
+    ten processes starting at once on 2 busy cores took 10 to 18 s under a CPU burner."""
     queries = [*QUICK, SLOW, REFUSED, SLOW, *QUICK]
     expected: list[object] = [expected_rows(sql_store, q) for q in QUICK]
     expected = [*expected, SqlTimeoutError, SqlRefusedError, SqlTimeoutError, *expected]
-    started = time.monotonic()
-    with ThreadPoolExecutor(max_workers=len(queries)) as pool:
-        outcomes = list(pool.map(lambda query: outcome(sql_store, query), queries))
-    elapsed = time.monotonic() - started
+    done, counts = threading.Event(), [0]
+    watcher = threading.Thread(target=most_at_once, args=(done, counts))
+    watcher.start()
+    try:
+        with ThreadPoolExecutor(max_workers=len(queries)) as pool:
+            outcomes = list(pool.map(lambda query: outcome(sql_store, query), queries))
+    finally:
+        done.set()
+        watcher.join()
     assert outcomes == expected
-    # all at once on 2 cores: the slow queries still end at their limit, not after the others
-    assert elapsed < TIMEOUT + KILL_GRACE_SECONDS + 5
+    assert max(counts) >= 2, "the queries ran one after another"
     assert our_processes() == []
 
 

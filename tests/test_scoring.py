@@ -295,13 +295,13 @@ WORDS = [
 ANSWER = st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.one_of(st.text(), ANSWER))
 def test_normalise_is_idempotent(text: str) -> None:
     assert normalise(normalise(text)) == normalise(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.lists(ANSWER, min_size=1, max_size=3), st.lists(ANSWER, max_size=3), st.data())
 def test_scores_agree_with_each_other(
     answers: list[str], outdated: list[str], data: st.DataObject

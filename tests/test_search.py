@@ -67,7 +67,7 @@ def test_bad_searches_are_usage_errors(
         kg.search(text, limit=limit)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.text(alphabet="abdegilnorstuBDAQ%_'\\ 1", min_size=1, max_size=6))
 def test_every_hit_starts_with_the_text(kg: KnowledgeGraph, text: str) -> None:
     """Whatever is typed (LIKE wildcards and quotes included), each entity found has the

@@ -90,8 +90,10 @@ def _load_history(spark: Any, connection: duckdb.DuckDBPyConnection) -> None:
 
 @settings(
     max_examples=3,  # ~7 s each (three classifications): the Spark tests stay near 3 minutes
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[
+        *settings.get_profile("kgdiff").suppress_health_check,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 @given(history=histories(subsets=True))
 def test_spark_equals_duckdb_on_generated_histories(spark: Any, history: Any) -> None:

@@ -167,7 +167,7 @@ def test_without_a_history_snapshot_the_error_says_what_to_do(tmp_path: Path) ->
     assert result.returncode == 5
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(st.sampled_from("abcde"), min_size=1, max_size=30), st.integers(2, 15))
 def test_reverted_revisions_are_exactly_those_between_two_equal_texts(
     shas: list[str], radius: int

@@ -34,14 +34,14 @@ TEXT = st.text(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(TEXT)
 def test_normalise_is_kgdiffs(text: str) -> None:
     assert folder.normalise(text) == text_match.normalise(text)
     assert folder.is_unknown(text) == text_match.is_unknown(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.one_of(st.sampled_from(ANSWERS), TEXT, st.sampled_from(ANSWERS).map(str.upper)))
 def test_answer_scores_are_kgdiffs(prediction: str) -> None:
     ours = generation_score(prediction, RECORD)

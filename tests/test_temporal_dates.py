@@ -222,6 +222,9 @@ def test_the_abstention_is_the_gold_and_no_option_repeats(seed: int, size: int) 
         assert item["choice_types"][gold] == "unknown"
         assert item["choice_types"].count("outdated") == 1
         assert len(set(item["options"])) == size
+
+
+def test_an_abstention_without_enough_options_is_left_out() -> None:
     few: Counter[str] = Counter()
     rows = pl.DataFrame({"_id": ["a"], "pid": ["P26"], "group_objects": [["Q1"]]})
     assert abstention_others(rows, _abstention_setting(4, people=1), few).is_empty()

@@ -64,7 +64,6 @@ D0, D1, D2 = date(2010, 1, 1), date(2015, 1, 1), date(2020, 1, 1)
 T = CUTOFF
 ONE_DAY = timedelta(days=1)
 EXTRA = (EXTRA_SUBJECT, EXTRA_PID)
-FAST = settings(max_examples=100, deadline=None)
 
 
 def stmt(
@@ -820,7 +819,6 @@ def check_result(key: tuple[str, str], res: Result, history: History) -> None:
     assert set(res.all_answers) <= {merges.value(r) for s in history.snapshots for r in s.rows}
 
 
-@FAST
 @given(histories())
 def test_every_reported_group_has_exactly_one_level(history: History) -> None:
     merges = Merges(redirect_targets(history.snapshots, history.current))
@@ -832,7 +830,6 @@ def test_every_reported_group_has_exactly_one_level(history: History) -> None:
             check_result(key, res, history)
 
 
-@FAST
 @given(st.data())
 def test_snapshot_list_order_never_matters(data: st.DataObject) -> None:
     history = data.draw(histories())
@@ -841,7 +838,6 @@ def test_snapshot_list_order_never_matters(data: st.DataObject) -> None:
         assert classify(shuffled, *history[1:], mode) == classify(*history, mode)
 
 
-@FAST
 @given(histories())
 def test_valid_mode_reads_only_the_current_snapshots_statements(history: History) -> None:
     # earlier snapshots only tell when a subject was created and which items were merged
@@ -853,7 +849,6 @@ def test_valid_mode_reads_only_the_current_snapshots_statements(history: History
     assert classify(earlier + read, *history[1:], "valid") == expected
 
 
-@FAST
 @given(histories(stable_window=True, merges=False), unchanged_group())
 def test_an_unchanged_group_without_qualifiers_is_stable(history: History, rows: list[Row]) -> None:
     values = {r.value or "" for r in rows if r.rank != "deprecated"}
@@ -876,7 +871,6 @@ def new_value_for(draw: st.DrawFn, rows: list[Row]) -> str:
     return draw(st.sampled_from([v for v in ENTITY_VALUES if v not in {r.value for r in rows}]))
 
 
-@FAST
 @given(histories(stable_window=True, merges=False), unchanged_group(), st.data())
 def test_a_new_object_after_the_cutoff_is_added(
     history: History, rows: list[Row], data: st.DataObject
@@ -897,7 +891,6 @@ def test_a_new_object_after_the_cutoff_is_added(
     assert classify(*extended, "valid")[EXTRA].level == "stable"
 
 
-@FAST
 @given(histories(stable_window=True, merges=False), single_valued_group(), st.data())
 def test_a_replaced_value_after_the_cutoff_is_replaced(
     history: History, rows: list[Row], data: st.DataObject
@@ -912,7 +905,6 @@ def test_a_replaced_value_after_the_cutoff_is_replaced(
     assert got == Result(*EXTRA, "evolved", "replaced", True, (new,), (old,), answers, None)
 
 
-@FAST
 @given(st.data())
 def test_a_deprecated_statement_is_invisible(data: st.DataObject) -> None:
     history = data.draw(histories())
@@ -935,13 +927,11 @@ def with_times(history: History, when: date | None) -> History:
     return history._replace(snapshots=snaps)
 
 
-@FAST
 @given(histories())
 def test_record_mode_ignores_time_values(history: History) -> None:
     assert classify(*with_times(history, None), "record") == classify(*history, "record")
 
 
-@FAST
 @given(histories(merges=False))
 def test_implied_starts_before_every_date_change_nothing(history: History) -> None:
     # (without entity rows, which would imply a start from a subject's creation)
@@ -951,7 +941,6 @@ def test_implied_starts_before_every_date_change_nothing(history: History) -> No
     assert classify(*early, "valid") == classify(*with_times(history, None), "valid")
 
 
-@FAST
 @given(histories(merges=False), st.data())
 def test_an_implied_start_after_current_hides_plain_statements(
     history: History, data: st.DataObject
@@ -981,7 +970,7 @@ def qualified_values(rows: list[Row]) -> set[str | None]:
 def test_histories_with_subsets_reach_not_covered_in_record_time_only() -> None:
     seen: Counter[tuple[str, str]] = Counter()
 
-    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=200, derandomize=True, database=None)
     @given(histories(subsets=True))
     def collect(history: History) -> None:
         for mode in ("record", "valid"):
@@ -999,7 +988,7 @@ def test_histories_cover_every_level_and_change_kind(stable_window: bool) -> Non
     seen: Counter[tuple[str, str]] = Counter()
 
     # 500: record time's rarest change kind (mixed) came up 0-8 times in 300 examples
-    @settings(max_examples=500, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=500, derandomize=True, database=None)
     @given(histories(stable_window=stable_window))
     def collect(history: History) -> None:
         for mode in ("record", "valid"):

@@ -109,7 +109,7 @@ def documents(draw: st.DrawFn, depth: int = 0) -> tuple[str, list[str]]:
     return " ".join(parts), kept
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(documents())
 def test_prose_survives_and_hidden_markup_does_not(document: tuple[str, list[str]]) -> None:
     wikitext, kept = document
@@ -117,7 +117,7 @@ def test_prose_survives_and_hidden_markup_does_not(document: tuple[str, list[str
     assert text.split() == kept, (wikitext, text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.text(max_size=300))
 def test_any_text_converts_without_error(wikitext: str) -> None:
     assert isinstance(plain_text(wikitext), str)

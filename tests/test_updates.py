@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 from kgdiff.temporal.classify import define_classify_macro
 from kgdiff.temporal.dates import GapPolicy
@@ -91,7 +91,7 @@ def test_germanys_head_of_government_in_the_real_samples(sample_store: Path) -> 
     assert heads[0]["snapshot"] == "wd-2014-12"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150)
 @given(histories(merges=False))
 def test_updates_are_exactly_the_replaced_groups_with_an_ended_and_a_started_statement(
     history,

@@ -205,7 +205,7 @@ def revision(page: PageInfo, revision_id: int, when: datetime) -> Revision:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     histories=st.lists(
         st.lists(st.datetimes(datetime(2001, 1, 1), datetime(2030, 1, 1)), min_size=1, max_size=8),

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import IO
 
+from kgdiff.children import dies_with_caller
 from kgdiff.readers.streams import ByteStream
 
 FEED_BLOCK = 1 << 20
@@ -56,6 +57,7 @@ def lbzip2_stream(raw: ByteStream, threads: int) -> Iterator[io.RawIOBase]:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=dies_with_caller(),  # lbzip2 dies with this thread, a kill -9 included
     )
     assert proc.stdin is not None
     feeder = threading.Thread(target=_feed, args=(raw, proc.stdin), daemon=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import orjson
 
+from kgdiff.children import die_with_parent
 from kgdiff.query.sql_errors import SqlCrashError, SqlError, SqlOutOfMemoryError
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import answer_json
@@ -32,6 +33,7 @@ def serve(root: str, catalog: str, query: str, limits: SqlLimits, writer: Connec
     """Answer ``query`` over the store at ``root`` and send the result through ``writer``;
     ``catalog`` is the caller's private copy of the store's catalog (the query never opens
     ``kg.duckdb`` itself, so a DuckDB session on it is never locked out)."""
+    die_with_parent()
     try:
         cap_address_space(limits.address_space_bytes)
         scrub_environment()
