@@ -1,12 +1,15 @@
 # Two commands set everything up on a fresh machine (see README):
 #   make demo   - install into .venv and run the demo on the bundled sample snapshots
 #   make test   - install into .venv (with dev tools, the benchmark task runners, lm-eval
-#                 and Inspect, and PySpark + sqlglot), the Debian packages the tests use
-#                 (scripts/system-packages test), then run lint, types and the test suite
+#                 and Inspect, and PySpark + sqlglot) and the explorer's JavaScript tools into
+#                 node_modules (npm ci: Biome, as package-lock.json pins it), the Debian packages
+#                 the tests use (scripts/system-packages test), then run lint (Python, the
+#                 layers, JavaScript), types and the test suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 
 .PHONY: demo test install lint test-packages docs bench clean
 
@@ -19,23 +22,34 @@ $(STAMP): pyproject.toml setup.py $(wildcard native/*)
 
 install: $(STAMP)
 
+# The explorer's JavaScript linter and formatter (Biome, biome.json), exactly as package-lock.json
+# pins it; npm comes from Debian (scripts/system-packages test)
+$(NODE_STAMP): package.json package-lock.json
+	scripts/system-packages test
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/kgdiff demo
 
 # ruff and mypy over the files git tracks (scratch files in the working tree are left alone),
-# or the whole tree outside a git checkout: scripts/lint.py
-lint: $(STAMP)
+# or the whole tree outside a git checkout, and the layers' import contracts: scripts/lint.py;
+# then Biome over the explorer's JavaScript (lint and format check: `biome check --write` fixes)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python scripts/lint.py
+	node_modules/.bin/biome ci --colors=off api/static/js
 
 # What the tests run besides Python (lbzip2, pigz, docker-compose, MediaWiki on PHP, chromium):
 # installed as root with apt-get, else named, so that no test is skipped for want of a tool.
 test-packages:
 	scripts/system-packages test
 
-# One pytest process per core, at most four (tests share nothing but the read-only samples;
-# each process builds its own session stores). `.venv/bin/pytest tests/FILE` runs serially.
+# One pytest process per core, at most four (tests share nothing but the read-only samples,
+# ingested once per run: tests/built_once.py). Whole files go to one process (--dist loadfile),
+# so a module's fixtures (exports, servers, stores) are built once, not once per process that
+# got one of its tests. `.venv/bin/pytest tests/FILE` runs serially.
 test: lint test-packages
-	$(BIN)/pytest -n auto --maxprocesses 4
+	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
 
 # docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
 docs: $(STAMP)
@@ -45,4 +59,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.ingest_bench
 
 clean:
-	rm -rf $(VENV) kgdiff-data .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules kgdiff-data .pytest_cache .mypy_cache .ruff_cache

@@ -22,7 +22,7 @@ from pathlib import Path
 from setuptools import Extension, find_namespace_packages, setup
 
 NATIVE = Path("native")
-SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp")
+SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp", "xml_text.cpp")
 RESOURCE_PACKAGES = {"kgdiff.sql": "sql", "kgdiff.snapshots": "snapshots"}
 PACKAGE_DATA = {
     "kgdiff": ["py.typed", "data/*.json", "data/*.toml", "export/task_files/*.md"],

@@ -28,6 +28,7 @@ from kgdiff.errors import KgdiffError
 from kgdiff.query.curves import StalenessCurves
 from kgdiff.query.fact_pages import FactPages
 from kgdiff.query.jobs import Jobs, fail_orphaned_jobs, prune_job_files
+from kgdiff.query.work_processes import WorkProcesses
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.served_builds import evict_served_builds
 
@@ -45,23 +46,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     die_with_parent()  # a worker of `kgdiff serve --workers N` ends with its supervisor
     settings = settings or Settings.from_env()
     graph = kgdiff.open(settings.store)
-    job_list = Jobs(graph.layout.root / "builds" / "jobs", settings.limits.max_builds)
-    pages = FactPages(graph, job_list, settings.limits)
+    folder = graph.layout.root / "builds" / "jobs"
+    job_list = Jobs(folder, settings.heavy_workers, settings.heavy_queue)
+    work = WorkProcesses(graph.layout.root, settings.work_limits)
+    pages = FactPages(graph, job_list, settings.limits, run=work.run)
     start_clean(graph.layout, job_list.folder, settings.limits.max_builds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.enable_sql:
-            sql.prepare()
+            sql.prepare()  # the work processes' server too
+        else:
+            work.prepare()
         yield
         job_list.close()
+        work.close()
         graph.close()
 
     app = FastAPI(
         title="kgdiff", version=kgdiff.__version__, description=DESCRIPTION, lifespan=lifespan
     )
     app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
-    app.state.curves = StalenessCurves(graph, job_list, settings.limits, pages.watch)
+    app.state.work, app.state.wait_seconds = work, settings.limits.wait_seconds
+    app.state.curves = StalenessCurves(graph, job_list, settings.limits, pages.watch, work.run)
     app.state.sql_limits = settings.sql_limits
     app.state.sql_slots = threading.BoundedSemaphore(settings.sql_concurrency)
     app.state.sql_concurrency = settings.sql_concurrency

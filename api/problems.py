@@ -19,10 +19,17 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from api.public_text import public_text
-from kgdiff.errors import BeyondDataError, KgdiffError, StoreError, UnknownIdError, UsageError
+from kgdiff.errors import (
+    BeyondDataError,
+    KgdiffError,
+    StoreError,
+    UnknownIdError,
+    UsageError,
+    WorkerDiedError,
+)
+from kgdiff.ids import ENTITY_ID
 from kgdiff.query.cursors import CursorError
 from kgdiff.query.fact_pages import BuildGoneError
-from kgdiff.query.ids import ENTITY_ID
 from kgdiff.query.jobs import JobFailedError, JobsBusyError
 
 LOG = logging.getLogger(__name__)
@@ -42,6 +49,7 @@ KINDS: list[tuple[type[KgdiffError], int, str, str]] = [
     (BuildGoneError, 410, "build-evicted", "The classification was removed meanwhile"),
     (JobsBusyError, 429, "jobs-busy", "Too many results being made"),
     (JobFailedError, 500, "job-failed", "The job failed"),
+    (WorkerDiedError, 500, "job-failed", "The job failed"),
     (UnknownIdError, 404, "unknown-id", "Unknown id"),
     (BeyondDataError, 422, "date-beyond-data", "Date beyond the data"),
     (UsageError, 422, "invalid-parameter", "Invalid parameter"),

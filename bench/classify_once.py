@@ -31,7 +31,7 @@ from typing import Any
 
 import duckdb
 
-from kgdiff.export.classified import GroupChoice
+from kgdiff.query.classified import GroupChoice
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots

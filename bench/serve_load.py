@@ -10,6 +10,10 @@ random cursor — at each rate, and the same load against a trivial route of the
 framework's floor on this machine). It prints p50 / p99 latency, the error rate and the
 server's memory at the start and end of each run, and the highest rate whose p99 stays at or
 under 100 ms. Figures are the run's own: compare the two targets within one run.
+
+``--mix realistic`` sends point lookups and heavy requests at once instead, on at most
+``--connections`` connections, and can run an older kgdiff's service beside this one
+(bench/serve_realistic.py).
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +78,24 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(store: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
-    """``kgdiff serve`` on ``port``, once it answers /health."""
-    command = [sys.executable, "-m", "kgdiff", "serve", "--store", str(store)]
-    command += ["--port", str(port), "--workers", str(workers), "--no-lookup"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def start_server(
+    store: Path,
+    port: int,
+    workers: int,
+    options: Sequence[str] = (),
+    checkout: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """``kgdiff serve`` on ``port`` (the kgdiff of ``checkout``, if given: another version's
+    source tree), once it answers /health."""
+    command = [checkout_python(checkout), "-m", "kgdiff", "serve", "--store", str(store)]
+    command += ["--port", str(port), "--workers", str(workers), "--no-lookup", *options]
+    server = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=checkout_env(checkout),
+        cwd=checkout,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -86,6 +105,33 @@ def start_server(store: Path, port: int, workers: int) -> subprocess.Popen[bytes
             time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not answer /health within 60 s")
+
+
+def stop_server(server: subprocess.Popen[bytes], grace: float = 30.0) -> None:
+    """Stop the server: SIGTERM, and SIGKILL past ``grace`` seconds (uvicorn waits for the
+    requests in flight, which a server of an older kgdiff may spend minutes on)."""
+    server.terminate()
+    try:
+        server.wait(grace)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(30)
+
+
+def checkout_python(checkout: Path | None) -> str:
+    """The interpreter that runs the kgdiff of ``checkout``: its own ``.venv`` (an editable
+    install of it, whose SQL files are its own), else this one with the checkout first on
+    the path (its SQL files are then this kgdiff's: give the checkout a venv)."""
+    if checkout is not None and (checkout / ".venv" / "bin" / "python").exists():
+        return str(checkout / ".venv" / "bin" / "python")
+    return sys.executable
+
+
+def checkout_env(checkout: Path | None) -> dict[str, str] | None:
+    """The environment that runs the kgdiff of ``checkout`` (None: this one)."""
+    if checkout is None:
+        return None
+    return {**os.environ, "PYTHONPATH": str(checkout.resolve())}
 
 
 def server_cpu_s(server: subprocess.Popen[bytes]) -> float:
@@ -332,7 +378,13 @@ def main() -> None:
         help="start the runs after 200 requests, not after every request of the mix 4 times",
     )
     parser.add_argument("--json", type=Path, help="also write the runs here")
+    add_mix_options(parser)
     args = parser.parse_args()
+    if args.mix == "realistic":
+        from bench.serve_realistic import realistic
+
+        realistic(args)
+        return
     started = time.monotonic()
     graph = kgdiff.open(args.store)
     copy = graph.build_lookup()
@@ -359,11 +411,27 @@ def main() -> None:
             settle(base)
             runs.append(measure(server, base, "kgdiff", paths, rate, args.seconds))
     finally:
-        server.terminate()
-        server.wait(30)
+        stop_server(server)
     report(runs)
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in runs]))
+
+
+def add_mix_options(parser: argparse.ArgumentParser) -> None:
+    """The options of ``--mix realistic`` (bench/serve_mix.py)."""
+    parser.add_argument("--mix", choices=("lookups", "realistic"), default="lookups")
+    parser.add_argument("--rate", type=float, default=150.0, help="realistic: requests/s")
+    parser.add_argument("--connections", type=int, default=200, help="realistic: at most")
+    parser.add_argument("--rounds", type=int, default=3, help="realistic: rounds of the run")
+    parser.add_argument("--round-seconds", type=float, default=60.0)
+    parser.add_argument("--heavy-workers", type=int, default=1)
+    parser.add_argument("--heavy-queue", type=int, default=8)
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        help="realistic: also run the kgdiff of this source tree (e.g. a worktree of an older"
+        " commit) the same way, after this one, and print the two side by side",
+    )
 
 
 if __name__ == "__main__":

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kgdiff.version import __version__ as __version__
+
 if TYPE_CHECKING:  # kept out of the import: every parse worker imports this package
     from pathlib import Path
 
     from kgdiff.query.graph import KnowledgeGraph
-
-__version__ = "0.1.0"
-
-CATALOG_PARTS = ("kgdiff.temporal.catalog_part", "kgdiff.evidence.catalog_part")
-"""The modules that add views and macros to a store's catalog, in the order they run (each
-has a ``CATALOG_PART``; the store makes its own views and macros first)."""
 
 
 def open(store: str | Path | None = None, lookup: bool = True) -> KnowledgeGraph:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 
 import msgspec
 
 from kgdiff.evidence.build import EvidenceBuild, build_evidence
+from kgdiff.evidence.supported import SupportedSummary
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
+from kgdiff.query.classified import GroupChoice, export_source, supported_counts
 from kgdiff.resources import sample_bytes, sample_path
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout, duckdb_glob
@@ -19,6 +21,7 @@ from kgdiff.store.manifest import read_manifest
 from kgdiff.store.snapshots import remove_snapshot
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.builds import Build, classification
+from kgdiff.temporal.dates import GapPolicy
 from kgdiff.wikipedia.ingest import WikipediaRequest, WikipediaResult, ingest_wikipedia
 
 
@@ -34,6 +37,19 @@ class Sample(msgspec.Struct, frozen=True):
 
 
 @dataclass(frozen=True)
+class Verdicts:
+    """The ``supported`` column of the demo's classification (unknown throughout: its dates
+    precede the Wikipedia sample), and of a classification at the Wikipedia sample's date
+    (:func:`evidence_dates`) with a few groups it supports."""
+
+    demo: SupportedSummary | None
+    judged: Build
+    judged_summary: SupportedSummary | None
+    examples: list[tuple[object, ...]] = field(default_factory=list)
+    """Groups of ``judged`` that Wikipedia supported, with the sentence that states them."""
+
+
+@dataclass(frozen=True)
 class DemoReport:
     """What the demo built and a few rows to show."""
 
@@ -46,6 +62,8 @@ class DemoReport:
     wikipedia: list[WikipediaResult]
     evidence: list[EvidenceBuild]
     evidence_examples: list[tuple[object, ...]]
+    verdicts: Verdicts | None = None
+    """What the Wikipedia evidence says of the classifications (``supported``)."""
 
 
 def load_samples(kind: str = "wikidata") -> list[Sample]:
@@ -78,6 +96,31 @@ def _drop_if_other_coverage(layout: StoreLayout, sample: Sample) -> None:
         remove_snapshot(layout, sample.name)
 
 
+def evidence_dates() -> tuple[date, date, date]:
+    """The dates at which the demo's Wikipedia evidence can judge a classification: the
+    Wikipedia sample's date and the two days after it. ``supported`` compares the Wikipedia
+    snapshots at or before each of init, cutoff and current, and the only sample is of
+    2016-05-01, after every Wikidata sample: these dates read the latest Wikidata sample
+    (2014-12-31) across a gap the demo allows, so every group is stable there, and
+    ``supported`` when the article of 2016 states its answer."""
+    day = date.fromisoformat(load_samples(kind="wikipedia")[0].date)
+    return day, day + timedelta(days=1), day + timedelta(days=2)
+
+
+def _verdicts(layout: StoreLayout, build: Build) -> Verdicts:
+    """The evidence's verdicts: on ``build`` (unknown: its dates precede the Wikipedia sample)
+    and on a classification at :func:`evidence_dates`, with examples of supported groups."""
+    judged = classification(layout, *evidence_dates(), "record", gap=GapPolicy(allow=True))
+    with export_source(layout, judged) as connection:
+        examples = connection.execute(load_sql("demo/supported_examples")).fetchall()
+    choice = GroupChoice()
+    demo, verdicts = (
+        supported_counts(layout, build, choice),
+        supported_counts(layout, judged, choice),
+    )
+    return Verdicts(demo, judged, verdicts, examples)
+
+
 def run_demo(
     store: str | Path | None, progress_for: Callable[[Sample], Progress] | None = None
 ) -> DemoReport:
@@ -106,5 +149,14 @@ def run_demo(
         rows = examples.fetchall()
         mentions = connection.execute(load_sql("demo/evidence_examples")).fetchall()
     return DemoReport(
-        results, layout.catalog, per_snapshot, intervals, build, rows, wikipedia, evidence, mentions
+        results,
+        layout.catalog,
+        per_snapshot,
+        intervals,
+        build,
+        rows,
+        wikipedia,
+        evidence,
+        mentions,
+        _verdicts(layout, build),
     )

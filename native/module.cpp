@@ -15,6 +15,7 @@
 #include "entity_walk.hpp"
 
 PyObject* kgdiff_gather_runs(PyObject*, PyObject* args);  // gather.cpp
+PyObject* kgdiff_xml_unescape(PyObject*, PyObject* args);  // xml_text.cpp
 
 namespace {
 
@@ -132,6 +133,8 @@ PyMethodDef methods[] = {
      "entity_rows(data, spans) -> (item tables, other tables, entities, statements, deferred)"},
     {"gather_runs", kgdiff_gather_runs, METH_VARARGS,
      "gather_runs(kind, width, chunks, chunk_ids, starts, lengths, rows) -> buffers"},
+    {"xml_unescape", kgdiff_xml_unescape, METH_VARARGS,
+     "xml_unescape(content) -> the character data, or None when an XML parser must decode it"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module = {PyModuleDef_HEAD_INIT,

@@ -45,8 +45,9 @@ def _below(group: Any, context: Any, path: list[str]) -> Iterator[tuple[list[str
 
 
 def paragraphs(text: str | None) -> str:
-    """A docstring's paragraphs, each on one line (as the help shows them)."""
-    blocks = (text or "").strip().split("\n\n")
+    """A docstring's paragraphs, each on one line, as the help shows them (rich markup's
+    escaped brackets, ``\\[spark]``, as the brackets they print)."""
+    blocks = (text or "").strip().replace("\\[", "[").split("\n\n")
     return "\n\n".join(" ".join(line.strip() for line in block.splitlines()) for block in blocks)
 
 

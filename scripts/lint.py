@@ -1,4 +1,5 @@
-"""Lint and type-check exactly the project's Python files (``make lint``).
+"""Lint and type-check exactly the project's Python files, and check the package's layers
+(``make lint``).
 
 In a git checkout these are the files git tracks (staged ones included), so that scratch files
 lying in a working tree are neither linted nor type-checked: ``git add`` a new file to have it
@@ -6,7 +7,11 @@ checked. Without a checkout (a source archive) ruff and mypy find the files them
 their settings in pyproject.toml say. mypy checks the tracked files below the folders its
 ``files`` setting names.
 
-    .venv/bin/python scripts/lint.py    ruff check, ruff format --check, mypy; exit 1 if any fails
+The layers are import-linter's contracts in pyproject.toml (``lint-imports``) and
+:mod:`scripts.import_cycles`, which finds import circles module by module.
+
+    .venv/bin/python scripts/lint.py    ruff check, ruff format --check, mypy, lint-imports,
+                                        import circles; exit 1 if any fails
 """
 
 from __future__ import annotations
@@ -52,7 +57,8 @@ def under(names: list[str], folders: list[str]) -> list[str]:
 
 
 def commands(root: Path) -> dict[str, list[str]]:
-    """ruff check, ruff format --check and mypy over the project's files, by name."""
+    """ruff check, ruff format --check and mypy over the project's files, and the checks of
+    the package's layers, by name."""
     files = tracked_python_files(root)
     ruff_targets = ["--force-exclude", *files] if files is not None else ["."]
     mypy_targets = under(files, mypy_folders(root)) if files is not None else []
@@ -60,6 +66,8 @@ def commands(root: Path) -> dict[str, list[str]]:
         "ruff check": [str(TOOLS / "ruff"), "check", *ruff_targets],
         "ruff format": [str(TOOLS / "ruff"), "format", "--check", *ruff_targets],
         "mypy": [str(TOOLS / "mypy"), *mypy_targets],
+        "lint-imports": [str(TOOLS / "lint-imports"), "--no-cache", "--no-logo"],
+        "import circles": [sys.executable, str(root / "scripts" / "import_cycles.py")],
     }
 
 

@@ -41,3 +41,10 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+def launch_beside(browser: object, *args: str) -> object:
+    """Another headless chromium from the Playwright that started ``browser``, with ``args``
+    besides the quiet ones (``--lang=de-DE``); the caller closes it."""
+    kind = browser.browser_type  # type: ignore[attr-defined]
+    return kind.launch(executable_path=CHROMIUM, headless=True, args=[*QUIET, *args])

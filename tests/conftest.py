@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from kgdiff.evidence.build import build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
+from tests.built_once import built_once, private_copy
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 from tests.safe_sql_store import sql_store  # noqa: F401
@@ -28,11 +30,8 @@ settings.register_profile(
 settings.load_profile("kgdiff")
 
 
-@pytest.fixture(scope="session")
-def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store holding the three bundled real snapshots (ingested once per test session), as
-    the demo records them: subset snapshots (each holds a different sample of entities)."""
-    store = tmp_path_factory.mktemp("sample-store")
+def _ingest_samples(store: Path) -> None:
+    """The three bundled real snapshots, ingested into ``store`` as the demo records them."""
     for sample in load_samples():
         request = IngestRequest(
             path=SAMPLES / sample.file,
@@ -42,36 +41,60 @@ def sample_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
             coverage=sample.coverage,
         )
         ingest_wikidata(request)
-    return store
+
+
+def _add_demo_wikipedia(sample: Path) -> Callable[[Path], None]:
+    """What builds the demo's store in a folder from the ingested samples at ``sample``."""
+
+    def build(store: Path) -> None:
+        shutil.copytree(sample, store)
+        for article in load_samples(kind="wikipedia"):
+            request = WikipediaRequest(
+                SAMPLES / article.file, snapshot=article.name, date=article.date, store=store
+            )
+            ingest_wikipedia(request)
+            build_evidence(StoreLayout.resolve(store), article.name)
+
+    return build
 
 
 @pytest.fixture(scope="session")
-def demo_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pristine_samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three bundled real snapshots ingested once per run (by the first pytest-xdist
+    worker that asks): never written to, every store fixture below is a copy of it."""
+    return built_once(tmp_path_factory, "sample-store", _ingest_samples)
+
+
+@pytest.fixture(scope="session")
+def pristine_demo(pristine_samples: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's store built once per run (as ``pristine_samples``)."""
+    return built_once(tmp_path_factory, "demo-store", _add_demo_wikipedia(pristine_samples))
+
+
+@pytest.fixture(scope="session")
+def sample_store(pristine_samples: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding the three bundled real snapshots (this test session's own copy), as
+    the demo records them: subset snapshots (each holds a different sample of entities)."""
+    return private_copy(pristine_samples, tmp_path_factory.mktemp("sample-store"))
+
+
+@pytest.fixture(scope="session")
+def demo_store(pristine_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo's store: the three real Wikidata snapshots, the bundled Wikipedia articles
-    (enwiki-2016-05, dated 2016-05-01) and their evidence."""
-    store = tmp_path_factory.mktemp("demo-store") / "store"
-    shutil.copytree(sample_store, store)
-    for sample in load_samples(kind="wikipedia"):
-        request = WikipediaRequest(
-            SAMPLES / sample.file, snapshot=sample.name, date=sample.date, store=store
-        )
-        ingest_wikipedia(request)
-        build_evidence(StoreLayout.resolve(store), sample.name)
-    return store
+    (enwiki-2016-05, dated 2016-05-01) and their evidence (this test session's own copy)."""
+    return private_copy(pristine_demo, tmp_path_factory.mktemp("demo-store") / "store")
 
 
 @pytest.fixture(scope="session")
-def export_sample_store(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of ``sample_store`` for the benchmark export's tests, whose classifications
-    would otherwise be found already built by the tests of ``kgdiff classify``."""
+def export_sample_store(pristine_samples: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the ingested samples for the benchmark export's tests, whose
+    classifications would otherwise be found already built by the tests of ``kgdiff classify``."""
     store = tmp_path_factory.mktemp("export-sample-store") / "store"
-    shutil.copytree(sample_store, store)
-    return store
+    return private_copy(pristine_samples, store)
 
 
 @pytest.fixture(scope="session")
-def export_demo_store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of ``demo_store`` for the benchmark export's tests (as ``export_sample_store``)."""
+def export_demo_store(pristine_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the demo's store for the benchmark export's tests (as ``export_sample_store``)."""
     store = tmp_path_factory.mktemp("export-demo-store") / "store"
-    shutil.copytree(demo_store, store)
-    return store
+    return private_copy(pristine_demo, store)

@@ -84,6 +84,18 @@ def _item_snak(pid: str, qid: str) -> dict[str, Any]:
     }
 
 
+def _place_snak(latitude: float, longitude: float) -> dict[str, Any]:
+    """Coordinates (P625): the export asks a country (P17) only of a place."""
+    value = {"latitude": latitude, "longitude": longitude, "precision": 0.01,
+             "globe": "http://www.wikidata.org/entity/Q2"}  # fmt: skip
+    return {
+        "snaktype": "value",
+        "property": "P625",
+        "datatype": "globe-coordinate",
+        "datavalue": {"type": "globecoordinate", "value": value},
+    }
+
+
 def _unknown(pid: str, datatype: str = "time") -> dict[str, Any]:
     return {"snaktype": "somevalue", "property": pid, "datatype": datatype}
 
@@ -185,7 +197,9 @@ CITY, STATE, CAPITAL, LAND = "Q900000301", "Q900000302", "Q900000303", "Q9000003
 def chain_entities() -> Iterator[dict[str, Any]]:
     """A chain country (P17) → capital (P36) whose hops started before the common era (the
     city's country since 21 April 753 BCE, Julian, when it was founded; the state's capital
-    since 27 BCE), and one whose first hop started 4.54 billion years ago, when it formed."""
+    since 27 BCE), and one whose first hop started 4.54 billion years ago, when it formed; both
+    have coordinates, as the export asks a country only of a place. The capital's label shares
+    no word with the others', as a gold that spells a name in its chain is left out."""
     state = _item_snak("P17", STATE)
     founded = "-0753-04-21T00:00:00Z"
     yield _entity(
@@ -194,6 +208,7 @@ def chain_entities() -> Iterator[dict[str, Any]]:
         {
             "P17": [_statement(f"{CITY}$country", state, _time_snak("P580", founded, 11, JULIAN))],
             "P571": [_statement(f"{CITY}$inception", _time_snak("P571", founded, 11, JULIAN))],
+            "P625": [_statement(f"{CITY}$place", _place_snak(41.89, 12.49))],
         },
     )
     yield _entity(
@@ -209,7 +224,7 @@ def chain_entities() -> Iterator[dict[str, Any]]:
             ]
         },
     )
-    yield _entity(CAPITAL, "ancient capital", {})
+    yield _entity(CAPITAL, "old seat", {})
     formed = "-4540000000-00-00T00:00:00Z"
     yield _entity(
         LAND,
@@ -217,8 +232,32 @@ def chain_entities() -> Iterator[dict[str, Any]]:
         {
             "P17": [_statement(f"{LAND}$country", state, _time_snak("P580", formed, 0))],
             "P571": [_statement(f"{LAND}$inception", _time_snak("P571", formed, 0))],
+            "P625": [_statement(f"{LAND}$place", _place_snak(-25.0, 131.0))],
         },
     )
+
+
+PEERS = (
+    ("Q900000401", "first galaxy", "P571", "-13400000000-00-00T00:00:00Z", 3),
+    ("Q900000402", "old star", "P571", "-10200000000-00-00T00:00:00Z", 3),
+    ("Q900000403", "young sea", "P571", "-5330000-00-00T00:00:00Z", 3),
+    ("Q900000407", "old reef", "P571", "-252000000-00-00T00:00:00Z", 3),
+    ("Q900000408", "lost range", "P571", "-201000000-00-00T00:00:00Z", 3),
+    ("Q900000404", "far dynasty", "P576", "+10500-00-00T00:00:00Z", 9),
+    ("Q900000405", "late league", "P576", "+11020-00-00T00:00:00Z", 9),
+    ("Q900000406", "last guild", "P576", "+15000-00-00T00:00:00Z", 9),
+)
+"""Entities whose dates are of the deep ones' kinds (billions and millions of years BCE; a
+year past 9999), so that a benchmark's multiple-choice records about the universe and deep
+time have distractors of their answers' kind."""
+
+
+def peer_entities() -> Iterator[dict[str, Any]]:
+    """One entity per entry of ``PEERS``, its one date as a main value."""
+    for qid, label, pid, time, precision in PEERS:
+        yield _entity(
+            qid, label, {pid: [_statement(f"{qid}$date", _time_snak(pid, time, precision))]}
+        )
 
 
 def real_entities() -> Iterator[dict[str, Any]]:
@@ -229,7 +268,13 @@ def real_entities() -> Iterator[dict[str, Any]]:
 
 def write_dump(path: Path, newer: bool) -> Path:
     """The dump of the older (``newer=False``) or newer snapshot, as a JSON dump file."""
-    entities = [*real_entities(), universe(newer), deep_entity(), *chain_entities()]
+    entities = [
+        *real_entities(),
+        universe(newer),
+        deep_entity(),
+        *chain_entities(),
+        *peer_entities(),
+    ]
     lines = ",\n".join(json.dumps(entity) for entity in entities)
     path.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
     return path

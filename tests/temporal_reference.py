@@ -46,6 +46,8 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from enum import Enum
 
+from tests.nature_reference import ValueFacts, change_nature
+
 RANKS = ("preferred", "normal", "deprecated")
 MODES = ("record", "valid", "both")
 ENTITY_VALUE_TYPE = "wikibase-entityid"
@@ -86,6 +88,7 @@ class Row:
     point_lo: date | None
     point_hi: date | None
     point_snaktype: str | None
+    datatype: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class Result:
     init_gap_days: int | None = None
     cutoff_gap_days: int | None = None
     current_gap_days: int | None = None
+    change_nature: str | None = None
 
 
 class Validity(Enum):
@@ -535,6 +539,11 @@ class Reading:
         """The group's object set at the day."""
         return {self.merges.value(row) for row in self.set_rows(key)}
 
+    def counting_rows(self, key: tuple[str, str]) -> list[Row]:
+        """The group's non-deprecated statements in the snapshot read, whatever their
+        validity."""
+        return [row for rows in self.parts(key) for row in counting_rows(rows)]
+
     def best_ranked_values(self, key: tuple[str, str]) -> tuple[str, ...]:
         """Values of the rows giving the set having the best rank among them."""
         rows = self.set_rows(key)
@@ -643,6 +652,7 @@ def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> 
     if level is None:
         return None
     evolved = level == "evolved"
+    nature = nature_of(key, readings, (initial, cutoff_set, now)) if evolved else None
     result = Result(
         subject,
         pid,
@@ -654,8 +664,28 @@ def classify_group(key: tuple[str, str], readings: list[Reading], mode: str) -> 
         tuple(sorted(initial | cutoff_set | now)),
         None,
         *view_levels(mode, level),
+        change_nature=nature,
     )
     return Sets(initial, cutoff_set, with_reads(result, readings))
+
+
+def nature_of(
+    key: tuple[str, str], readings: list[Reading], sets: tuple[set[str], set[str], set[str]]
+) -> str:
+    """The change nature of an evolved group: its values' kinds and days come from the
+    group's non-deprecated statements in the snapshots read (tests/nature_reference.py)."""
+    rows = [row for read in readings for row in read.counting_rows(key)]
+    ids = any(row.datatype == "external-id" for row in rows)
+    merges = readings[0].merges
+    facts: dict[str, ValueFacts] = {}
+    for value in {merges.value(row) for row in rows}:
+        mine = [row for row in rows if merges.value(row) == value]
+        times = [row for row in mine if row.value_type == "time"]
+        lows = [row.time_lo for row in times if row.time_lo is not None]
+        highs = [row.time_hi for row in times if row.time_hi is not None]
+        types = frozenset(row.value_type for row in mine if row.value_type is not None)
+        facts[value] = ValueFacts(types, min(lows, default=None), max(highs, default=None))
+    return change_nature(sets, facts, ids)
 
 
 def with_reads(result: Result, readings: list[Reading]) -> Result:

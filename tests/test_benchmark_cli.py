@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 import kgdiff
-from kgdiff.export.benchmark import DUCKDB_BYTES_PER_STATEMENT, duckdb_memory
+from kgdiff.export.benchmark import (
+    DUCKDB_BYTES_PER_STATEMENT,
+    duckdb_limit,
+    duckdb_memory,
+    reads_ahead,
+)
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.dates import GapPolicy
@@ -123,10 +128,13 @@ def test_a_relations_file_rewords_the_questions(export_sample_store: Path, tmp_p
 def test_contexts_come_from_the_evidence_of_the_latest_answer(
     export_demo_store: Path, tmp_path: Path
 ) -> None:
-    # the demo's Wikipedia snapshot is dated 2016-05-01, after the latest Wikidata snapshot
+    # the demo's Wikipedia snapshot is dated 2016-05-01, after the latest Wikidata snapshot,
+    # whose items (read across the gap at every date) it has sentences about: Andrei
+    # Tarkovsky's death in Paris
     done = export(
-        export_demo_store, tmp_path / "ctx", current=date(2016, 5, 1), gap=GapPolicy(allow=True)
-    )
+        export_demo_store, tmp_path / "ctx", init=date(2015, 1, 1), cutoff=date(2015, 6, 1),
+        current=date(2016, 5, 1), gap=GapPolicy(allow=True),
+    )  # fmt: skip
     exported = all_records(done.out)
     with_context = [r for r in exported if r["context"] is not None]
     assert with_context
@@ -167,3 +175,18 @@ def test_duckdbs_limit_grows_with_the_largest_snapshot(export_sample_store: Path
     largest = max(m.counts["statements"] for m in list_snapshots(StoreLayout(export_sample_store)))
     assert largest * DUCKDB_BYTES_PER_STATEMENT < 512 * 2**20
     assert duckdb_memory(kg) == "512MB"  # the floor: the samples are small
+    assert duckdb_limit([5_000_000, 20_000_000]) == "1220MB"  # 64 bytes a statement
+
+
+def test_duckdbs_limit_stops_at_its_cap_on_a_large_store() -> None:
+    # issue 36: an export takes at most 4 GB at any size; 64 bytes a statement asked for
+    # 12.8 GB at 200 M statements a snapshot
+    assert duckdb_limit([150_000_000, 200_000_000]) == "2048MB"
+    assert duckdb_limit([1_650_000_000]) == "2048MB"
+
+
+def test_reads_run_ahead_only_while_the_store_is_small() -> None:
+    # beside the qa records a read adds DuckDB's memory and its result (issue 36)
+    assert reads_ahead([5_000_000, 5_200_000])
+    assert not reads_ahead([25_000_000, 26_000_000])
+    assert reads_ahead([])

@@ -43,8 +43,9 @@ def test_every_hop_holds_at_the_cutoff_and_the_chain_links_up(
     export_sample_store: Path, exported: BenchmarkExport
 ) -> None:
     found = chains(exported.out)
-    subjects = sorted({s for r in found for s in r["hop_subjects"]})
-    facts = kgdiff.open(export_sample_store).facts_at(CUTOFF, subject=subjects)
+    # every group's facts in one query: asked for the hop subjects (hundreds), facts_at would
+    # plan its query once per subject; tests/test_lookup.py checks that both give the same rows
+    facts = kgdiff.open(export_sample_store).facts_at(CUTOFF)
     holds = {
         (row["subject"], row["pid"]): set(row["objects"]) for row in facts.iter_rows(named=True)
     }
@@ -68,9 +69,14 @@ def test_the_question_is_composed_from_the_relations_templates(exported: Benchma
     for record in chains(exported.out):
         relations = [catalogue[pid] for pid in record["pids"]]
         question = str(record["question"])
-        assert relations[0].question(str(record["subject_label"])) in question
-        assert question.endswith(relations[-1].question(f"X{len(relations) - 1}"))
-        assert record["hop_questions"][0] == relations[0].question(str(record["subject_label"]))
+        label = str(record["subject_label"])
+        # the start as it reads in a sentence ("the United Kingdom"), in the past tense when
+        # it no longer existed (docs/relations.md#english)
+        first = {relations[0].question(name, past) for name in (label, f"the {label}")
+                 for past in (False, True)}  # fmt: skip
+        assert record["hop_questions"][0] in first and record["hop_questions"][0] in question
+        last = {relations[-1].question(f"X{len(relations) - 1}", past) for past in (False, True)}
+        assert any(question.endswith(text) for text in last)
         assert set(record["answer_labels"]) <= set(record["answers"])
 
 

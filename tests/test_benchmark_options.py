@@ -15,7 +15,7 @@ from kgdiff.export.qa_records import QaItem
 from kgdiff.export.seeded import fixed_rng
 from kgdiff.export.splits import balance_truth
 from kgdiff.export.text_match import normalise
-from kgdiff.export.value_text import time_texts, value_texts
+from kgdiff.valuetext import time_texts, value_texts
 
 WORDS = st.text(alphabet="abcdeéXYZ -'.", min_size=1, max_size=12).filter(
     lambda text: normalise(text) != ""

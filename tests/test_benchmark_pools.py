@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -25,6 +26,7 @@ from kgdiff.export.pool_scoring import score_pools
 from kgdiff.export.relations import load_catalogue
 from kgdiff.export.text_match import normalise
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.valuetext import is_entity, value_texts
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
 from tests.task_tools import read_yaml, run_lm_eval
 
@@ -66,13 +68,20 @@ def by_group(built: list[Record]) -> dict[tuple[str, str], list[Record]]:
     return groups
 
 
+def snapshot_year(period: Record) -> int:
+    """The year of the snapshot a period's pools read (its last day less its gap)."""
+    return int((period["last_day"] - timedelta(days=period["gap_days"])).year)
+
+
 def asked(row: Record) -> dict[int, list[str]]:
-    """The years of a group's pools the export asks: neither empty nor filled."""
+    """The years of a group's pools the export asks: neither empty nor filled, nor after the
+    year of the snapshot its subject is read from."""
     return {
         int(period["period"]): period["objects"]
         for period in row["periods"]
         if period["objects"] and not period["filled"]
-    }
+        and int(period["period"]) <= snapshot_year(period)
+    }  # fmt: skip
 
 
 def _years_from_kg_pools(
@@ -85,6 +94,7 @@ def _years_from_kg_pools(
         found = found.join(groups.filter(pl.col("pid") == pid), on=["subject", "pid"], how="semi")
         rows = found.select("subject", "pid", "snapshot", "periods").explode("periods")
         rows = rows.unnest("periods")
+        read = (pl.col("last_day") - pl.duration(days=pl.col("gap_days"))).dt.year()
         frames.append(
             rows.select(
                 pl.concat_str(pl.lit("pools/"), "subject", pl.lit("/"), "pid").alias("group_id"),
@@ -94,7 +104,9 @@ def _years_from_kg_pools(
                 pl.col("period").cast(pl.Int64()).alias("year"),
                 "objects",
                 "precision_only",
-                pl.when(pl.col("filled"))
+                pl.when(pl.col("period").cast(pl.Int64()) > read)
+                .then(pl.lit("after_the_data"))
+                .when(pl.col("filled"))
                 .then(pl.lit("filled_year"))
                 .when(pl.col("objects").list.len() == 0)
                 .then(pl.lit("empty_year"))
@@ -135,9 +147,13 @@ def test_records_are_years_of_their_groups_pools(
         assert record["objects"] == period["objects"] and not period["filled"]
         assert record["precision_only"] == period["precision_only"]
         assert record["id"] == f"pools/{record['subject']}/{record['pid']}/{record['year']}"
-        assert record["snapshot"] == row["snapshot"] == "wd-2014-12"
+        assert record["snapshot"] == row["snapshot"]
+        assert record["year"] <= snapshot_year(period)  # never after its subject's data
         for text in ("question", "cloze", "mc_question", "tf_statement"):
             assert str(record["year"]) in record[text]  # the time-anchored templates
+    # a classification in valid time has the groups of wd-2014-12, which holds their subjects
+    # (tests/test_pool_snapshots.py reads subjects the latest snapshot lacks)
+    assert {record["snapshot"] for record in built} == {"wd-2014-12"}
 
 
 def test_a_group_is_dynamic_when_the_pools_of_its_asked_years_differ(
@@ -175,6 +191,8 @@ def test_options_follow_the_rules(built: list[Record]) -> None:
         assert len(options) == 4 and kinds.count("correct") == kinds.count("unknown") == 1
         gold = ord(record["gold"]) - ord("A")
         assert kinds[gold] == "correct" and options[gold] in record["answer_labels"]
+        # the outdated option names an earlier year's object, never a later year's
+        assert "outdated" not in kinds or record["earlier_objects"], record["id"]
         assert ("outdated" in kinds) == bool(record["outdated_answers"]), record["id"]
         answers = set(map(normalise, record["answers"]))
         assert not answers & set(map(normalise, record["outdated_answers"]))
@@ -183,6 +201,74 @@ def test_options_follow_the_rules(built: list[Record]) -> None:
                 assert option in record["outdated_answers"]
             if kind == "noise":  # no answer of the group in any year, alias or label
                 assert normalise(option) not in group_texts[(record["subject"], record["pid"])]
+
+
+def test_outdated_answers_are_values_of_earlier_years_only(
+    export_sample_store: Path, built: list[Record]
+) -> None:
+    """A later year's population (of Q1083 for 2011) is no outdated answer, nor an option: a
+    value that starts after the year asked was not yet the value (issue 35)."""
+    texts = {
+        (record["subject"], record["pid"], record["year"]): set(map(normalise, record["answers"]))
+        for record in built
+    }
+    later_seen = 0
+    for record in built:
+        outdated = set(map(normalise, record["outdated_answers"]))
+        earlier = set().union(*(
+            texts.get((record["subject"], record["pid"], year), set())
+            for year in range(2010, record["year"])
+        ))  # fmt: skip
+        assert outdated <= earlier, (record["id"], outdated - earlier)
+        later = set().union(*(
+            texts.get((record["subject"], record["pid"], year), set())
+            for year in range(record["year"] + 1, 2015)
+        )) - earlier - set(map(normalise, record["answers"]))  # fmt: skip
+        later_seen += bool(later)
+        assert not set(map(normalise, record["options"])) & later, record["id"]
+    assert later_seen > 5
+
+
+def held_texts(store: Path, built: list[Record]) -> dict[tuple[str, str], set[str]]:
+    """The texts (normalised) of every value other than an item that each group of the
+    records holds in any snapshot and any year, by (subject, pid)."""
+    groups = sorted({(record["subject"], record["pid"]) for record in built})
+    with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
+        connection.register("wanted", pl.DataFrame(groups, schema=["s", "p"], orient="row"))
+        rows = connection.sql(
+            "SELECT DISTINCT subject, pid, value FROM statements JOIN wanted"
+            " ON subject = s AND pid = p WHERE rank <> 'deprecated'"
+        ).fetchall()
+        units = connection.sql(
+            "SELECT DISTINCT qid, value FROM labels WHERE kind = 'label' AND lang = 'en'"
+        ).fetchall()
+    label = dict(units)
+    found: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for subject, pid, value in rows:
+        if not is_entity(value):
+            found[(subject, pid)] |= {normalise(t) for t in value_texts(value, label.get)}
+    return found
+
+
+def test_no_distractor_is_a_value_of_the_group_in_any_year(
+    export_sample_store: Path, built: list[Record]
+) -> None:
+    """Zürich's population of 1953 is no wrong answer for 2013, nor Google's employees of
+    2012 (a value of the group the pools of the export's years do not hold); items are
+    checked by the subject's truths in test_options_follow_the_rules."""
+    held = held_texts(export_sample_store, built)
+    checked = 0
+    for record in built:
+        mine = held[(record["subject"], record["pid"])]
+        checked += bool(mine)
+        for option, kind in zip(record["options"], record["choice_types"], strict=True):
+            if kind == "noise":
+                assert normalise(option) not in mine, (record["id"], option)
+        if not record["tf_label"]:  # the false statement names a distractor or the outdated
+            wrong = [o for o, k in zip(record["options"], record["choice_types"], strict=True)
+                     if k in ("noise", "outdated")]  # fmt: skip
+            assert any(normalise(o) in normalise(record["tf_statement"]) for o in wrong)
+    assert checked > 100
 
 
 def test_gold_letters_are_uniform_and_true_false_takes_both_labels(

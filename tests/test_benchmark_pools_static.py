@@ -6,6 +6,7 @@ the seed's order, their records those of the export of every group; bad values a
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,12 @@ from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.benchmark_model import BenchmarkRequest
 from kgdiff.export.groups import classified_groups
+from kgdiff.export.names import Names
+from kgdiff.export.pool_asked import changing_years, gone_years
 from kgdiff.export.pool_groups import asked_years, pool_years, read_pool_years
 from kgdiff.export.pool_sample import NOT_SAMPLED, pools_static_policy
 from kgdiff.export.relations import load_catalogue
+from kgdiff.export.salience import Salience, subject_facts, with_subject_reason
 from kgdiff.export.seeded import seeded_rank
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
 from tests.paths import run_kgdiff
@@ -43,13 +47,25 @@ def balanced(
 
 @pytest.fixture(scope="module")
 def by_state(export_sample_store: Path) -> dict[str, list[str]]:
-    """The ids of the dynamic and of the static groups, read as the export reads them."""
+    """The ids of the dynamic and of the static groups that have a year asked of a relation
+    that changes and of a subject that still was (:mod:`kgdiff.export.pool_asked`), whose
+    subjects are asked about (a label, a sitelink, not a country asked its country), read as
+    the export reads them."""
     kg = kgdiff.open(export_sample_store)
     request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
     dates = resolve_dates(kg, request)
-    groups = classified_groups(kg, request, dates, load_catalogue(None)).frame
+    catalogue = load_catalogue(None)
+    groups = classified_groups(kg, request, dates, catalogue).frame
     span = pool_years(dates, kg.answers.span()[1])
-    asked = asked_years(read_pool_years(kg, groups, span, request)).unique("group_id")
+    asked = asked_years(read_pool_years(kg, groups, span, request))
+    asked = changing_years(asked, gone_years(kg, asked), catalogue, Counter())
+    asked = asked.unique("group_id")
+    subjects = asked.get_column("subject").unique().to_list()
+    with kg.connection() as connection:
+        snapshot = groups.get_column("current_snapshot")[0]
+        facts = subject_facts(Names.read(connection, subjects, snapshot, "en"), subjects, {})
+    asked = with_subject_reason(asked, facts, Salience(), catalogue)
+    asked = asked.filter(asked["_subject_reason"].is_null())
     return {
         state: sorted(asked.filter(asked["state"] == state).get_column("group_id"))
         for state in ("dynamic", "static")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kgdiff.export.benchmark import BenchmarkExport
-from tests.benchmark_exports import export, records
+from tests.benchmark_exports import SAMPLES_WINDOW, export, records
 from tests.task_tools import read_yaml, run_inspect, run_lm_eval
 from tests.test_supporting_revisions import history_store_in
 
@@ -20,7 +20,8 @@ WINDOW = {"init": date(2019, 1, 1), "cutoff": date(2020, 1, 1), "current": date(
 @pytest.fixture(scope="module")
 def samples(export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
     out = tmp_path_factory.mktemp("task-runs") / "bench"
-    return export(export_sample_store, out, configs=("qa", "multi_hop", "updates"))
+    configs = ("qa", "multi_hop", "updates")
+    return export(export_sample_store, out, configs=configs, **SAMPLES_WINDOW)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.options import UNKNOWN_OPTION
 from kgdiff.export.relations import shipped_catalogue
 from kgdiff.export.text_match import normalise
+from kgdiff.valuetext import text_language
 from tests.benchmark_exports import export, records
 
 KINDS = ("timestamp", "interval", "implicit", "unanswerable")
@@ -100,27 +101,59 @@ def test_timestamps_are_the_qualifiers_at_their_precision(
         assert record["tf_label"] is not None
 
 
-def test_intervals_count_whole_units_between_the_qualifiers(
+def test_intervals_are_the_time_between_the_qualifiers_to_the_nearest_unit(
     done: BenchmarkExport, export_sample_store: Path
 ) -> None:
     found = qualifiers(export_sample_store)
     built = records(done.out, "interval", "temporal")
+    days = 0
     for record in built:
         start, end = (
             found[(record["statement_id"], "start")],
             found[(record["statement_id"], "end")],
         )
         assert (record["start"], record["end"]) == (written(start), written(end))
-        years = int(record["end"][:4]) - int(record["start"][:4])
-        if record["duration_unit"] == "years":
-            assert years - 1 <= record["duration"] <= years
-        else:
-            assert record["duration"] < 12 and years <= 1
         assert record["answers"][1] == str(record["duration"])
+        if (record["start_precision"], record["end_precision"]) != ("day", "day"):
+            continue
+        days += 1
+        span = date.fromisoformat(record["end"]) - date.fromisoformat(record["start"])
+        months = span.days / (365.2425 / 12)
+        unit = 12 if record["duration_unit"] == "years" else 1
+        assert abs(record["duration"] * unit - months) <= unit / 2, record["id"]
+    assert days > 0
+    # 29 November 1949 to 2 October 1990: 40 years and 10 months, 41 years as people count
     bonn = next(r for r in built if r["subject"] == "Q183" and r["objects"] == ["Q586"])
     assert (bonn["start"], bonn["end"], bonn["answer_labels"]) == (
-        "1949-11-29", "1990-10-02", ["40 years"],
+        "1949-11-29", "1990-10-02", ["41 years"],
     )  # fmt: skip
+
+
+SPANS = """
+    SELECT count(*) AS spans, count(*) FILTER (end_snaktype IN ('value', 'somevalue')) AS ends
+    FROM statements
+    WHERE snapshot = $s AND subject = $q AND pid = $p AND value = $o AND rank <> 'deprecated'
+"""
+"""How many statements of a group hold one object, and how many of them ended."""
+
+
+def test_no_date_or_length_is_asked_of_a_value_held_more_than_once(
+    done: BenchmarkExport, export_sample_store: Path
+) -> None:
+    # "When did Saint Petersburg's official name become Санкт-Петербург?" has two answers
+    # (1703, 1991), and so has "When did Michelle Bachelet become the head of state of
+    # Chile?" (2006 and 2014: her first term is one of her positions held, P39)
+    kg = kgdiff.open(export_sample_store)
+    asked = 0
+    for kind in ("timestamp", "interval"):
+        for record in records(done.out, kind, "temporal"):
+            params = {"s": LATEST, "q": record["subject"], "p": record["pid"]}
+            spans, ends = kg.sql(SPANS, {**params, "o": record["objects"][0]}).row(0)
+            asked += 1
+            assert (ends if record.get("bound") == "end" else spans) == 1, record["id"]
+    ids = {r["id"] for r in records(done.out, "timestamp", "temporal")}
+    bachelet = "temporal/timestamp/Q298/P35/Q298$64867868-4936-c7a1-741c-fa451784cacc/start"
+    assert asked > 0 and bachelet not in ids
 
 
 def test_implicit_answers_are_the_objects_valid_all_that_year(
@@ -134,41 +167,78 @@ def test_implicit_answers_are_the_objects_valid_all_that_year(
         assert (rows.get_column("valid") | rows.get_column("out")).all(), record["id"]
         valid = set(rows.filter("valid").get_column("value"))
         others = set(rows.filter(~pl.col("valid")).get_column("value"))
+        others -= {"<novalue>", "<somevalue>"}  # no value is shown (Einstein's statelessness)
         assert record["objects"] == sorted(valid) and set(record["outdated"]) == others - valid
         assert record["year"] <= 2014 and record["question"].startswith(f"In {record['year']},")
 
 
-def test_unanswerable_years_are_past_the_data_or_before_the_subject(
+def test_official_names_in_another_language_are_not_asked(
     done: BenchmarkExport, export_sample_store: Path
 ) -> None:
-    kg = kgdiff.open(export_sample_store)
-    reasons = set()
-    for record in records(done.out, "unanswerable", "temporal"):
-        reasons.add(record["unanswerable_reason"])
+    # "In 1920, what was the official name of Saint Petersburg?" -> "Петроград": no answer in
+    # English; the store holds such names (P1448 in Russian), the export asks none of them
+    held = kgdiff.open(export_sample_store).sql(
+        "SELECT count(*) AS n FROM statements WHERE pid = 'P1448' AND value LIKE 'ru:%'"
+    )
+    assert held.item() > 0
+    for found in every(done.out).values():
+        for record in found:
+            values = [*record["objects"], *record.get("outdated", [])]
+            assert not [v for v in values if text_language(v) not in (None, "en")], record["id"]
+    build = json.loads((done.out / "kgdiff_build.json").read_text())
+    assert "no_object_text" in json.dumps(build["configs"]["temporal"])
+
+
+BIRTHS = """
+    SELECT subject, year(min(time_lo)) AS born, year(max(time_hi)) AS born_by
+    FROM statements
+    WHERE snapshot = $s AND pid = 'P569' AND rank <> 'deprecated' AND snaktype = 'value'
+    GROUP BY subject
+"""
+"""The years a subject's birth dates may fall in."""
+
+
+def test_no_unanswerable_year_comes_after_the_data(done: BenchmarkExport) -> None:
+    # a year past the data is answerable by any model trained later ("In 2016, which city
+    # was the capital of Italy?" with the gold "I don't know"): never asked
+    built = records(done.out, "unanswerable", "temporal")
+    assert built and all(record["year"] < 2014 for record in built)
+    for record in built:
         assert record["options"][ord(record["gold"]) - ord("A")] == UNKNOWN_OPTION
         assert record["answer_labels"][0] == UNKNOWN_OPTION and record["tf_label"] is None
-        if record["unanswerable_reason"] == "after_data":
-            # the data reach 31 days (--max-gap) past the snapshot read, 2014-12-31
-            assert date(record["year"], 1, 1) > date(2015, 1, 31)
-            ended = kg.sql(
-                "SELECT count(*) FROM statements WHERE snapshot = $s AND subject = $q"
-                " AND pid IN ('P570', 'P576') AND rank <> 'deprecated' AND snaktype = 'value'",
-                {"s": LATEST, "q": record["subject"]},
-            ).item()
-            assert ended == 0  # the subject still exists
-            continue
-        born = kg.sql(
-            "SELECT year(min(time_lo)) AS y FROM statements WHERE snapshot = $s AND subject = $q"
-            " AND pid IN ('P569', 'P571') AND rank <> 'deprecated'",
-            {"s": LATEST, "q": record["subject"]},
-        ).item()
+    assert {record["unanswerable_reason"] for record in built} <= {
+        "before_subject", "unknown_value",
+    }  # fmt: skip
+
+
+def test_an_unanswerable_year_is_before_the_subjects_birth(
+    done: BenchmarkExport, export_sample_store: Path
+) -> None:
+    # an inception is often a charter or an independence (London 1189, Chile 1818, Belarus
+    # 1991) while the place or polity existed before: only a birth is a start of existence
+    kg = kgdiff.open(export_sample_store)
+    births = {row["subject"]: row for row in kg.sql(BIRTHS, {"s": LATEST}).iter_rows(named=True)}
+    built = [
+        record
+        for record in records(done.out, "unanswerable", "temporal")
+        if record["unanswerable_reason"] == "before_subject"
+    ]
+    for record in built:
+        birth = births.get(record["subject"])
+        assert birth is not None, f"{record['id']}: no birth, only an inception"
+        assert birth["born"] == birth["born_by"] and record["year"] < birth["born"], record["id"]
         earliest = kg.sql(
             "SELECT year(min(coalesce(start_lo, point_lo))) AS y FROM statements"
             " WHERE snapshot = $s AND subject = $q AND pid = $p AND rank <> 'deprecated'",
             {"s": LATEST, "q": record["subject"], "p": record["pid"]},
         ).item()
-        assert record["year"] < min(born, earliest)
-    assert reasons == {"after_data", "before_subject"}
+        assert record["year"] < earliest
+    asked = {record["subject"] for record in built}
+    # Albert Einstein's citizenship; George Washington's one candidate, his spouse, is left
+    # out (too_few_options): the store does not hold Martha Washington, so her sex, which
+    # every distractor of a spouse must share, is unknown
+    assert "Q937" in asked
+    assert not asked & {"Q84", "Q184", "Q298", "Q183"}  # London, Belarus, Chile, Germany
 
 
 def test_options_never_repeat_the_gold_nor_offer_its_aliases(done: BenchmarkExport) -> None:
@@ -191,7 +261,7 @@ def test_every_candidate_is_built_or_counted(
     done: BenchmarkExport, export_sample_store: Path
 ) -> None:
     build = json.loads((done.out / "kgdiff_build.json").read_text())["configs"]["temporal"]
-    assert build["snapshot"] == LATEST and build["data_reach"] == "2015-01-31"
+    assert build["snapshot"] == LATEST and "data_reach" not in build
     kg = kgdiff.open(export_sample_store)
     groups = kg.classify(date(2014, 10, 11)).filter(pl.col("pid").is_in(shipped_catalogue().pids))
     statements = kg.sql(
@@ -205,7 +275,7 @@ def test_every_candidate_is_built_or_counted(
     candidates = {
         "timestamp": int(starts.sum()) + int(ends.sum()),
         "interval": int((starts & ends).sum()),
-        "unanswerable": 2 * ranged.select("subject", "pid").unique().height,
+        "unanswerable": ranged.select("subject", "pid").unique().height,
         "implicit": build["periods"] + build["left_out"]["implicit"]["no_year_without_doubt"],
     }
     assert build["groups"] == groups.height

@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
+from kgdiff.query.window_answers import SHOWN_CHAINS, chains_of, write_chains_of
 from kgdiff.temporal.chains import ChainQuery, load_relations
 from kgdiff.temporal.dates import GapPolicy
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
@@ -202,6 +204,19 @@ def test_property_chains_are_sound(drawn: list[Any], max_hops: int) -> None:
     pairs = [(r["start_subject"], *r["hops"]) for r in result if r["n_hops"] == 2]
     got = {(s, a["pid"], a["object"], b["pid"], b["object"]) for s, a, b in pairs}
     assert got == two_hops(live, relations)
+
+
+def test_chains_written_in_batches_are_the_chains_found(sample_store: Path, tmp_path: Path) -> None:
+    """``--out`` writes the chains a few at a time (a whole store's need not fit in memory):
+    the file holds exactly the chains, hops and start texts the search returns at once."""
+    query = ChainQuery(date(2014, 11, 1), 3, load_relations(), [], [], "en", STRICT)
+    out = tmp_path / "chains.parquet"
+    with duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True) as connection:
+        whole, _, whole_notes = chains_of(connection, query)
+        shown, written, _, notes = write_chains_of(connection, query, out, None, batch=7)
+    assert whole.height > 100 and written == whole.height
+    assert pl.read_parquet(out).equals(whole)
+    assert shown.equals(whole.head(SHOWN_CHAINS)) and notes == whole_notes
 
 
 def test_cli_table_out_files_and_errors(sample_store: Path, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ table, to a store where the same commands ran undisturbed; every answer a client
 the chaos equals the undisturbed answer; and no process of any killed command is left.
 
 The moments come from a seeded generator: the seed is printed, and ``KGDIFF_CHAOS_SEED``
-replays a run. ``KGDIFF_CHAOS_SECONDS`` sets how long the kills go on (default 40).
+replays a run. ``KGDIFF_CHAOS_SECONDS`` sets how long the kills go on (default 20).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tests.chaos import Run, kill, leftovers, start, store_digest
 from tests.paths import ROOT, run_kgdiff
 from tests.rest_server import free_port
 
-SECONDS = float(os.environ.get("KGDIFF_CHAOS_SECONDS", "40"))
+SECONDS = float(os.environ.get("KGDIFF_CHAOS_SECONDS", "20"))
 DUMPS = ROOT / "snapshots"
 INGESTS = {
     "chaos-a": ("testDump_json_2014-12.json.bz2", "2015-01-01"),

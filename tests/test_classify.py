@@ -93,7 +93,7 @@ def assert_same(expected: dict[tuple[str, str], Result], got: dict[tuple[str, st
     assert not wrong, wrong[:3]
 
 
-@settings(max_examples=150)
+@settings(max_examples=50)
 @given(histories(subsets=True))
 def test_sql_matches_reference_on_generated_histories(history) -> None:
     snapshots, init, cutoff, current = history

@@ -12,6 +12,7 @@ import pytest
 from kgdiff import __version__
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
+from tests.built_once import private_copy
 from tests.paths import run_kgdiff
 
 DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
@@ -19,8 +20,10 @@ VIEW = "classified_20131221_20141011_20141231_record"
 
 
 def test_classify_builds_once_exports_and_shows_in_the_catalog(
-    sample_store: Path, tmp_path: Path
+    pristine_samples: Path, tmp_path: Path
 ) -> None:
+    # a store of its own: the session's sample store may hold this build already
+    sample_store = private_copy(pristine_samples, tmp_path / "store")
     out = tmp_path / "groups.jsonl"
     first = run_kgdiff("classify", *DATES, "--store", str(sample_store), "--out", str(out))
     assert first.returncode == 0, first.stderr

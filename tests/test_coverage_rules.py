@@ -21,7 +21,7 @@ from tests.temporal_reference import Snapshot, latest_snapshot_on_or_before
 from tests.temporal_strategies import History, histories, without
 from tests.test_classify import load, sql_results
 
-SETTINGS = settings(max_examples=60)
+SETTINGS = settings(max_examples=25)
 
 
 @st.composite

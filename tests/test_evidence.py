@@ -17,6 +17,7 @@ import pytest
 from kgdiff.evidence.build import build_evidence
 from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
+from kgdiff.wording import counted
 from tests.paths import SAMPLES, run_kgdiff
 
 # the article texts at each Wikipedia snapshot: Chile's president changed (Piñera → Bachelet),
@@ -293,4 +294,4 @@ def test_on_the_demo_dates_the_unknowns_say_there_is_no_wikipedia_snapshot_yet(
     assert all(known == 0 for *_, known in reasons)
     # the summary under the evidence table counts the unknowns per reason
     for reason, groups in exported_reasons:
-        assert f"unknown, {groups:,} groups: {reason}\n" in result.stdout
+        assert f"unknown, {counted(groups, 'group')}: {reason}\n" in result.stdout

@@ -194,7 +194,8 @@ def test_dragging_the_cutoff_line_and_the_keys_reclassify_the_rows(
     assert before != after
     visit(page, base, f"?entity=Q183&cutoff={BEFORE}")
     rows_show(page, before)
-    # drag: the snapshot ticks tell where the days are on screen
+    # drag: the snapshot ticks tell where the days are on screen (the chart's top in view)
+    page.evaluate("document.getElementById('timeline-chart').scrollIntoView()")
     snapshots = kg.answers.snapshots().frame["date"].to_list()
     ticks = page.locator("#timeline-chart .snapshot-tick")
     xs = [box["x"] + box["width"] / 2 for box in (ticks.nth(i).bounding_box() for i in (0, 2))]

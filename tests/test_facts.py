@@ -50,7 +50,7 @@ def sql_facts(
     return {(r[0], r[1]): (tuple(r[2]), tuple(r[3]), r[4]) for r in rows}
 
 
-@settings(max_examples=120)
+@settings(max_examples=50)
 @given(history=histories(), mode=st.sampled_from(["record", "valid"]), data=st.data())
 def test_facts_match_the_reference_on_generated_histories(
     history, mode: str, data: st.DataObject

@@ -52,6 +52,7 @@ def _rows(rows: list[tuple[list[str], list[str]]]) -> pl.DataFrame:
     return pl.DataFrame(
         {
             "_id": [f"qa/S{index:02}/{PID}" for index in range(len(rows))],
+            "subject": [f"S{index:02}" for index in range(len(rows))],
             "pid": [PID] * len(rows),
             "latest": [latest for latest, _ in rows],
             "outdated": [outdated for _, outdated in rows],
@@ -120,7 +121,8 @@ def test_the_options_are_those_the_option_builder_keeps(
 
 
 def test_the_gold_letter_is_uniform_and_a_seed_only_reorders() -> None:
-    names = Names({value: Name(f"label {value}") for value in VALUES})
+    # heads of government are people: a gold of P6 is offered the relation's other people
+    names = Names({value: Name(f"label {value}", classes=("Q5",)) for value in VALUES})
     rows = _rows([([VALUES[index % 12]], []) for index in range(3000)])
     first = _choices(names, rows, 1, 4)
     counts = Counter(first.get_column("gold").to_list())

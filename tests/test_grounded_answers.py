@@ -120,14 +120,20 @@ def test_pools_ids_unknown_lowercase_and_labelled(sample_store: Path) -> None:
     assert "Deutschland (Q183)" in german.stdout
 
 
-def test_pools_of_an_item_the_latest_snapshot_lacks_say_why(sample_store: Path) -> None:
-    """Berlin (Q64) is in wd-2013-12 and wd-2014-10, not in wd-2014-12, which pools read."""
+def test_pools_of_an_item_the_latest_snapshot_lacks_read_the_latest_that_holds_it(
+    sample_store: Path,
+) -> None:
+    """Berlin (Q64) is in wd-2013-12 and wd-2014-10, not in wd-2014-12, a subset snapshot:
+    its pools read wd-2014-10, and the output says so (they were empty before: "no pools: Q64
+    is not in wd-2014-12 (a subset snapshot), the snapshot read")."""
     result = kgdiff(sample_store, "pools", "Q64", "--pid", "P6")
     assert result.returncode == 0, result.stderr
+    assert "no pools" not in result.stdout and "Berlin (Q64)" in result.stdout
     assert (
-        "no pools: Q64 is not in wd-2014-12 (a subset snapshot), the snapshot read; it is in"
-        " wd-2013-12, wd-2014-10"
-    ) in result.stdout
+        "the pools of 1 subject (Q64) read wd-2014-10 (2014-10-11), the latest snapshot that"
+        " holds it: the latest, wd-2014-12, is a subset snapshot without it; its periods after"
+        " 2014-10-11 hold what wd-2014-10 knows"
+    ) in " ".join(result.stdout.split())
 
 
 def test_pools_bad_out_fails_before_any_work(sample_store: Path, tmp_path: Path) -> None:

@@ -21,8 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.ingest.parse import ChunkResult, parse_json_chunk
+from kgdiff.ingest.parse import ChunkResult, EntityTexts, parse_entity_texts, parse_json_chunk
 from kgdiff.readers.json_dump import Chunk, LineLayout, iter_entity_spans
+from kgdiff.readers.wikidata_xml import decode_entity_text, iter_entity_pages
 from kgdiff.rows.native import native_enabled, native_rows
 from kgdiff.store.buckets import KEY_COLUMNS
 from kgdiff.store.subject_runs import RUN_ORDERED_TABLES
@@ -111,6 +112,23 @@ def test_wdtk_mock_dump_agrees() -> None:
         Chunk(0, 0, 0, (DATA / "native/mock-dump-for-long-testing.json").read_bytes())
     )
     assert result.entities == 101
+
+
+@pytest.mark.parametrize("dump", ["testDump_xml_2013-12.xml.bz2", "testDump_xml_2014-10.xml.bz2"])
+def test_the_texts_of_xml_dumps_give_the_python_paths_rows(dump: str) -> None:
+    """XML texts in today's serialisation go to the extension, the legacy ones to Python."""
+    with bz2.open(SAMPLES / dump, "rb") as stream:
+        texts = [page.text for page in iter_entity_pages(stream)]
+    batch = EntityTexts(0, 0, [(record, 0, text) for record, text in enumerate(texts, 1)])
+    python = parse_entity_texts(batch, decode_entity_text, native=False)
+    native = parse_entity_texts(batch, decode_entity_text, native=True)
+    assert _rows(native) == _rows(python)
+    assert (native.entities, native.statements, native.input_bytes) == (
+        python.entities,
+        python.statements,
+        python.input_bytes,
+    )
+    assert not native.rejects and native.entities == len(texts)
 
 
 @pytest.mark.parametrize(

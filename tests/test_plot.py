@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 import kgdiff
+from kgdiff.export.relations import shipped_catalogue
 from kgdiff.plot import read_plot_data
 from kgdiff.plot.render import pixel_size
 from kgdiff.plot.timeline_chart import draw_timeline, figure_size
@@ -19,6 +20,8 @@ from kgdiff.plot.timeline_data import STATEMENT_COLUMNS, TimelineRequest, timeli
 from tests.plot_tools import run_plot, svg_ids
 
 CUTOFF = "2014-06-01"
+CATALOGUE = shipped_catalogue().relations.keys()
+"""The properties a picture prefers, as the command line gives them."""
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,7 @@ def _bar_ids(svg: Path) -> list[str]:
 
 def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "q64.svg"
-    _plot(store, out, "Q64")
+    _plot(store, out, "Q64", "--all")
     graph = kgdiff.open(store)
     timeline = graph.answers.timeline("Q64").frame
     levels = graph.answers.classify(CUTOFF, subject="Q64").frame.select("pid", "level")
@@ -82,9 +85,8 @@ def test_the_svg_has_one_element_per_bar_and_the_library_data(store: Path, tmp_p
 
 def test_valid_bars_show_open_unknown_and_imprecise_ends(store: Path) -> None:
     graph = kgdiff.open(store)
-    table = timeline_data(
-        graph, TimelineRequest("Q1253", date.fromisoformat(CUTOFF), pids=("P39",))
-    )
+    request = TimelineRequest("Q1253", date.fromisoformat(CUTOFF), pids=("P39",))
+    table = timeline_data(graph, request, CATALOGUE)
     valid = table.frame.filter(pl.col("kind") == "valid").row(0, named=True)
     # position held since 2007, its end a date nobody knows (somevalue)
     assert (valid["start"], valid["start_kind"]) == (_day(date(2007, 1, 1)), "date")
@@ -118,7 +120,8 @@ def test_a_png_has_its_size_and_the_same_table(store: Path, tmp_path: Path) -> N
 
 
 def test_the_svg_is_the_same_bytes_each_time(store: Path, tmp_path: Path) -> None:
-    table = timeline_data(kgdiff.open(store), TimelineRequest("Q42", date.fromisoformat(CUTOFF)))
+    request = TimelineRequest("Q42", date.fromisoformat(CUTOFF))
+    table = timeline_data(kgdiff.open(store), request, CATALOGUE)
     first, second = tmp_path / "one.svg", tmp_path / "two.svg"
     draw_timeline(table, first)
     draw_timeline(table, second)
@@ -140,7 +143,7 @@ def test_the_axis_of_all_dates_reaches_back(store: Path, tmp_path: Path) -> None
         (["Q42", "--cutoff", CUTOFF, "--out", "{tmp}/x.pdf"], "'.pdf' is not a picture kind"),
         (["Q42", "--cutoff", CUTOFF, "--out", "{tmp}/x"], "no suffix is not a picture kind"),
         (["Q99999999", "--cutoff", CUTOFF, "--out", "{tmp}/x.svg"], "Q99999999"),
-        (["Q42", "--cutoff", "2012-01-01", "--out", "{tmp}/x.svg"], "init < cutoff < current"),
+        (["Q42", "--cutoff", "2012-01-01", "--out", "{tmp}/x.svg"], "before the first snapshot"),
         (["Q42", "--cutoff", CUTOFF, "--axis", "wide", "--out", "{tmp}/x.svg"], "--axis"),
     ],
 )
@@ -158,9 +161,8 @@ def test_bad_arguments_are_one_line_errors_and_write_nothing(
 def test_an_entity_without_such_statements_is_an_empty_picture_with_its_note(
     store: Path, tmp_path: Path
 ) -> None:
-    table = timeline_data(
-        kgdiff.open(store), TimelineRequest("Q42", date.fromisoformat(CUTOFF), pids=("P6",))
-    )
+    request = TimelineRequest("Q42", date.fromisoformat(CUTOFF), pids=("P6",))
+    table = timeline_data(kgdiff.open(store), request, CATALOGUE)
     out = tmp_path / "empty.svg"
     draw_timeline(table, out)
     embedded = read_plot_data(out)

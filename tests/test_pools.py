@@ -158,7 +158,7 @@ def test_pools_command_table(sample_store: Path) -> None:
         "pools", "Q183", "Q937", "--pid", "P6", "--from-year", "2004", "--store", store
     )
     assert result.returncode == 0, result.stderr
-    assert "Q567" in result.stdout and "dynamic" in result.stdout and "1 groups" in result.stdout
+    assert "Q567" in result.stdout and "dynamic" in result.stdout and "1 group" in result.stdout
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet", ".csv"])

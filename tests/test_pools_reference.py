@@ -11,6 +11,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.pools import pools
 from tests.query_macros import add_query_macros
 
@@ -47,8 +48,8 @@ def stmt(
 
 
 def connect(latest: list[Stmt]) -> duckdb.DuckDBPyConnection:
-    """`snapshots` and `statements` views: an old snapshot (never read) and the latest; no
-    labels (the macros the SQL calls)."""
+    """`snapshots`, `coverage` (no subset snapshot) and `statements` views: an old snapshot
+    (never read) and the latest; no labels (the macros the SQL calls)."""
     old = stmt("OLD")  # unqualified: it would be in every pool if the old snapshot counted
     rows = [{"snapshot": "old", **old}] + [{"snapshot": "new", **row} for row in latest]
     names = list(rows[0])
@@ -61,6 +62,7 @@ def connect(latest: list[Stmt]) -> duckdb.DuckDBPyConnection:
     connection.register("statement_rows", pa.table(columns))
     connection.execute("CREATE VIEW snapshots AS SELECT * FROM snapshot_rows")
     connection.execute("CREATE VIEW statements AS SELECT * FROM statement_rows")
+    connection.execute(load_sql("catalog/coverage_empty"))
     add_query_macros(connection)
     return connection
 

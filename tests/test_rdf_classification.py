@@ -166,9 +166,11 @@ def test_trig_of_a_few_entities_in_valid_time(store, tmp_path):
 
 
 def test_one_line_errors_and_nothing_written(store, tmp_path):
-    args = ["export", "rdf", "--store", str(store), "--out", str(tmp_path / "x.nt")]
+    export = ["export", "rdf", "--store", str(store)]
+    args = [*export, "--out", str(tmp_path / "x.nt")]
     for fmt in ("nt", "ttl"):
-        done = run_kgdiff(*args, "--format", fmt, "--entities", "Q8", "--classification", DATES)
+        out = ["--out", str(tmp_path / f"x.{fmt}"), "--format", fmt]
+        done = run_kgdiff(*export, *out, "--entities", "Q8", "--classification", DATES)
         assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
         assert "use --format nq or --format trig" in done.stderr
     for dates, says in (
@@ -176,7 +178,8 @@ def test_one_line_errors_and_nothing_written(store, tmp_path):
         ("2014-12-31,2014-10-11,2013-12-21", "init < cutoff < current"),
         ("2014-10-11", "three dates INIT,CUTOFF,CURRENT"),
     ):
-        done = run_kgdiff(*args, "--format", "nq", "--classification", dates)
+        quads = ["--out", str(tmp_path / "x.nq"), "--format", "nq"]
+        done = run_kgdiff(*export, *quads, "--classification", dates)
         assert done.returncode == 2 and says in done.stderr, done.stderr
         assert done.stderr.strip().count("\n") == 0
     done = run_kgdiff(*args, "--snapshot", "wd-2013-12,wd-2014-12")

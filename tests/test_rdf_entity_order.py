@@ -14,8 +14,9 @@ import rdflib
 
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf import triples
-from kgdiff.export.rdf.writer import RdfRequest, export_rdf, property_datatypes, snapshot_graph
+from kgdiff.export.rdf.writer import RdfRequest, export_rdf, snapshot_graph
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.property_datatypes import property_datatypes
 
 SNAPSHOT = "wd-2014-12"
 ABOUT = f"<{nt.SCHEMA}about>"

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
-from kgdiff.export.relation_templates import TEMPLATE_FIELDS
+from kgdiff.export.phrasing import sentence_start
+from kgdiff.export.relation_templates import ALL_FIELDS, TEMPLATE_FIELDS
 from kgdiff.export.relations import (
     ContextPage,
     ObjectType,
@@ -138,6 +139,17 @@ ERRORS = [
     (relation(next_hops='["P17", "P17"]'), 13, r"next_hops: a property is listed twice"),
     (relation(next_hops='"P17"'), 13, r"next_hops: expected a list"),
     (relation(next_hops='["P98765"]'), 13, r"next_hops: P98765 has no relation in the catalogue"),
+    (relation(not_asked_of='["country"]'), 13, r"not_asked_of: 'country' is not an item id"),
+    (relation(not_asked_of='"Q6256"'), 13, r"not_asked_of: expected a list"),
+    (relation(not_asked_of='["Q5", "Q5"]'), 13, r"not_asked_of: a class is listed twice"),
+    (relation(dated_objects='"yes"'), 13, r"dated_objects: expected true or false"),
+    (
+        relation(
+            drop=("object_class",), object_type='"time"', context='"subject"', dated_objects="true"
+        ),
+        12,
+        r"dated_objects: only item objects have an inception",
+    ),
     ('replace = "yes"\n' + relation(), 1, r"replace: expected true or false"),
     (relation(replace="true"), 13, r"\[P6\] replace: replace goes at the top of the file"),
     ('P6 = "head of government"\n', 1, r"\[P6\] must be a table"),
@@ -184,9 +196,29 @@ def test_the_docs_examples_hold(tmp_path: Path) -> None:
     assert f"# {shipped_catalogue().hop_map()['P6']}" in doc
 
 
+def test_country_is_not_asked_of_countries() -> None:
+    catalogue = shipped_catalogue()
+    assert {"Q6256", "Q3624078"} <= set(catalogue["P17"].not_asked_of)
+    assert catalogue["P6"].not_asked_of == ()
+    text = dump_catalogue(catalogue)
+    assert 'not_asked_of = ["Q6256", "Q3624078", "Q3024240"]' in text
+    assert parse_catalogue(text, "dumped")["P17"] == catalogue["P17"]
+
+
+def test_states_and_places_are_dated_objects() -> None:
+    catalogue = shipped_catalogue()
+    dated = {relation.pid for relation in catalogue if relation.dated_objects}
+    assert dated == {"P17", "P27", "P131", "P1532"}
+    assert catalogue["P17"].label == "sovereign state"
+    assert catalogue["P17"].question("Islay") == "Which sovereign state is Islay in?"
+    assert "dated_objects = true" in dump_catalogue(catalogue)
+    assert parse_catalogue(dump_catalogue(catalogue), "dumped") == catalogue
+
+
 def test_every_template_kind_is_a_field_of_every_relation() -> None:
     for rel in shipped_catalogue():
-        assert set(vars(rel.templates)) == set(TEMPLATE_FIELDS)
+        given = {kind for kind, text in vars(rel.templates).items() if text is not None}
+        assert set(TEMPLATE_FIELDS) <= given <= set(ALL_FIELDS)
 
 
 # --- properties of generated catalogues ---
@@ -196,14 +228,15 @@ PLAIN = st.text(
     st.characters(codec="utf-8", exclude_characters="{}"),  # the codec leaves out surrogates
     max_size=12,
 )
-CLASSES = st.none() | st.integers(1, 10**8).map("Q{}".format)
+ITEM_CLASSES = st.integers(1, 10**8).map("Q{}".format)
+CLASSES = st.none() | ITEM_CLASSES
 
 
 @st.composite
 def templates(draw: st.DrawFn, kind: str) -> str:
     """A valid template of ``kind``: each of its placeholders at least once, among text
     without braces, literal braces and more placeholders, in any order."""
-    wanted = [f"{{{name}}}" for name in TEMPLATE_FIELDS[kind]]
+    wanted = [f"{{{name}}}" for name in ALL_FIELDS[kind]]
     extra = draw(st.lists(st.one_of(PLAIN, st.sampled_from(["{{", "}}", *wanted])), max_size=5))
     return "".join(draw(st.permutations([*wanted, *extra])))
 
@@ -223,15 +256,25 @@ def catalogues(draw: st.DrawFn) -> RelationCatalogue:
             object_type=object_type,
             multi_valued=draw(st.booleans()),
             context=draw(st.sampled_from(ContextPage)) if item else ContextPage.SUBJECT,
-            templates=Templates(**{kind: draw(templates(kind)) for kind in TEMPLATE_FIELDS}),
+            templates=Templates(
+                **{kind: draw(templates(kind)) for kind in TEMPLATE_FIELDS},
+                question_past=draw(st.none() | templates("question_past")),
+                cloze_past=draw(st.none() | templates("cloze_past")),
+                statement_past=draw(st.none() | templates("statement_past")),
+            ),
             object_class=draw(CLASSES) if item else None,
             next_hops=tuple(draw(st.lists(st.sampled_from(pids), unique=True))) if item else (),
+            not_asked_of=tuple(draw(st.lists(ITEM_CLASSES, unique=True, max_size=3))),
         )
     return RelationCatalogue(relations)
 
 
 def substituted(template: str, values: dict[str, str]) -> str:
-    """The template filled by a reading of its own, token by token (the oracle)."""
+    """The template filled by a reading of its own, token by token (the oracle); a name
+    that opens the sentence has its added article capitalised."""
+    opening = re.match(r"\{(subject|object)\}", template)
+    if opening:
+        values = {**values, opening.group(1): sentence_start(values[opening.group(1)])}
     return PLACEHOLDER.sub(lambda m: values[m.group(1)] if m.group(1) else m.group(0)[0], template)
 
 

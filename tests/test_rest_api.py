@@ -27,7 +27,8 @@ from tests.test_classify import REAL_DATES, real_snapshots  # noqa: F401 (a fixt
 INIT, CUTOFF, CURRENT = (day.isoformat() for day in REAL_DATES[1])
 PROBLEM = "application/problem+json"
 FACT_FIELDS = (
-    "level", "change_kind", "changed_after_cutoff", "latest", "outdated", "all_answers",
+    "level", "change_kind", "change_nature", "changed_after_cutoff", "latest", "outdated",
+    "all_answers",
     "ambiguous_reason", "record_level", "valid_level", "backfilled", "not_covered_in",
 )  # fmt: skip
 
@@ -40,8 +41,9 @@ def store(demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def api(store: Path) -> Iterator[httpx.Client]:
-    """A client of ``kgdiff serve`` on the store."""
-    with serving(store) as client:
+    """A client of ``kgdiff serve`` on the store, which waits for a classification it makes
+    however busy the machine (the 202 of a slow build is tested in tests/test_rest_heavy.py)."""
+    with serving(store, env={"KGDIFF_API_BUILD_WAIT": "600"}) as client:
         yield client
 
 

@@ -33,6 +33,8 @@ MARK = "served"
 """The file that marks a build the service made for a request."""
 MADE_LATER = {"KGDIFF_API_SYNC_STATEMENTS": "0"}
 """Every classification is too large to make within the request: 202 and its job."""
+MADE_WITHIN = {"KGDIFF_API_BUILD_WAIT": "600"}
+"""Every classification is waited for, however busy the machine (its request answers 200)."""
 
 
 @pytest.fixture
@@ -78,7 +80,7 @@ def test_builds_made_for_requests_are_a_least_recently_used_cache(
     kgdiff.open(store).classify("2014-10-11")  # a build of the Python API, as the CLI's
     by_cli = builds(store)
     assert len(by_cli) == 1 and not any(by_cli.values())
-    with serving(store, "--no-lookup", "--max-builds", "3") as api:
+    with serving(store, "--no-lookup", "--max-builds", "3", env=MADE_WITHIN) as api:
         for cutoff in ("2014-03-01", "2014-03-02", "2014-03-03"):
             facts(api, cutoff)
         made = {name for name, served in builds(store).items() if served}
@@ -99,7 +101,7 @@ def test_builds_made_for_requests_are_a_least_recently_used_cache(
 
 
 def test_a_build_the_command_line_asks_for_is_never_evicted(store: Path) -> None:
-    with serving(store, "--no-lookup", "--max-builds", "1") as api:
+    with serving(store, "--no-lookup", "--max-builds", "1", env=MADE_WITHIN) as api:
         facts(api, "2014-04-01")
         (made,) = [name for name, served in builds(store).items() if served]
         kgdiff.open(store).classify("2014-04-01")  # the Python API asks for it: now its own
@@ -112,7 +114,7 @@ def test_a_build_the_command_line_asks_for_is_never_evicted(store: Path) -> None
 def test_paging_on_after_the_build_was_evicted_makes_it_again(store: Path) -> None:
     from kgdiff.temporal.served_builds import evict_served_builds
 
-    with serving(store, "--no-lookup") as api:
+    with serving(store, "--no-lookup", env=MADE_WITHIN) as api:
         first = facts(api, "2014-05-01", "limit=50").json()
         evicted = evict_served_builds(StoreLayout.resolve(store), 0)
         assert len(evicted) == 1 and not evicted[0].exists()
@@ -138,7 +140,8 @@ def test_a_jobs_result_is_a_link_of_its_own_never_the_clients_url(store: Path) -
 
 
 def test_jobs_past_the_bound_are_refused_with_retry_after(store: Path) -> None:
-    with serving(store, "--no-lookup", "--max-builds", "1", env=MADE_LATER) as api:
+    options = ("--no-lookup", "--heavy-workers", "1", "--heavy-queue", "0")
+    with serving(store, *options, env=MADE_LATER) as api:
         assert api.get("/v1/facts?cutoff=2014-07-01").status_code == 202
         busy = api.get("/v1/facts?cutoff=2014-07-02")
         problem = problem_of(busy, 429)

@@ -221,12 +221,12 @@ def test_head_answers_every_get_route_with_its_headers_and_no_body(
 
 
 def test_ping_answers_while_every_worker_thread_waits_for_a_build(store: Path) -> None:
-    """The valid-time staleness curve (12 classifications, serially, many seconds) holds a
-    worker thread, and classifications of 44 distinct cutoffs queued behind it would hold
-    the other 39 of the 40 (each request waits for its job; the service takes 31 of them,
-    and refuses the others with a 429). ``/ping`` answers meanwhile, before the curve's job
-    is done: it waits for no thread. Before, it was a thread's work too, and answered only
-    once the curve was done and a thread free."""
+    """The valid-time staleness curve (12 classifications, serially, many seconds) runs in
+    the heavy pool, and classifications of 44 distinct cutoffs are asked behind it, each
+    request waiting for its job (the pool takes one running and 8 queued, and refuses the
+    others with a 429). ``/ping`` answers meanwhile, before the curve's job is done: it
+    waits for no thread. Before, it was a thread's work too, and answered only once the
+    curve was done and a thread free."""
     env = {"KGDIFF_API_BUILD_WAIT": "600"}
     with serving(store, "--no-lookup", env=env) as api:
         jobs = store / "builds" / "jobs"
@@ -239,7 +239,7 @@ def test_ping_answers_while_every_worker_thread_waits_for_a_build(store: Path) -
         curve = _new_jobs(jobs, before, 1)[0]
         for thread in waiting[1:]:
             thread.start()
-        _new_jobs(jobs, before, 32)
+        _new_jobs(jobs, before, 9)
         assert api.get("/ping", timeout=900).json() == {"pong": True}
         assert json.loads(curve.read_bytes())["status"] in ("queued", "running")
 

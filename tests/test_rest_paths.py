@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from tests.rest_server import copy_store, serving
+from tests.rest_server import PATIENCE, copy_store, serving
 from tests.test_rest_schema import KNOWN
 
 GENERATED = 12
@@ -72,7 +72,7 @@ def test_known_questions_name_no_machine_path(live: httpx.Client, store: Path) -
     statuses = set()
     for path, where, query in [*KNOWN, *MORE_KNOWN]:
         case = schema[path]["GET"].Case(path_parameters=where, query=query)
-        response = case.call(base_url=str(live.base_url))
+        response = case.call(base_url=str(live.base_url), timeout=PATIENCE)
         statuses.add(response.status_code)
         assert_no_path(response, paths, f"{path} {where} {query}")
     assert {200, 400, 404, 409, 422} <= statuses
@@ -103,7 +103,7 @@ def _walk(operation: Any, base_url: str, mode: GenerationMode, paths: set[str]) 
         database=None,
     )
     def check(case: Any) -> None:
-        response = case.call(base_url=base_url)
+        response = case.call(base_url=base_url, timeout=PATIENCE)
         assert_no_path(response, paths, f"{operation.method} {case.formatted_path} {case.query}")
 
     try:

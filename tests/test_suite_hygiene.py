@@ -105,12 +105,12 @@ def written_by_examples(text: str) -> set[str]:
     for block in SHELL_BLOCK.findall(text):
         folder = ""
         for line in block.replace("\\\n", " ").splitlines():
-            if moved := re.match(r"\s*cd (\S+)", line):
+            if moved := re.match(r"\s*\(?cd (\S+)", line):  # a subshell's cd too
                 folder = moved.group(1)
             words = line.replace("[", " ").replace("]", " ").split()
             values = [b for a, b in pairwise(words) if a in OUTPUT_OPTIONS]
             values += re.findall(r"(?:^|\s)>>? *([^\s&|;>]+)", line)
-            for value in (v for each in values for v in each.split("|")):
+            for value in (v.rstrip(")") for each in values for v in each.split("|")):
                 if folder and _placeholder(folder):
                     continue
                 if not value.startswith(("/", "$", "<", "&")) and not _placeholder(value):

@@ -19,6 +19,10 @@ class FactGroup(BaseModel):
     pid_label: str
     level: str = Field(description="stable, evolved, uncharted, recent, retracted, …")
     change_kind: str | None = Field(description="evolved only: added, removed, replaced, mixed")
+    change_nature: str | None = Field(
+        description="evolved only (and, with substantive=true, the stable groups it moved):"
+        " substantive, reformatted or refined"
+    )
     changed_after_cutoff: bool | None
     latest: list[str]
     latest_labels: list[str]

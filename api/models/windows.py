@@ -36,7 +36,10 @@ class PoolGroup(BaseModel):
     all_objects: list[str]
     all_objects_labels: list[str]
     periods: list[PoolPeriod]
-    snapshot: str | None
+    snapshot: str | None = Field(
+        description="the snapshot the subject's pools read: the latest, or, when that is a"
+        " subset snapshot without the subject, the latest earlier one that holds it"
+    )
 
 
 class Pools(BaseModel):

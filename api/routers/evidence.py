@@ -1,25 +1,27 @@
-"""``GET /v1/evidence`` and ``GET /v1/revisions``: Wikipedia's support for the facts."""
+"""``GET /v1/evidence`` and ``GET /v1/revisions``: Wikipedia's support for the facts, heavy
+routes answered by the service's work processes (:mod:`api.heavy`)."""
 
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
-from api.deps import Gap, Graph, Lang, Pid, Subject
-from api.models.common import reads
+from api.deps import Gap, Lang, Pid, Subject
+from api.heavy import HEAVY_RESPONSES, gap_params, heavy_answer
+from api.heavy_answers import evidence_json, revisions_json
 from api.models.evidence import Evidence, Revisions
 from api.problems import responses
-from kgdiff.query.narrowed import revisions_of
 
-router = APIRouter(tags=["evidence"], responses=responses(404, 409, 422))
+router = APIRouter(tags=["evidence"], responses={**HEAVY_RESPONSES, **responses(409)})
 Wiki = Annotated[str, Query(pattern=r"^[a-z][a-z_-]{1,30}wiki$", description="e.g. enwiki")]
 
 
 @router.get("/v1/evidence", response_model=Evidence)
-def evidence(
-    graph: Graph,
+async def evidence(
+    request: Request,
     subject: Subject,
     pid: Pid = None,
     snapshot: Annotated[
@@ -27,13 +29,14 @@ def evidence(
     ] = None,
 ) -> Any:
     """The Wikipedia sentences that mention a subject's facts (``kgdiff evidence show``)."""
-    answer = graph.answers.evidence(subject, pid, snapshot)
-    return {"subject": subject.upper(), "items": answer.frame.to_dicts(), "notes": answer.notes}
+    work = partial(evidence_json, subject=subject, pid=pid, snapshot=snapshot)
+    query = {"subject": subject, "pid": pid, "snapshot": snapshot}
+    return await heavy_answer(request, "/v1/evidence", query, work)
 
 
 @router.get("/v1/revisions", response_model=Revisions)
-def revisions(
-    graph: Graph,
+async def revisions(
+    request: Request,
     gap: Gap,
     subject: Subject,
     cutoff: Annotated[date, Query(description="The knowledge cutoff.")],
@@ -44,10 +47,16 @@ def revisions(
 ) -> Any:
     """The first revision stating each of a subject's knowledge updates, from the store's
     latest history snapshot of the wiki."""
-    answer = revisions_of(graph.answers, subject, cutoff, current, pid, wiki, lang, gap)
-    return {
-        "subject": subject.upper(),
-        "reads": reads(answer.reads),
-        "items": answer.frame.to_dicts(),
-        "notes": answer.notes,
-    }
+    work = partial(
+        revisions_json,
+        subject=subject,
+        cutoff=cutoff,
+        current=current,
+        pid=pid,
+        wiki=wiki,
+        lang=lang,
+        gap=gap,
+    )
+    query: dict[str, object] = {"subject": subject, "cutoff": cutoff, "current": current}
+    query |= {"pid": pid, "wiki": wiki, "lang": lang} | gap_params(gap)
+    return await heavy_answer(request, "/v1/revisions", query, work, ids=[subject, pid])

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
+from functools import partial
 from typing import Annotated, Any
 
 import polars as pl
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import ClassifyMode, Facts, Gap, IdItem, Lang, Level, PidItem
+from api.heavy import accepted, answer_pending
 from api.models.common import reads
 from api.models.facts import FactGroup, FactsPage, Job
 from api.problems import responses
-from api.public_text import public_text
 from api.rows_json import rows_response
-from kgdiff.query.fact_pages import FactsQuestion, ReadyFacts
-from kgdiff.query.ids import normalise_ids
-from kgdiff.query.jobs import JobState
+from kgdiff.ids import normalise_ids
+from kgdiff.query.fact_pages import FactPages, FactsQuestion, ReadyFacts
+from kgdiff.query.jobs import Pending
 from kgdiff.query.pages import PageChoice
 
 NDJSON = "application/x-ndjson"
@@ -39,7 +40,7 @@ FACTS_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/v1/facts", response_model=FactsPage, responses=FACTS_RESPONSES)
-def facts(
+async def facts(
     request: Request,
     service: Facts,
     gap: Gap,
@@ -53,18 +54,48 @@ def facts(
     limit: Annotated[int, Query(ge=1, le=1000, description="Groups per page.")] = 100,
     cursor: Annotated[str | None, Query(max_length=512, description="next_cursor")] = None,
     lang: Lang = "en",
+    substantive: Annotated[
+        bool,
+        Query(
+            description="Keep only substantive changes among the evolved groups: one whose"
+            " change is reformatted or refined (change_nature) is reported stable."
+        ),
+    ] = False,
 ) -> Any:
     """The groups of a classification with labels, in (subject, pid) order: a page after
-    ``cursor``, or all of them as NDJSON. A classification not made yet is made first; one
-    too large to make within the request answers 202 with the job to poll."""
+    ``cursor``, or all of them as NDJSON. A classification not made yet is made first, by
+    the service's work processes (:mod:`api.heavy`): waited for if small, else (or past the
+    wait) 202 with the job to poll."""
     pids, subjects = normalise_ids(pid or [], "pid"), normalise_ids(subject or [], "subject")
-    service.check_ids([*pids, *subjects])
     question = FactsQuestion(cutoff, init, current, mode, lang, gap)
+    choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects, substantive)
+    ndjson = NDJSON in request.headers.get("accept", "")
+    asked = partial(_answer, service, question, choice, ndjson, cursor, limit)
+    answer = await run_in_threadpool(asked)  # one thread hop for a page of a made build
+    if isinstance(answer, Pending):
+        waiting = await answer_pending(answer, request)
+        if waiting is not None:
+            return waiting
+        answer = await run_in_threadpool(asked)
+        if isinstance(answer, Pending):  # made, and evicted at once: its job again
+            return accepted(answer.job.state, service.graph.layout.root)
+    return answer
+
+
+def _answer(
+    service: FactPages,
+    question: FactsQuestion,
+    choice: PageChoice,
+    ndjson: bool,
+    cursor: str | None,
+    limit: int,
+) -> Response | Pending:
+    """The page (or NDJSON stream) asked for, or the job making its classification."""
+    service.check_ids([*choice.pids, *choice.subjects])
     ready = service.prepare(question)
-    if isinstance(ready, JobState):
-        return accepted(ready, service.graph.layout.root)
-    choice = PageChoice(list(dict.fromkeys(level or [])), pids, subjects)
-    if NDJSON in request.headers.get("accept", ""):
+    if isinstance(ready, Pending):
+        return ready
+    if ndjson:
         return StreamingResponse(_lines(service.stream(ready, choice)), media_type=NDJSON)
     page = service.page(ready, choice, cursor, limit)
     return _page(ready, limit, page.frame, page.next_cursor)
@@ -83,22 +114,6 @@ def _page(ready: ReadyFacts, limit: int, frame: pl.DataFrame, cursor: str | None
         "next_cursor": cursor,
     }
     return rows_response(FactsPage, FactGroup, envelope, frame)
-
-
-def accepted(state: JobState, root: Path) -> JSONResponse:
-    """202 with the job's state and where to poll it (the store ``root`` named in its
-    error, if it failed meanwhile, written STORE)."""
-    error = public_text(state.error, root) if state.error is not None else None
-    job = Job(
-        id=state.id,
-        status=state.status,
-        result=state.result,
-        error_kind=state.error_kind,
-        error=error,
-    )
-    return JSONResponse(
-        job.model_dump(), status_code=202, headers={"Location": f"/v1/jobs/{state.id}"}
-    )
 
 
 def _lines(frames: Iterator[pl.DataFrame]) -> Iterator[bytes]:

@@ -7,13 +7,16 @@ from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 import polars as pl
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
 
 from api.deps import Curves, Facts, Graph, Lang
+from api.heavy import accepted, answer_pending
 from api.models.overview import SearchAnswer, Staleness
 from api.problems import responses
-from api.routers.facts import accepted
-from kgdiff.query.jobs import JobState
+from kgdiff.query.answer import Answer
+from kgdiff.query.fact_pages import FactPages
+from kgdiff.query.jobs import Pending
 from kgdiff.query.search import MAX_RESULTS, MAX_TEXT
 from kgdiff.temporal.seed_cutoffs import seed_cutoffs
 
@@ -44,7 +47,8 @@ def search(
         **responses(422, 429),
     },
 )
-def staleness(
+async def staleness(
+    request: Request,
     curves: Curves,
     facts: Facts,
     mode: Annotated[Literal["record", "valid"], Query(description="record or valid time")] = (
@@ -52,10 +56,20 @@ def staleness(
     ),
 ) -> Any:
     """Each level's groups for the first day of every month between the first and the
-    latest snapshot, made once per store; a large store answers 202 with the job to poll."""
-    ready = curves.prepare(mode)
-    if isinstance(ready, JobState):
-        return accepted(ready, curves.graph.layout.root)
+    latest snapshot, made once per store by the service's work processes
+    (:mod:`api.heavy`); a large store answers 202 with the job to poll."""
+    ready = await run_in_threadpool(curves.prepare, mode)
+    if isinstance(ready, Pending):
+        waiting = await answer_pending(ready, request)
+        if waiting is not None:
+            return waiting
+        ready = await run_in_threadpool(curves.prepare, mode)
+        if isinstance(ready, Pending):
+            return accepted(ready.job.state, curves.graph.layout.root)
+    return await run_in_threadpool(_staleness, ready, facts, mode)
+
+
+def _staleness(ready: Answer, facts: FactPages, mode: str) -> dict[str, Any]:
     state = facts.watch.state()
     return {
         "init": state.first,

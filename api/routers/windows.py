@@ -1,28 +1,28 @@
 """``GET /v1/pools``, ``GET /v1/chains`` and ``GET /v1/updates``: questions over a window
-of time."""
+of time, heavy routes answered by the service's work processes (:mod:`api.heavy`)."""
 
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
-from api.deps import Gap, Graph, Lang, Pid, Subject
-from api.models.common import reads
+from api.deps import Gap, Lang, Pid, Subject
+from api.heavy import HEAVY_RESPONSES, gap_params, heavy_answer
+from api.heavy_answers import chains_json, pools_json, updates_json
 from api.models.windows import Chains, Pools, Updates
-from api.problems import responses
-from kgdiff.query.narrowed import relations_through
 from kgdiff.temporal.pools import FIRST_YEAR, LAST_YEAR
 
-router = APIRouter(tags=["windows"], responses=responses(404, 422))
+router = APIRouter(tags=["windows"], responses=HEAVY_RESPONSES)
 Year = Annotated[int | None, Query(ge=FIRST_YEAR, le=LAST_YEAR)]
 RELATIONS = r"^[Pp][1-9][0-9]{0,11}(,[Pp][1-9][0-9]{0,11})*$"
 
 
 @router.get("/v1/pools", response_model=Pools)
-def pools(
-    graph: Graph,
+async def pools(
+    request: Request,
     gap: Gap,
     subject: Subject,
     pid: Pid = None,
@@ -34,13 +34,24 @@ def pools(
     lang: Lang = "en",
 ) -> Any:
     """A subject's chronological object pools per year (or month)."""
-    answer = graph.answers.pools(subject, pid, from_year, to_year, granularity, lang, gap)
-    return {"items": answer.frame.to_dicts(), "notes": answer.notes}
+    work = partial(
+        pools_json,
+        subject=subject,
+        pid=pid,
+        from_year=from_year,
+        to_year=to_year,
+        granularity=granularity,
+        lang=lang,
+        gap=gap,
+    )
+    query: dict[str, object] = {"subject": subject, "pid": pid, "from": from_year}
+    query |= {"to": to_year, "granularity": granularity, "lang": lang} | gap_params(gap)
+    return await heavy_answer(request, "/v1/pools", query, work, ids=[subject, pid])
 
 
 @router.get("/v1/chains", response_model=Chains)
-def chains(
-    graph: Graph,
+async def chains(
+    request: Request,
     gap: Gap,
     date: Annotated[date, Query(description="The date the chains hold at (record time).")],
     subject: Subject,
@@ -52,14 +63,24 @@ def chains(
     lang: Lang = "en",
 ) -> Any:
     """Multi-hop chains from a subject valid at a date, with labels."""
-    through = relations_through(relations.split(",")) if relations else None
-    answer = graph.answers.chains(date, subject, through, max_hops, pid, lang, gap)
-    return {"reads": reads(answer.reads), "items": answer.frame.to_dicts(), "notes": answer.notes}
+    work = partial(
+        chains_json,
+        day=date,
+        subject=subject,
+        relations=relations,
+        max_hops=max_hops,
+        pid=pid,
+        lang=lang,
+        gap=gap,
+    )
+    query: dict[str, object] = {"date": date, "subject": subject, "relations": relations}
+    query |= {"max_hops": max_hops, "pid": pid, "lang": lang} | gap_params(gap)
+    return await heavy_answer(request, "/v1/chains", query, work, ids=[subject, pid])
 
 
 @router.get("/v1/updates", response_model=Updates)
-def updates(
-    graph: Graph,
+async def updates(
+    request: Request,
     gap: Gap,
     cutoff: Annotated[date, Query(description="The knowledge cutoff.")],
     current: Annotated[date | None, Query(description="Default: the latest snapshot's.")] = None,
@@ -67,5 +88,7 @@ def updates(
     lang: Lang = "en",
 ) -> Any:
     """Knowledge updates after the cutoff (AntiLeakBench, valid time), with labels."""
-    answer = graph.answers.updates(cutoff, current, pid, lang, gap)
-    return {"reads": reads(answer.reads), "items": answer.frame.to_dicts(), "notes": answer.notes}
+    work = partial(updates_json, cutoff=cutoff, current=current, pid=pid, lang=lang, gap=gap)
+    query: dict[str, object] = {"cutoff": cutoff, "current": current, "pid": pid, "lang": lang}
+    query |= gap_params(gap)
+    return await heavy_answer(request, "/v1/updates", query, work, ids=[pid])

@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(json.dumps(summary, indent=2))
     if args.check:
-        from bench.classify_gen.check import print_checks
+        from bench.classify_gen.check import print_checks, print_shapes
 
         print_checks(args.out)
+        print_shapes(args.out)
     return 0

@@ -2,7 +2,8 @@
 
 Snapshots are published with kgdiff's own :func:`~kgdiff.store.publish.publish_snapshot`
 (manifest, atomic rename, catalog rebuild), so the store is one kgdiff could have written.
-``OUT/gen.json`` records the parameters; a second run with the same parameters does nothing.
+``OUT/gen.json`` records the parameters; a second run with the same parameters does nothing,
+and a run after one that was killed keeps the snapshots that one published.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bench.classify_gen.statements import statements_sql
 from bench.classify_gen.tables import entities_sql, labels_sql, qualifiers_sql, sitelinks_sql
 from kgdiff.sqlfiles import quote
 from kgdiff.store.layout import TABLES, StoreLayout
-from kgdiff.store.manifest import Manifest, SourceInfo
+from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest
 from kgdiff.store.publish import publish_snapshot, tool_versions, utc_now
 
 RECORD = "gen.json"
@@ -58,6 +59,26 @@ def is_current(out: Path, params: GenParams) -> bool:
         recorded.get("digest") == params.digest()
         and layout.published_names() == sorted(params.names())
     )
+
+
+def _resumable(out: Path, params: GenParams) -> bool:
+    """True when ``out`` holds an unfinished store of ``params`` (a run that was killed)."""
+    record = out / RECORD
+    return record.is_file() and json.loads(record.read_text()).get("digest") == params.digest()
+
+
+def _source_sha(params: GenParams, k: int) -> str:
+    """The ``source.sha256`` of snapshot k: the parameters' digest and the index."""
+    return f"{params.digest()[:48]}{k:016x}"
+
+
+def published(layout: StoreLayout, params: GenParams, k: int) -> Manifest | None:
+    """Snapshot k as an earlier run of the same parameters published it, if it did."""
+    path = layout.snapshot_dir(params.names()[k]) / "manifest.json"
+    if not path.is_file():
+        return None
+    manifest = read_manifest(path)
+    return manifest if manifest.source.sha256 == _source_sha(params, k) else None
 
 
 def _clear(out: Path) -> None:
@@ -123,7 +144,7 @@ def write_snapshot(
         path=f"synthetic:bench.classify_gen/{name}",
         size=files["statements"].stat().st_size,
         mtime_ns=0,
-        sha256=f"{params.digest()[:48]}{k:016x}",
+        sha256=_source_sha(params, k),
         format="synthetic",
     )
     manifest = Manifest(
@@ -154,9 +175,11 @@ def generate(out: Path, params: GenParams, threads: int, memory_limit: str) -> d
         report: dict[str, object] = json.loads((out / RECORD).read_text())
         report["reused"] = True
         return report
-    _clear(out)
+    if not _resumable(out, params):
+        _clear(out)
     layout = StoreLayout(out)
     layout.ensure()
+    (out / RECORD).write_text(json.dumps({"digest": params.digest(), "complete": False}) + "\n")
     timings = Timings()
     step = time.perf_counter()
     scratch = out / ".gen"
@@ -168,7 +191,8 @@ def generate(out: Path, params: GenParams, threads: int, memory_limit: str) -> d
         step = timings.add("universe_seconds", step)
         manifests = []
         for k in range(params.snapshots):
-            manifests.append(write_snapshot(con, params, k, subjects, layout))
+            kept = published(layout, params, k)  # a killed run's snapshots are kept
+            manifests.append(kept or write_snapshot(con, params, k, subjects, layout))
             step = timings.add(f"snapshot_{k}_seconds", step)
     finally:
         con.close()

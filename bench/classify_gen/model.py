@@ -70,15 +70,17 @@ class Template:
 
 
 KINDS: dict[str, float] = {
-    "article": 0.34,
-    "human": 0.19,
-    "place": 0.11,
-    "taxon": 0.10,
-    "org": 0.07,
+    "article": 0.385,
+    "human": 0.107,
+    "place": 0.08,
+    "taxon": 0.032,
+    "org": 0.03,
     "country": 0.00015,
-    "other": 0.18985,
+    "other": 0.36585,
 }
-"""Subject kinds and their share of the subjects (a scholarly-article-heavy mix, as in Wikidata)."""
+"""Subject kinds and their share of the subjects, as real Wikidata's P31 counts (2025-09,
+bench/README.md): scholarly articles 38.5 %, humans 10.7 %, taxa 3.2 %; ``other`` stands for
+categories, stars, galaxies, genes, proteins, templates and the rest of the long tail."""
 
 LABELS: dict[str, str] = {
     "article": "scholarly article",
@@ -102,15 +104,15 @@ TEMPLATES: tuple[Template, ...] = (
     Template("article", "P577", 0.98, "time", pool=YEARS_RECENT, churn=0.1),
     Template("article", "P356", 0.85, "doi", churn=0.1),
     Template("article", "P698", 0.5, "extid", churn=0.1),
-    Template("article", "P1433", 0.85, "item", pool=(1000000, 30000, 2.0)),
-    Template("article", "P50", 0.45, "item", size=(1, 60, 1.5, 3.0), pool=(1, ALL, 1.3)),
+    Template("article", "P1433", 0.98, "item", pool=(1000000, 30000, 2.0)),
+    Template("article", "P50", 0.32, "item", size=(1, 60, 1.8, 2.5), pool=(1, ALL, 1.3)),
     Template("article", "P2093", 0.5, "string", size=(1, 80, 1.5, 4.0)),
     Template("article", "P2860", 0.3, "item", size=(1, 1200, 1.15, 10.0), pool=(1, ALL, 1.5)),
     Template("article", "P921", 0.35, "item", size=(1, 8, 2.0, 2.0), pool=(1, ALL, 3.0)),
     Template("article", "P407", 0.5, "item", pool=(1860, 60, 4.0), churn=0.2),
     Template("article", "P478", 0.6, "string", churn=0.2),
     Template("article", "P304", 0.6, "string", churn=0.2),
-    Template("article", None, 1.0, "extid", count=(0, 3, 2.0, 1.0)),
+    Template("article", None, 1.0, "extid", count=(1, 8, 2.0, 2.0)),
     # humans: dates of birth and death, occupations, careers with start/end
     Template("human", "P31", 1.0, "item", pool=(5, 1, 1.0), churn=0.02),
     Template("human", "P21", 0.95, "item", pool=(6581097, 2, 1.0), churn=0.05),
@@ -144,7 +146,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("human", "P1196", 0.02, "item", pool=(900000, 6, 1.5)),
     Template("human", "P18", 0.15, "media"),
     Template("human", "P1412", 0.3, "item", size=(1, 3, 3.0, 0.7), pool=(1860, 60, 4.0)),
-    Template("human", None, 1.0, "extid", count=(0, 40, 1.3, 2.5)),
+    Template("human", None, 1.0, "extid", count=(0, 60, 1.3, 4.0)),
     # places: administrative hierarchy, coordinates, population series, mayors
     Template("place", "P31", 1.0, "item", pool=(486972, 3, 1.0), churn=0.1),
     Template("place", "P17", 0.98, "item", size=(1, 2, 6.0, 0.3), pool=(30, 200, 2.0),
@@ -162,7 +164,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("place", "P47", 0.3, "item", size=(1, 12, 2.0, 3.0)),
     Template("place", "P2044", 0.4, "quantity", pool=(0, 3000, 2.0), unit="Q11573"),
     Template("place", "P18", 0.3, "media"),
-    Template("place", None, 1.0, "extid", count=(0, 10, 2.0, 2.0)),
+    Template("place", None, 1.0, "extid", count=(0, 15, 1.8, 3.0)),
     # taxa: names and many identifiers
     Template("taxon", "P31", 1.0, "item", pool=(16521, 1, 1.0), churn=0.02),
     Template("taxon", "P225", 1.0, "string", churn=0.1),
@@ -186,7 +188,7 @@ TEMPLATES: tuple[Template, ...] = (
              tmode=SERIES, tq=1.0, unit="Q4917"),
     Template("org", "P856", 0.6, "url", churn=0.5),
     Template("org", "P112", 0.2, "item", size=(1, 3, 3.0, 0.7)),
-    Template("org", None, 1.0, "extid", count=(0, 8, 2.0, 1.5)),
+    Template("org", None, 1.0, "extid", count=(0, 12, 1.8, 2.0)),
     # countries (a handful): hundreds of statements, long careers and series
     Template("country", "P31", 1.0, "item", pool=(6256, 1, 1.0), churn=0.02),
     Template("country", "P35", 1.0, "item", size=(5, 40, 2.0, 8.0), tmode=START_END, tq=1.0),
@@ -208,15 +210,15 @@ TEMPLATES: tuple[Template, ...] = (
     Template("country", None, 1.0, "extid", count=(20, 80, 2.0, 30.0)),
     # everything else
     Template("other", "P31", 1.0, "item", pool=(1000, 5000, 3.0), churn=0.2),
-    Template("other", "P279", 0.3, "item", size=(1, 3, 3.0, 0.7), pool=(1000, 5000, 2.0)),
+    Template("other", "P279", 0.2, "item", size=(1, 3, 3.0, 0.7), pool=(1000, 5000, 2.0)),
     Template("other", "P18", 0.2, "media"),
-    Template("other", "P373", 0.3, "string", churn=0.3),
-    Template("other", "P17", 0.3, "item", pool=(30, 200, 2.0), churn=0.3),
+    Template("other", "P373", 0.15, "string", churn=0.3),
+    Template("other", "P17", 0.2, "item", pool=(30, 200, 2.0), churn=0.3),
     Template("other", "P625", 0.1, "coord", churn=0.5),
     Template("other", "P571", 0.1, "time", pool=(1500, 2021, 0.6), churn=0.3),
     Template("other", "P361", 0.2, "item", pool=(1, ALL, 2.0)),
     Template("other", "P527", 0.05, "item", size=(1, 50, 1.3, 4.0)),
-    Template("other", None, 1.0, "extid", count=(0, 5, 2.0, 1.0)),
+    Template("other", None, 1.0, "extid", count=(0, 60, 1.2, 0.5)),
 )
 # fmt: on
 
@@ -234,9 +236,9 @@ EXTERNAL_ID_SKEW = 2.5
 class Churn:
     """Chances per snapshot transition (statement, group or subject level)."""
 
-    replace: float = 0.012
+    replace: float = 0.015
     """A statement's value is replaced (scaled by the template's churn)."""
-    add: float = 0.012
+    add: float = 0.09
     """A group gains a statement with a new value (scaled by churn; start-only and event groups
     gain one starting or happening between the snapshots)."""
     remove: float = 0.004
@@ -251,9 +253,9 @@ class Churn:
     """A measurement series gains a new figure with a point in time between the snapshots."""
     rank: float = 0.002
     """A statement's rank changes (normal to preferred or deprecated, or back to normal)."""
-    new_subjects: float = 0.012
+    new_subjects: float = 0.022
     """New subjects, as a share of the base subjects, created per transition."""
-    new_groups: float = 0.006
+    new_groups: float = 0.05
     """A subject gains a new external-identifier group."""
     delete_subject: float = 0.002
     """A subject is deleted (absent from later snapshots)."""
@@ -283,6 +285,50 @@ class Shape:
     """Share of measurement series whose last base figure has preferred rank."""
 
 
+LANGUAGES: tuple[str, ...] = (
+    "en", "de", "fr", "es", "it", "nl", "ru", "pt", "pl", "sv", "ja", "zh", "ar", "uk", "ca",
+    "cs", "fa", "fi", "he", "hu", "id", "ko", "nb", "ro", "sr", "tr", "vi", "da", "el", "eo",
+    "et", "eu", "gl", "hr", "hy", "ka", "lt", "lv", "ms", "sk", "sl", "sq", "th", "bg", "bn",
+    "hi", "ast", "be", "bs", "ceb", "cy", "ga", "ia", "is", "kk", "la", "mk", "ml", "mn", "mr",
+    "nn", "oc", "pa", "sco", "ta", "te", "tl", "ur", "uz", "war", "yue", "zh-hans", "zh-hant",
+    "en-gb", "en-ca", "de-ch", "pt-br", "sr-ec", "sr-el", "af", "an", "az", "br", "ckb", "fo",
+    "fy", "gd", "ht", "io", "jv", "ku", "lb", "li", "mg", "nds", "ne", "pms", "rm", "sw", "vo",
+)  # fmt: skip
+"""Label languages, most used first (an entity with n labels has the first n)."""
+
+WIKIS: tuple[str, ...] = (
+    "enwiki", "cebwiki", "dewiki", "frwiki", "svwiki", "nlwiki", "ruwiki", "eswiki", "itwiki",
+    "plwiki", "arzwiki", "zhwiki", "jawiki", "ukwiki", "viwiki", "warwiki", "arwiki", "ptwiki",
+    "fawiki", "cawiki", "idwiki", "srwiki", "kowiki", "nowiki", "fiwiki", "huwiki", "cswiki",
+    "trwiki", "shwiki", "rowiki", "zh_min_nanwiki", "euwiki", "mswiki", "eowiki", "hewiki",
+    "hywiki", "dawiki", "bgwiki", "cywiki", "skwiki", "azbwiki", "etwiki", "kkwiki", "bewiki",
+    "uzwiki", "elwiki", "simplewiki", "ltwiki", "slwiki", "hrwiki", "commonswiki", "enwikisource",
+)  # fmt: skip
+"""Sitelink sites, largest first: an item linked to k sites has k of these (see Terms)."""
+
+
+@dataclass(frozen=True)
+class Terms:
+    """Labels, descriptions, aliases and sitelinks per entity (real Wikidata, bench/README.md:
+    ~5 labels, ~25 descriptions, ~1 alias an item; 27 % of the items linked to a Wikipedia,
+    ~2.1 Wikipedias each, enwiki on ~6 % of all items)."""
+
+    labels: Dist = (1, 100, 1.6, 3.2)
+    """Labels per entity (always English first, then the next languages in order)."""
+    article_descriptions: tuple[int, int] = (40, 75)
+    """Descriptions of a scholarly article: uniform in [lo, hi) (bots describe them in many
+    languages), the bulk of Wikidata's descriptions."""
+    descriptions: Dist = (1, 100, 1.5, 3.0)
+    """Descriptions of any other entity."""
+    aliases: Dist = (0, 50, 1.5, 0.75)
+    linked: float = 0.267
+    """Share of the items with at least one sitelink."""
+    sitelinks: Dist = (1, 52, 1.2, 0.22)
+    """Sitelinks of a linked item: the first is its home wiki, more come from the largest."""
+    home_en: float = 0.085
+    """Chance that a linked item's home wiki (its only one, if it has one) is enwiki."""
+
+
 @dataclass(frozen=True)
 class GenParams:
     """Everything the generated store depends on (recorded in ``gen.json``)."""
@@ -294,7 +340,8 @@ class GenParams:
     months_between: int = 6
     churn: Churn = field(default_factory=Churn)
     shape: Shape = field(default_factory=Shape)
-    version: int = 1
+    terms: Terms = field(default_factory=Terms)
+    version: int = 2
 
     def dates(self) -> list[date]:
         """The snapshot dates, ``months_between`` apart from ``start``."""
@@ -320,6 +367,8 @@ class GenParams:
             "kinds": KINDS,
             "templates": [asdict(t) for t in TEMPLATES],
             "external_ids": EXTERNAL_ID_PIDS,
+            "languages": LANGUAGES,
+            "wikis": WIKIS,
         }
         text = json.dumps(world, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -328,3 +377,43 @@ class GenParams:
 def kind_codes() -> dict[str, int]:
     """Kind name → small integer code used in the SQL."""
     return {name: code for code, name in enumerate(KINDS)}
+
+
+QUALIFIER_DATATYPES: dict[str, str] = {
+    "P580": "time",
+    "P582": "time",
+    "P585": "time",
+    "P1545": "string",
+    "P248": "wikibase-item",
+}
+"""Properties used in qualifiers (start, end, point in time, series ordinal) and references."""
+
+PROPERTY_LABELS: dict[str, str] = {
+    "P31": "instance of", "P17": "country", "P131": "located in the administrative territorial "
+    "entity", "P106": "occupation", "P27": "country of citizenship", "P569": "date of birth",
+    "P570": "date of death", "P1082": "population", "P6": "head of government",
+    "P35": "head of state", "P39": "position held", "P54": "member of sports team",
+    "P108": "employer", "P169": "chief executive officer", "P50": "author",
+    "P2093": "author name string", "P2860": "cites work", "P1433": "published in",
+    "P577": "publication date", "P1476": "title", "P921": "main subject",
+    "P407": "language of work or name", "P21": "sex or gender", "P735": "given name",
+    "P734": "family name", "P19": "place of birth", "P20": "place of death",
+    "P69": "educated at", "P26": "spouse", "P166": "award received", "P463": "member of",
+    "P102": "member of political party", "P625": "coordinate location", "P36": "capital",
+    "P37": "official language", "P38": "currency", "P530": "diplomatic relation",
+    "P47": "shares border with", "P150": "contains the administrative territorial entity",
+    "P159": "headquarters location", "P571": "inception", "P576": "dissolved",
+    "P279": "subclass of", "P361": "part of", "P527": "has part", "P18": "image",
+    "P171": "parent taxon", "P225": "taxon name", "P105": "taxon rank",
+    "P580": "start time", "P582": "end time", "P585": "point in time",
+    "P1545": "series ordinal", "P248": "stated in",
+}  # fmt: skip
+"""English labels of the properties the statements use most (others: ``property Pnnn``)."""
+
+
+def property_datatypes() -> dict[str, str]:
+    """Every property a generated store uses, with its datatype."""
+    found = {t.pid: DATATYPES[t.vtype][0] for t in TEMPLATES if t.pid is not None}
+    found.update({pid: "external-id" for pid in EXTERNAL_ID_PIDS})
+    found.update(QUALIFIER_DATATYPES)
+    return found

@@ -190,8 +190,9 @@ drawn AS (
 ),
 numbered AS (
     SELECT *,
-        CASE WHEN vtype = 'item' THEN CAST(pool_off + floor(
+        CASE WHEN vtype = 'item' THEN 1 + (CAST(pool_off + floor(
             (CASE WHEN pool_n = 0 THEN {m_subjects} ELSE pool_n END) * pow(uv, skew)) AS BIGINT)
+            - 1) % {m_subjects}
         END AS item
     FROM drawn
 ),
@@ -238,6 +239,6 @@ SELECT
     p_q.hi AS point_hi,
     CASE WHEN p_q IS NOT NULL THEN 'value' END AS point_snaktype,
     CAST((s_q IS NOT NULL)::INTEGER + (e_q IS NOT NULL)::INTEGER + (p_q IS NOT NULL)::INTEGER
-         AS INTEGER) AS n_qualifiers,
+         + (pid IN ('P50', 'P2093') AND snaktype = 'value')::INTEGER AS INTEGER) AS n_qualifiers,
     CAST(hash(sid, {d.REFERENCES}) % 4 AS INTEGER) AS n_references
 FROM dated"""

@@ -9,8 +9,19 @@ statements' start/end/point columns into P580/P582/P585 rows.
 from __future__ import annotations
 
 from bench.classify_gen import draws as d
-from bench.classify_gen.model import LABELS, GenParams
+from bench.classify_gen.model import (
+    LABELS,
+    LANGUAGES,
+    PROPERTY_LABELS,
+    WIKIS,
+    GenParams,
+    kind_codes,
+    property_datatypes,
+)
 from kgdiff.sqlfiles import quote
+
+ORDINAL_PIDS = "('P50', 'P2093')"
+"""Author statements: each carries its series ordinal (P1545)."""
 
 
 def _status(params: GenParams, k: int) -> str:
@@ -21,25 +32,59 @@ def _status(params: GenParams, k: int) -> str:
     return f"{deleted} AS del_t, {redirected} AS red_t"
 
 
+def _terms(params: GenParams) -> str:
+    """SQL select items: the entity's counts of labels, descriptions, aliases and sitelinks,
+    and its home wiki (an index into :data:`WIKIS`)."""
+    terms = params.terms
+    article = kind_codes()["article"]
+    lo, hi = terms.article_descriptions
+    linked = f"u(num, 0, {d.LINKED}) < {terms.linked!r}"
+    home = (
+        f"CASE WHEN u(num, 0, {d.HOME_EN}) < {terms.home_en!r} THEN 1 "
+        f"ELSE 2 + CAST(floor(pow(u(num, 0, {d.HOME}), 2.0) * {len(WIKIS) - 1}) AS INTEGER) END"
+    )
+    return f"""
+            least({len(LANGUAGES)}, {_lomax("num", d.LABEL_N, terms.labels)}) AS n_lab,
+            least({len(LANGUAGES)}, CASE WHEN kind = {article}
+                THEN {lo} + CAST(floor(u(num, 0, {d.DESC_N}) * {hi - lo}) AS INTEGER)
+                ELSE {_lomax("num", d.DESC_N, terms.descriptions)} END) AS n_desc,
+            {_lomax("num", d.ALIAS_N, terms.aliases)} AS n_alias,
+            CASE WHEN {linked} THEN {_lomax("num", d.SITE_N, terms.sitelinks)} ELSE 0 END
+                AS n_site,
+            {home} AS home"""
+
+
+def _lomax(key: str, salt: int, dist: tuple[int, int, float, float]) -> str:
+    lo, hi, alpha, scale = dist
+    return f"lomax(u({key}, 0, {salt}), {lo}, {hi}, {alpha!r}, {scale!r})"
+
+
 def subjects_at_sql(params: GenParams, k: int, m_subjects: int) -> str:
     """SQL: subjects present in snapshot k (alive or redirect), with their entity-level draws."""
     kinds = quote(list(LABELS.values()))
     return f"""
-        SELECT subject AS qid, num, kind, {kinds}[kind + 1] || ' ' || num AS label_en,
+        SELECT subject AS qid, num, kind, {kinds}[kind + 1] AS kind_label,
+            {kinds}[kind + 1] || ' ' || num AS label_en,
             CASE WHEN red_t IS NOT NULL AND (del_t IS NULL OR red_t < del_t)
                  THEN 'Q' || (1 + hash(num, {d.REDIRECT_TARGET}) % {m_subjects}) END
                 AS redirect_to,
-            u(num, 0, {d.LABEL_DE}) < 0.5 AS has_de,
-            u(num, 0, {d.ALIAS}) < 0.2 AS has_alias,
-            u(num, 0, {d.ENWIKI}) < 0.3 AS has_enwiki,
-            u(num, 0, {d.DEWIKI}) < 0.1 AS has_dewiki,
-            u(num, 0, {d.FRWIKI}) < 0.05 AS has_frwiki
+            {_terms(params)}
         FROM (SELECT *, {_status(params, k)} FROM subjects WHERE born <= {k})
         WHERE del_t IS NULL OR (red_t IS NOT NULL AND red_t < del_t)"""
 
 
+def _properties() -> str:
+    """SQL: one row per property the store uses (pid, datatype, English label)."""
+    rows = [
+        f"({quote(pid)}, {quote(datatype)}, {quote(PROPERTY_LABELS.get(pid, 'property ' + pid))})"
+        for pid, datatype in sorted(property_datatypes().items())
+    ]
+    return f"SELECT * FROM (VALUES {', '.join(rows)}) AS p(qid, datatype, label_en)"
+
+
 def entities_sql(params: GenParams, k: int, m_subjects: int, statements: str) -> str:
-    """SQL query: the entities table of snapshot k (sorted by qid)."""
+    """SQL query: the entities table of snapshot k (sorted by qid): the properties the
+    statements use, then the items."""
     day = params.dates()[k].isoformat()
     return f"""
         WITH st AS (
@@ -50,20 +95,28 @@ def entities_sql(params: GenParams, k: int, m_subjects: int, statements: str) ->
             FROM read_parquet({quote(statements)})
             GROUP BY subject
         )
+        SELECT qid, 'property' AS type, datatype, label_en, CAST(NULL AS VARCHAR) AS description_en,
+            CAST([] AS VARCHAR[]) AS aliases_en, CAST([] AS VARCHAR[]) AS p31,
+            CAST(1 AS INTEGER) AS n_labels, CAST(0 AS INTEGER) AS n_sitelinks,
+            CAST(0 AS INTEGER) AS n_statements, CAST(100 AS BIGINT) AS lastrevid,
+            TIMESTAMP '{day} 00:00:00' AS modified, CAST(NULL AS VARCHAR) AS redirect_to,
+            CAST(0 AS BIGINT) AS source_line
+        FROM ({_properties()})
+        UNION ALL
+        SELECT * FROM (
         SELECT
             s.qid,
             'item' AS type,
             CAST(NULL AS VARCHAR) AS datatype,
             CASE WHEN s.redirect_to IS NULL THEN s.label_en END AS label_en,
             CASE WHEN s.redirect_to IS NULL THEN 'synthetic ' || s.label_en END AS description_en,
-            CASE WHEN s.redirect_to IS NULL AND s.has_alias THEN [s.label_en || ' (alias)']
+            CASE WHEN s.redirect_to IS NULL THEN list_transform(range(s.n_alias),
+                     lambda i: s.label_en || ' (alias ' || (i + 1) || ')')
                  ELSE CAST([] AS VARCHAR[]) END AS aliases_en,
             coalesce(st.p31, CAST([] AS VARCHAR[])) AS p31,
-            CAST(CASE WHEN s.redirect_to IS NULL THEN 1 + s.has_de::INTEGER ELSE 0 END AS INTEGER)
-                AS n_labels,
-            CAST(CASE WHEN s.redirect_to IS NULL
-                 THEN s.has_enwiki::INTEGER + s.has_dewiki::INTEGER + s.has_frwiki::INTEGER
-                 ELSE 0 END AS INTEGER) AS n_sitelinks,
+            CAST(CASE WHEN s.redirect_to IS NULL THEN s.n_lab ELSE 0 END AS INTEGER) AS n_labels,
+            CAST(CASE WHEN s.redirect_to IS NULL THEN s.n_site ELSE 0 END AS INTEGER)
+                AS n_sitelinks,
             CAST(coalesce(st.n, 0) AS INTEGER) AS n_statements,
             CAST(100000000 + s.num * 16 + {k} AS BIGINT) AS lastrevid,
             TIMESTAMP '{day} 00:00:00' - to_seconds(CAST(hash(s.num, {k}) % 8000000 AS BIGINT))
@@ -72,42 +125,54 @@ def entities_sql(params: GenParams, k: int, m_subjects: int, statements: str) ->
             CAST(s.num AS BIGINT) AS source_line
         FROM ({subjects_at_sql(params, k, m_subjects)}) AS s
         LEFT JOIN st ON st.subject = s.qid
-        ORDER BY s.qid"""
+        ORDER BY s.qid)"""
 
 
 def labels_sql(params: GenParams, k: int, m_subjects: int) -> str:
-    """SQL query: the labels table of snapshot k (sorted by qid, kind, lang, ordinal)."""
+    """SQL query: the labels table of snapshot k (sorted by qid, kind, lang, ordinal): the
+    properties' English labels, then each item's aliases (English), descriptions and labels
+    in its first languages of :data:`LANGUAGES`."""
+    langs = quote(list(LANGUAGES))
     return f"""
-        SELECT qid, l.kind, l.lang, l.value, CAST(0 AS INTEGER) AS ordinal
+        SELECT qid, 'label' AS kind, 'en' AS lang, label_en AS value, CAST(0 AS INTEGER) AS ordinal
+        FROM ({_properties()})
+        UNION ALL
+        SELECT * FROM (
+        SELECT qid, l.kind, l.lang, l.value, CAST(l.ordinal AS INTEGER) AS ordinal
         FROM (
             SELECT qid, unnest(list_concat(
-                CASE WHEN has_alias THEN [{{'kind': 'alias', 'lang': 'en',
-                                            'value': label_en || ' (alias)'}}] ELSE [] END,
-                [{{'kind': 'description', 'lang': 'en', 'value': 'synthetic ' || label_en}}],
-                CASE WHEN has_de THEN [{{'kind': 'label', 'lang': 'de',
-                                         'value': label_en || ' (de)'}}] ELSE [] END,
-                [{{'kind': 'label', 'lang': 'en', 'value': label_en}}]
+                list_transform(range(n_alias), lambda i: {{'kind': 'alias', 'lang': 'en',
+                    'value': label_en || ' (alias ' || (i + 1) || ')', 'ordinal': i}}),
+                list_transform(range(n_desc), lambda i: {{'kind': 'description',
+                    'lang': {langs}[i + 1], 'value': CASE WHEN i = 0 THEN 'synthetic ' || label_en
+                        ELSE 'synthetic ' || kind_label || ' (' || {langs}[i + 1] || ')' END,
+                    'ordinal': 0}}),
+                list_transform(range(n_lab), lambda i: {{'kind': 'label', 'lang': {langs}[i + 1],
+                    'value': CASE WHEN i = 0 THEN label_en
+                        ELSE label_en || ' (' || {langs}[i + 1] || ')' END, 'ordinal': 0}})
             )) AS l
             FROM ({subjects_at_sql(params, k, m_subjects)})
             WHERE redirect_to IS NULL
         )
-        ORDER BY qid, l.kind, l.lang"""
+        ORDER BY qid, l.kind, l.lang, l.ordinal)"""
 
 
 def sitelinks_sql(params: GenParams, k: int, m_subjects: int) -> str:
-    """SQL query: the sitelinks table of snapshot k (sorted by qid, site)."""
+    """SQL query: the sitelinks table of snapshot k (sorted by qid, site): a linked item's
+    home wiki, then the largest wikis but that one, up to its count."""
+    wikis = quote(list(WIKIS))
+    sites = (
+        f"list_concat([{wikis}[home]], "
+        f"list_filter({wikis}, lambda w: w <> {wikis}[home])[1:n_site - 1])"
+    )
     return f"""
-        SELECT qid, l.site, l.title, CAST([] AS VARCHAR[]) AS badges
+        SELECT qid, site, label_en AS title, CAST([] AS VARCHAR[]) AS badges
         FROM (
-            SELECT qid, unnest(list_concat(
-                CASE WHEN has_dewiki THEN [{{'site': 'dewiki', 'title': label_en}}] ELSE [] END,
-                CASE WHEN has_enwiki THEN [{{'site': 'enwiki', 'title': label_en}}] ELSE [] END,
-                CASE WHEN has_frwiki THEN [{{'site': 'frwiki', 'title': label_en}}] ELSE [] END
-            )) AS l
+            SELECT qid, label_en, unnest({sites}) AS site
             FROM ({subjects_at_sql(params, k, m_subjects)})
-            WHERE redirect_to IS NULL
+            WHERE redirect_to IS NULL AND n_site > 0
         )
-        ORDER BY qid, l.site"""
+        ORDER BY qid, site"""
 
 
 def _qualifier_rows(pid: str, part: str) -> str:
@@ -124,7 +189,9 @@ def _qualifier_rows(pid: str, part: str) -> str:
 
 
 def qualifiers_sql(statements: str) -> str:
-    """SQL query: the qualifiers table (P580, P582, P585 time qualifiers) of a statements file."""
+    """SQL query: the qualifiers table of a statements file: its start, end and point in time
+    (P580, P582, P585), and the series ordinal (P1545) of every author statement (P50,
+    P2093), as real Wikidata gives authors their rank in the byline."""
     key = (
         "strftime(lo, '+%Y-') || CASE WHEN p >= 10 THEN strftime(lo, '%m') ELSE '00' END || '-' "
         "|| CASE WHEN p >= 11 THEN strftime(lo, '%d') ELSE '00' END "
@@ -132,11 +199,12 @@ def qualifiers_sql(statements: str) -> str:
     )
     return f"""
         WITH st AS (
-            SELECT statement_id, subject, pid, start_lo, start_hi, start_snaktype,
+            SELECT statement_id, subject, pid, ordinal, snaktype AS main_snaktype,
+                   start_lo, start_hi, start_snaktype,
                    end_lo, end_hi, end_snaktype, point_lo, point_hi, point_snaktype
             FROM read_parquet({quote(statements)})
             WHERE start_snaktype IS NOT NULL OR end_snaktype IS NOT NULL
-               OR point_snaktype IS NOT NULL
+               OR point_snaktype IS NOT NULL OR pid IN {ORDINAL_PIDS}
         )
         SELECT statement_id, subject, pid, qualifier_pid, CAST(0 AS INTEGER) AS ordinal, snaktype,
             CASE WHEN snaktype = 'value' THEN 'time' END AS datatype,
@@ -151,4 +219,9 @@ def qualifiers_sql(statements: str) -> str:
             UNION ALL {_qualifier_rows("P582", "end")}
             UNION ALL {_qualifier_rows("P585", "point")}
         )
+        UNION ALL
+        SELECT statement_id, subject, pid, 'P1545', CAST(0 AS INTEGER), 'value', 'string',
+            'string', CAST(ordinal + 1 AS VARCHAR), CAST(NULL AS VARCHAR), CAST(NULL AS TINYINT),
+            CAST(NULL AS VARCHAR), CAST(NULL AS DATE), CAST(NULL AS DATE)
+        FROM st WHERE pid IN {ORDINAL_PIDS} AND main_snaktype = 'value'
         ORDER BY subject, pid, statement_id, qualifier_pid, ordinal"""

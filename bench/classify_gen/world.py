@@ -139,9 +139,10 @@ DEDUPE = "QUALIFY row_number() OVER (PARTITION BY num, pid ORDER BY born, tid, g
 
 def estimate_subjects(con: duckdb.DuckDBPyConnection, params: GenParams) -> int:
     """How many base subjects to draw so that their statements surely reach the target."""
-    pilot = template_groups_sql(subjects_sql(1, PILOT_SUBJECTS, 0))
+    subjects = min(PILOT_SUBJECTS, max(5_000, params.statements // 4))  # small stores: quick
+    pilot = template_groups_sql(subjects_sql(1, subjects, 0))
     total = con.execute(f"SELECT sum(size) FROM ({groups_sql(pilot, params)} {DEDUPE})").fetchone()
-    per_subject = float(total[0] if total else 1) / PILOT_SUBJECTS
+    per_subject = float(total[0] if total else 1) / subjects
     return math.ceil(params.statements / per_subject * 1.05) + 1000
 
 

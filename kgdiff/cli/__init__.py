@@ -14,6 +14,7 @@ from kgdiff.cli.common import print_library_warnings, run_guarded
 from kgdiff.cli.exit import exit_without_teardown
 from kgdiff.cli.lazy import CommandGroup, build_app
 from kgdiff.ingest.worker_context import start_worker_server
+from kgdiff.no_pandas import keep_pandas_out
 
 COMMANDS: dict[str, str | CommandGroup] = {
     "ingest": CommandGroup(
@@ -26,6 +27,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
             "rdf": "kgdiff.cli.ingest_rdf:ingest_rdf_command",
         },
     ),
+    "refresh": "kgdiff.cli.refresh:refresh_command",
     "snapshots": "kgdiff.cli.snapshots:snapshots_app",
     "store": CommandGroup(
         "Check the store and mend it (docs/store.md).",
@@ -48,7 +50,7 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "evidence": "kgdiff.cli.evidence:evidence_app",
     "revisions": "kgdiff.cli.revisions:revisions_command",
     "page": "kgdiff.cli.page:page_command",
-    "fetch": "kgdiff.cli.fetch:fetch_command",
+    "fetch": "kgdiff.cli.fetch:fetch_app",
     "popularity": "kgdiff.cli.pageviews:popularity_command",
     "pageviews": CommandGroup(
         "Page views from the Wikimedia REST API.",
@@ -58,7 +60,8 @@ COMMANDS: dict[str, str | CommandGroup] = {
     "demo": "kgdiff.cli.demo:demo",
     "serve": "kgdiff.cli.serve:serve_command",
     "spark": CommandGroup(
-        "Ingest and classify on Apache Spark (pip install 'kgdiff[spark]'; docs/spark.md).",
+        # help is rich markup: "\\[" keeps the brackets of the extra's name
+        "Ingest and classify on Apache Spark (pip install 'kgdiff\\[spark]'; docs/spark.md).",
         {
             "ingest": CommandGroup(
                 "Load dumps into the snapshot store with Spark.",
@@ -103,7 +106,11 @@ def main() -> None:
     # back (never returning it cost ~230 MiB more peak RSS on a 9.7 GB dump). Read when
     # pyarrow loads, hence here (the command line imports no pyarrow itself).
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "1000")
-    ingest = args[:2] == ["ingest", "wikidata"] and "--help" not in args
+    ingest = (
+        args[:2] == ["ingest", "wikidata"] or args[:1] == ["refresh"]
+    ) and "--help" not in args
+    if ingest:
+        keep_pandas_out()  # its import cost each process of an ingest 0.8 s (no_pandas.py)
     print_library_warnings()
     try:
         code = run_guarded(lambda: _run(args, ingest))

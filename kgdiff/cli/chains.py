@@ -18,12 +18,14 @@ from kgdiff.cli.options import (
     describe_reads,
     gap_policy,
 )
+from kgdiff.cli.tables import prose
 from kgdiff.errors import UsageError
+from kgdiff.query.window_answers import SHOWN_CHAINS
 from kgdiff.temporal.chains import DEFAULT_HOPS, load_relations
 from kgdiff.temporal.dates import DateRead
-from kgdiff.temporal.writers import write_reader
+from kgdiff.wording import counted
 
-SHOWN = 25
+SHOWN = SHOWN_CHAINS
 """Chains printed when no --limit is given (--out still writes them all)."""
 
 
@@ -55,16 +57,22 @@ def chains_command(
         raise UsageError(f"--limit {limit}: give a positive number of chains")
     out = checked_out(out)
     gap = gap_policy(max_gap, allow_gap)
-    answer = graph(store).answers.chains(
-        parse_day(day, "--date"), subject, load_relations(relations), hops, pid, lang, gap
-    )
-    found = answer.frame if limit is None else answer.frame.head(limit)
+    asked = (parse_day(day, "--date"), subject, load_relations(relations), hops, pid, lang, gap)
+    answers = graph(store).answers
+    if out is None:
+        answer = answers.chains(*asked)
+        found = answer.frame if limit is None else answer.frame.head(limit)
+        total = found.height
+    else:
+        # written batch by batch: the chains of a whole store need not fit in memory
+        answer, total = answers.write_chains(out, *asked, limit=limit)
+        found = answer.frame
     for line in describe_reads(answer.reads):
         console.print(line, highlight=False, markup=False)
-    console.print(_table(found.head(SHOWN).to_dicts(), found.height, answer.reads[0]))
+    console.print(_table(found.head(SHOWN).to_dicts(), total, answer.reads[0]))
     if out is not None:
-        written = write_reader(found.to_arrow().to_reader(), out)
-        console.print(f"wrote {written:,} chains to {out}, with {lang} labels", highlight=False)
+        wrote = f"wrote {counted(total, 'chain')} to {out}, with {lang} labels"
+        console.print(wrote, highlight=False)
     print_notes(answer.notes)
 
 
@@ -74,8 +82,9 @@ def _named(label: object, value: object) -> str:
 
 
 def _table(rows: list[dict[str, Any]], total: int, read: DateRead) -> Table:
-    title = f"{total:,} chains at {read.day}" + (f" (snapshot {read.snapshot})" if rows else "")
-    table = Table("start", "path", "answer", title=title)
+    title = f"{counted(total, 'chain')} at {read.day}"
+    title += f" (snapshot {read.snapshot})" if rows else ""
+    table = Table(*map(prose, ("start", "path", "answer")), title=title)
     for row in rows:
         path = " · ".join(
             f"{_named(h['pid_label'], h['pid'])} → {_named(h['object_label'], h['object'])}"

@@ -8,9 +8,19 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
+from kgdiff.cli.common import (
+    StoreOption,
+    console,
+    err_console,
+    graph,
+    optional_day,
+    parse_day,
+)
 from kgdiff.cli.options import (
     AllowGapOption,
+    CurrentOption,
+    CutoffOption,
+    InitOption,
     LangOption,
     MaxGapOption,
     OutOption,
@@ -20,9 +30,10 @@ from kgdiff.cli.options import (
     gap_policy,
     pid_list,
 )
+from kgdiff.cli.tables import figure, key
 from kgdiff.errors import AuditFailedError, UsageError
 from kgdiff.evidence.supported import SupportedSummary
-from kgdiff.export.classified import (
+from kgdiff.query.classified import (
     GroupChoice,
     export_classification,
     level_counts,
@@ -31,15 +42,12 @@ from kgdiff.export.classified import (
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.audit import run_audits
 from kgdiff.temporal.builds import Build
-from kgdiff.temporal.classify import check_dates
 from kgdiff.temporal.levels import LEVELS
+from kgdiff.wording import counted
 
 ModeOption = Annotated[
     str, typer.Option("--mode", help="record, valid or both (the two views must agree).")
 ]
-InitOption = Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")]
-CutoffOption = Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")]
-CurrentOption = Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")]
 LevelOption = Annotated[
     list[str] | None,
     typer.Option("--level", help=f"Only these levels (repeatable): {', '.join(LEVELS)}."),
@@ -47,9 +55,9 @@ LevelOption = Annotated[
 
 
 def classify_command(
-    init: InitOption,
     cutoff: CutoffOption,
-    current: CurrentOption,
+    init: InitOption = None,
+    current: CurrentOption = None,
     mode: ModeOption = "record",
     pid: PidsOption = None,
     level: LevelOption = None,
@@ -60,6 +68,14 @@ def classify_command(
             help="Leave out the groups a subset snapshot cannot speak for (level not_covered).",
         ),
     ] = False,
+    substantive: Annotated[
+        bool,
+        typer.Option(
+            "--substantive",
+            help="Keep only substantive changes among the evolved groups: one whose change is"
+            " reformatted or refined (change_nature) is reported stable.",
+        ),
+    ] = False,
     out: OutOption = None,
     lang: LangOption = "en",
     max_gap: MaxGapOption = 31,
@@ -68,18 +84,19 @@ def classify_command(
 ) -> None:
     """Classify every (subject, property) group for a knowledge cutoff (docs/classification.md)."""
     out = checked_out(out)
-    choice = GroupChoice(pid_list(pid), level_list(level, drop_not_covered))
-    init_day, cutoff_day, current_day = _days(init, cutoff, current)
-    check_dates(init_day, cutoff_day, current_day)  # before the store: wrong dates need none
+    choice = GroupChoice(
+        pid_list(pid), level_list(level, drop_not_covered), substantive=substantive
+    )
+    days = _days(init, cutoff, current)
     kg = graph(store)
     kg.answers.check_ids(choice.pids)
     gap = gap_policy(max_gap, allow_gap)
-    build = kg.answers.classification(cutoff_day, init_day, current_day, mode, gap, _report_part)
+    build = kg.answers.classification(*days, mode, gap, _report_part)
     layout = kg.layout
     _print_build(layout, build, choice)
     if out is not None:
         exported = export_classification(layout, build, out, choice, lang)
-        console.print(f"wrote {exported.rows:,} groups to {out}, with {lang} labels")
+        console.print(f"wrote {counted(exported.rows, 'group')} to {out}, with {lang} labels")
         if exported.unlabelled:
             examples = ", ".join(exported.unlabelled_examples)
             console.print(
@@ -104,8 +121,17 @@ def level_list(levels: list[str] | None, drop_not_covered: bool = False) -> list
     return list(dict.fromkeys(chosen))
 
 
-def _days(init: str, cutoff: str, current: str) -> tuple[date, date, date]:
-    return parse_day(init, "--init"), parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
+Days = tuple[date, date | None, date | None]
+
+
+def _days(init: str | None, cutoff: str, current: str | None) -> Days:
+    """(cutoff, init, current) as :meth:`~kgdiff.query.answers.Answers.classification` takes
+    them (init and current None for their defaults: the first and the latest snapshot's)."""
+    return (
+        parse_day(cutoff, "--cutoff"),
+        optional_day(init, "--init"),
+        optional_day(current, "--current"),
+    )
 
 
 def _print_build(layout: StoreLayout, build: Build, choice: GroupChoice) -> None:
@@ -114,14 +140,15 @@ def _print_build(layout: StoreLayout, build: Build, choice: GroupChoice) -> None
     for line in describe_reads(build.reads):
         console.print(line, highlight=False, markup=False)
     counts = level_counts(build.path, choice)
-    table = Table("level", "groups", title="groups by level")
+    table = Table(key("level"), figure("groups"), title="groups by level")
     for name, count in counts:
         table.add_row(name, f"{count:,}")
     console.print(table)
     uncovered = dict(counts).get("not_covered", 0)
     if uncovered:
         console.print(
-            f"{uncovered:,} groups are not_covered: their subject is missing from a subset"
+            f"{counted(uncovered, 'group')} {'is' if uncovered == 1 else 'are'} not_covered: their"
+            " subject is missing from a subset"
             " snapshot read (see not_covered_in), so nothing can be said of them",
             highlight=False,
         )
@@ -133,7 +160,8 @@ def _print_supported(summary: SupportedSummary | None) -> None:
     why the unknown ones are unknown."""
     if summary is None:
         return
-    table = Table("level", "supported", "not supported", "unknown", title="evidence")
+    counts = (figure(name) for name in ("supported", "not supported", "unknown"))
+    table = Table(key("level"), *counts, title="evidence")
     for name, by_value in summary.counts.items():
         cells = (f"{by_value.get(value, 0):,}" for value in (True, False, None))
         table.add_row(name, *cells)
@@ -148,23 +176,23 @@ def _report_part(done: int, total: int) -> None:
 
 
 def audit_command(
-    init: InitOption,
     cutoff: CutoffOption,
-    current: CurrentOption,
+    init: InitOption = None,
+    current: CurrentOption = None,
     mode: ModeOption = "record",
     max_gap: MaxGapOption = 31,
     allow_gap: AllowGapOption = False,
     store: StoreOption = None,
 ) -> None:
     """Run the SQL audits (sql/audits/) on a classification; exit 1 if any finds a row."""
-    init_day, cutoff_day, current_day = _days(init, cutoff, current)
     gap = gap_policy(max_gap, allow_gap)
-    build = graph(store).answers.classification(cutoff_day, init_day, current_day, mode, gap)
+    build = graph(store).answers.classification(*_days(init, cutoff, current), mode, gap)
     for line in describe_reads(build.reads):
         console.print(line, highlight=False, markup=False)
     failed = 0
     for result in run_audits(build.path):
-        status = "[green]ok[/]" if result.violations == 0 else f"[red]{result.violations} rows[/]"
+        found = counted(result.violations, "row")
+        status = "[green]ok[/]" if result.violations == 0 else f"[red]{found}[/]"
         console.print(f"{result.name:32} {status}")
         for row in result.examples:
             console.print(f"    {row}", highlight=False)

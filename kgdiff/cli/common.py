@@ -135,6 +135,11 @@ def parse_day(value: str, option: str) -> date:
         raise UsageError(f"{option} {value!r} is not a date; write it as YYYY-MM-DD") from exc
 
 
+def optional_day(value: str | None, option: str) -> date | None:
+    """:func:`parse_day` of an option that may be left out (None: the command's default)."""
+    return parse_day(value, option) if value is not None else None
+
+
 def graph(store: Path | None) -> KnowledgeGraph:
     """The knowledge graph of ``--store`` (imported here: ingest workers load this module)."""
     from kgdiff.query.graph import KnowledgeGraph

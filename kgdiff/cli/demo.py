@@ -9,9 +9,11 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, resumable
 from kgdiff.cli.demo_benchmark import export_demo_benchmark
+from kgdiff.cli.demo_evidence import print_verdicts
 from kgdiff.cli.ingest import print_result
 from kgdiff.cli.ingest_wikipedia import print_wikipedia_result
 from kgdiff.cli.progress import progress_for
+from kgdiff.cli.tables import figure, key, prose
 from kgdiff.demo import DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress
 
@@ -28,12 +30,9 @@ def _print_evidence(report: DemoReport) -> None:
         print_wikipedia_result(result)
     for build in report.evidence:
         console.print(f"evidence of {build.snapshot}: {build.rows:,} mentions of facts found")
+    columns = ["subject", "property", "object", "page (revision)", "mentioning sentence"]
     table = Table(
-        "subject",
-        "property",
-        "object",
-        "page (revision)",
-        "mentioning sentence",
+        *map(prose, columns),
         title="evidence: facts stated in the lead of their subject's Wikipedia article",
     )
     for row in report.evidence_examples:
@@ -59,7 +58,8 @@ def _print_classification(report: DemoReport) -> None:
         f"a model with cutoff {params.cutoff}: facts since {params.init}, as of {params.current} "
         f"({params.mode} time; view {params.view_name})"
     )
-    table = Table("level", "subject", "property", "change", "latest", "outdated", title=title)
+    columns = [key("level"), *map(prose, ("subject", "property", "change", "latest", "outdated"))]
+    table = Table(*columns, title=title)
     for level, subject, prop, kind, latest, outdated, reason in report.examples:
         answers = _joined(latest) or str(reason or "")
         table.add_row(
@@ -77,18 +77,19 @@ def demo(store: StoreOption = None) -> None:
     for result in report.results:
         print_result(result)
     console.rule("[bold]the catalog")
-    table = Table("snapshot", "entities", "statements", title="per snapshot")
+    columns = [key("snapshot"), figure("entities"), figure("statements")]
+    table = Table(*columns, title="per snapshot")
     for name, entities, statements in report.per_snapshot:
         table.add_row(str(name), f"{entities:,}", f"{statements:,}")
     console.print(table)
     table = Table(
-        "snapshot",
-        "subject",
-        "label",
-        "pid",
-        "value",
-        "start",
-        "end",
+        key("snapshot"),
+        key("subject"),
+        prose("label"),
+        key("pid"),
+        prose("value"),
+        prose("start"),
+        prose("end"),
         title="statements with start/end qualifiers across the three snapshots",
     )
     for snap, subject, label, pid, value, start_lo, start_hi, end_lo, end_hi in report.intervals:
@@ -98,6 +99,10 @@ def demo(store: StoreOption = None) -> None:
     console.print(table)
     _print_classification(report)
     _print_evidence(report)
+    if report.verdicts is not None:
+        params = report.classification.params
+        dates = f"init {params.init}, cutoff {params.cutoff}, current {params.current}"
+        print_verdicts(report.verdicts, dates)
     console.print(
         f"explore with: [bold]{duckdb_shell()} {report.catalog}[/] "
         '-c "select snapshot, count(*) from statements group by 1"'

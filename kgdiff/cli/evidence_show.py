@@ -10,8 +10,10 @@ import typer
 from rich.text import Text
 
 from kgdiff.cli.common import StoreOption, console, graph
+from kgdiff.cli.options import checked_out
 from kgdiff.evidence.show import EvidenceReport, SnapshotEvidence
-from kgdiff.temporal.writers import check_out, write_reader
+from kgdiff.temporal.writers import write_reader
+from kgdiff.wording import counted
 
 
 def show_command(
@@ -31,13 +33,12 @@ def show_command(
 
     For each object: its label, whether and where an article mentions it, the sentence (the
     golden context), the page and its revision (the golden document)."""
-    if out is not None:
-        check_out(out)
+    out = checked_out(out)
     report = graph(store).answers.evidence_report(qid, pid, snapshot)
     _print_report(report)
     if out is not None:
         written = write_reader(report.table().to_reader(), out)
-        console.print(f"wrote {written:,} rows to {out}")
+        console.print(f"wrote {counted(written, 'row')} to {out}")
 
 
 def _say(text: str, style: str = "") -> None:

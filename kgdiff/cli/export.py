@@ -3,36 +3,45 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from kgdiff.cli.common import StoreOption, console, err_console, graph, parse_day
+from kgdiff.cli.common import (
+    StoreOption,
+    console,
+    err_console,
+    graph,
+    optional_day,
+    parse_day,
+)
 from kgdiff.cli.demo_benchmark import print_export
-from kgdiff.cli.options import AllowGapOption, LangOption, MaxGapOption, gap_policy
+from kgdiff.cli.export_audit import export_audit_command
+from kgdiff.cli.options import (
+    AllowGapOption,
+    CurrentOption,
+    CutoffOption,
+    InitOption,
+    LangOption,
+    MaxGapOption,
+    gap_policy,
+)
+from kgdiff.cli.outputs import checked_folder, rdf_format
+from kgdiff.export.benchmark_model import DEFAULT_MIN_SITELINKS
+from kgdiff.wording import counted
 
 export_app = typer.Typer(help="Export benchmark datasets and RDF.", no_args_is_help=True)
 
 DEFAULT_CONFIGS = "qa"
 
 
-def _optional_day(value: str | None, option: str) -> date | None:
-    return parse_day(value, option) if value is not None else None
-
-
 @export_app.command("benchmark")
 def export_benchmark_command(
-    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
+    cutoff: CutoffOption,
     out: Annotated[Path, typer.Option("--out", help="The dataset folder to write (new or empty).")],
-    init: Annotated[
-        str | None, typer.Option("--init", help="Start of the window (default: first snapshot).")
-    ] = None,
-    current: Annotated[
-        str | None,
-        typer.Option("--current", help="The present (default: the latest snapshot)."),
-    ] = None,
+    init: InitOption = None,
+    current: CurrentOption = None,
     mode: Annotated[str, typer.Option("--mode", help="record or valid time.")] = "record",
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
     limit: Annotated[
@@ -60,6 +69,22 @@ def export_benchmark_command(
             " (as many as its dynamic groups, as ChroKnowBench), all, or at most N.",
         ),
     ] = "balanced",
+    min_sitelinks: Annotated[
+        int,
+        typer.Option(
+            "--min-sitelinks",
+            help="Ask only about subjects with at least N sitelinks (articles in Wikimedia"
+            " projects); 0 asks about every subject.",
+        ),
+    ] = DEFAULT_MIN_SITELINKS,
+    min_pageviews: Annotated[
+        int | None,
+        typer.Option(
+            "--min-pageviews",
+            help="With page views in the store: ask only about subjects whose article has a"
+            " median of at least N monthly views.",
+        ),
+    ] = None,
     lang: LangOption = "en",
     max_gap: MaxGapOption = 31,
     allow_gap: AllowGapOption = False,
@@ -73,11 +98,12 @@ def export_benchmark_command(
     from kgdiff.export.benchmark_model import BenchmarkRequest
     from kgdiff.export.pool_sample import pools_static_policy
 
+    checked_folder(out, "export benchmark writes a folder (a Hugging Face dataset)", "bench")
     names = check_configs([name.strip() for name in configs.split(",") if name.strip()])
     request = BenchmarkRequest(
         cutoff=parse_day(cutoff, "--cutoff"),
-        init=_optional_day(init, "--init"),
-        current=_optional_day(current, "--current"),
+        init=optional_day(init, "--init"),
+        current=optional_day(current, "--current"),
         mode=mode,
         seed=seed,
         limit=limit,
@@ -87,6 +113,8 @@ def export_benchmark_command(
         options=options,
         gap=gap_policy(max_gap, allow_gap),
         pools_static=pools_static_policy(pools_static),
+        min_sitelinks=min_sitelinks,
+        min_pageviews=min_pageviews,
     )
     done = export_benchmark(graph(store), request, out, force, _step)
     print_export(done, names[0])
@@ -94,6 +122,9 @@ def export_benchmark_command(
 
 def _step(message: str) -> None:
     err_console.print(message, style="dim", highlight=False)
+
+
+export_app.command("audit")(export_audit_command)
 
 
 @export_app.command("rdf")
@@ -108,13 +139,15 @@ def export_rdf_command(
         ),
     ] = None,
     fmt: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--format",
             help="nt (N-Triples) or nq (N-Quads, a graph per snapshot), streamed; ttl (Turtle) "
-            "or trig (TriG), for --entities.",
+            "or trig (TriG), for --entities. Default: the one --out's suffix names (.nt, .nq,"
+            " .ttl, .trig), else nt.",
+            show_default=False,
         ),
-    ] = "nt",
+    ] = None,
     entities: Annotated[
         str | None, typer.Option("--entities", help="Only these entities, e.g. Q1,Q2.")
     ] = None,
@@ -141,10 +174,11 @@ def export_rdf_command(
     from kgdiff.export.rdf.writer import RdfRequest, export_rdf
 
     wanted = [qid.strip() for qid in entities.split(",") if qid.strip()] if entities else None
+    chosen = rdf_format(out, fmt)
     request = RdfRequest(
-        snapshot, out, fmt, wanted, truthy, classification=classification, mode=mode
+        snapshot, out, chosen, wanted, truthy, classification=classification, mode=mode
     )
     done = export_rdf(store, request)
     console.print(
-        f"{done.triples:,} triples written to {done.path}", highlight=False, soft_wrap=True
+        f"{counted(done.triples, 'triple')} written to {done.path}", highlight=False, soft_wrap=True
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import (
@@ -17,10 +17,18 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from kgdiff.cli.common import console, err_console, resumable
-from kgdiff.errors import UsageError
+from kgdiff.cli.common import console, err_console, parse_day, resumable
+from kgdiff.cli.help_format import Group
+from kgdiff.cli.outputs import checked_folder
+from kgdiff.errors import InputError, UsageError
 from kgdiff.fetch.checksums import algorithm_for_digest
 from kgdiff.fetch.download import FetchResult, fetch
+from kgdiff.fetch.incremental import (
+    INCR_BASE_URL,
+    IncrementalRequest,
+    day_url,
+    fetch_incremental,
+)
 
 
 class _Bars:
@@ -83,6 +91,24 @@ def _report(result: FetchResult, quiet: bool) -> None:
     console.print(str(result.path), highlight=False, markup=False, soft_wrap=True)
 
 
+class _UrlByDefault(Group):
+    """``kgdiff fetch URL`` stays a download of one URL; ``kgdiff fetch incr`` is the
+    sub-command: anything that names no sub-command is the ``url`` one's arguments."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["url", *args]
+        return super().parse_args(ctx, args)
+
+
+fetch_app = typer.Typer(
+    cls=_UrlByDefault,
+    help="Download a dump (kgdiff fetch URL) or the daily incremental dumps (kgdiff fetch incr).",
+    no_args_is_help=True,
+)
+
+
+@fetch_app.command("url")
 def fetch_command(
     url: Annotated[str, typer.Argument(help="URL of the dump file.")],
     dest: Annotated[Path, typer.Option("--dest", help="Directory to download into.")] = Path(),
@@ -115,3 +141,44 @@ def fetch_command(
             progress=bars,
         )
     _report(result, quiet)
+
+
+@fetch_app.command("incr")
+def fetch_incr_command(
+    wiki: Annotated[str, typer.Option("--wiki", help="The wiki's database name.")] = "wikidatawiki",
+    first: Annotated[str, typer.Option("--from", help="First day, YYYY-MM-DD.")] = "",
+    last: Annotated[str, typer.Option("--to", help="Last day, YYYY-MM-DD (included).")] = "",
+    out: Annotated[Path, typer.Option("--out", help="Directory to download into.")] = Path(),
+    base_url: Annotated[
+        str, typer.Option("--base-url", help="Where the incremental dumps are (a mirror).")
+    ] = INCR_BASE_URL,
+    retries: Annotated[
+        int, typer.Option("--retries", min=0, help="Retries in a row without progress.")
+    ] = 5,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the paths.")] = False,
+) -> None:
+    """Download the daily incremental dumps of --from to --to, for kgdiff refresh.
+
+    Each day's pages-meta-hist-incr file and its checksum list, resumed and verified like
+    kgdiff fetch URL (a day already downloaded is kept); prints each file's path."""
+    if not first or not last:
+        raise UsageError("give --from YYYY-MM-DD and --to YYYY-MM-DD")
+    checked_folder(out, "fetch incr downloads the daily dumps into a folder", "incr")
+    request = IncrementalRequest(
+        wiki, parse_day(first, "--from"), parse_day(last, "--to"), out, base_url, retries
+    )
+
+    def done(result: FetchResult) -> None:
+        _report(result, quiet)
+
+    bars = None if quiet else _Bars(f"{wiki} {first}..{last}")
+    with resumable(), bars or nullcontext():
+        result = fetch_incremental(request, on_day=done, progress=bars)
+    if result.missing:
+        listed = ", ".join(day.isoformat() for day in result.missing)
+        where = day_url(base_url, wiki, result.missing[0], "")
+        raise InputError(
+            f"no incremental dump is published for {listed} (looked in {where} and the other"
+            " days' folders); those days are missing from the changes: fetch them later, or"
+            " refresh from a full dump"
+        )

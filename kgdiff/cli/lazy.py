@@ -13,9 +13,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
+
+from kgdiff.cli.help_format import Command, Group
 
 
 @dataclass(frozen=True)
@@ -41,28 +44,54 @@ def add_commands(
         if named is not None and name != named:
             continue
         if isinstance(target, CommandGroup):
-            group = typer.Typer(help=target.help, no_args_is_help=True)
+            group = typer.Typer(help=target.help, no_args_is_help=True, cls=Group)
             add_commands(group, target.commands, args[1:])
             app.add_typer(group, name=name)
             continue
         obj = load_target(target)
         if isinstance(obj, typer.Typer):
-            app.add_typer(obj, name=name)
+            app.add_typer(obj, name=name, cls=group_class(obj))
         else:
-            app.command(name)(obj)
+            app.command(name, cls=Command)(obj)
+
+
+def group_class(app: typer.Typer) -> type[Group]:
+    """The class of a module's sub-command group (its own, else :class:`Group`); its commands
+    are made :class:`Command` unless they name a class of their own."""
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):  # typer's default, not a class of the module's
+            info.cls = Command
+    own = app.info.cls
+    return own if isinstance(own, type) and issubclass(own, Group) else Group
 
 
 def build_app(
     commands: Mapping[str, str | CommandGroup], args: Sequence[str], **options: Any
 ) -> typer.Typer:
     """The typer app for the command line ``args`` (without the program name)."""
-    app = typer.Typer(**options)
+    app = typer.Typer(cls=Group, **options)
     # A callback keeps the app a group: with a single registered command typer would
     # otherwise run that command directly and read its name as the first argument.
-    app.callback()(_no_options)
-    add_commands(app, commands, args)
+    app.callback()(_top_options)
+    if list(args[:1]) != ["--version"]:  # the version needs no command
+        add_commands(app, commands, args)
     return app
 
 
-def _no_options() -> None:
-    """The top level takes no options of its own."""
+def _print_version(asked: bool) -> None:
+    if asked:
+        from kgdiff import __version__
+
+        typer.echo(f"kgdiff {__version__}")
+        raise typer.Exit
+
+
+def _top_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print kgdiff's version."
+        ),
+    ] = False,
+) -> None:
+    """The top level's only option of its own: ``--version``."""

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from kgdiff.errors import UsageError
-from kgdiff.query.ids import normalise_ids
+from kgdiff.ids import normalise_ids
 from kgdiff.temporal.dates import DateRead, GapPolicy
 from kgdiff.temporal.writers import check_out
 
@@ -26,6 +26,19 @@ AllowGapOption = Annotated[
         "--allow-gap",
         help="Answer dates beyond the data anyway (after the latest snapshot, or before the"
         " first in record time); the output says how far each date is from its snapshot.",
+    ),
+]
+InitOption = Annotated[
+    str | None,
+    typer.Option(
+        "--init", help="Start of the window, YYYY-MM-DD (default: the first snapshot's date)."
+    ),
+]
+CutoffOption = Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")]
+CurrentOption = Annotated[
+    str | None,
+    typer.Option(
+        "--current", help="The present, YYYY-MM-DD (default: the latest snapshot's date)."
     ),
 ]
 LangOption = Annotated[

@@ -11,13 +11,15 @@ import typer
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console
+from kgdiff.cli.options import checked_out
+from kgdiff.cli.tables import figure, key, prose
 from kgdiff.errors import UsageError
 from kgdiff.pageviews.ingest import IngestOutcome, PageviewIngest, ingest_file, ingest_rows
 from kgdiff.pageviews.popularity import popularity
 from kgdiff.pageviews.rest import DEFAULT_BASE, PageviewsApi, fetch_monthly, parse_month
 from kgdiff.readers.pageview_codes import project_wiki
 from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.writers import check_out, write_reader
+from kgdiff.temporal.writers import write_reader
 
 WikiOption = Annotated[
     list[str] | None,
@@ -93,13 +95,12 @@ def popularity_command(
     store: StoreOption = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Write every row to FILE.jsonl or FILE.parquet."),
+        typer.Option("--out", help="Write every row to FILE.csv, FILE.jsonl or FILE.parquet."),
     ] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="Rows shown on screen.")] = 20,
 ) -> None:
     """Popularity per page: ln(median monthly views + 1), spiders and bots left out."""
-    if out is not None:
-        check_out(out)
+    out = checked_out(out)
     titles = [name.replace("_", " ") for name in title or ()]
     table = popularity(StoreLayout.resolve(store), wiki and wiki_name(wiki), titles or None)
     if out is not None:
@@ -110,7 +111,8 @@ def popularity_command(
 
 
 def _table(rows: list[dict[str, Any]], total: int) -> Table:
-    table = Table("wiki", "title", "months", "median monthly views", "popularity")
+    figures = map(figure, ("months", "median monthly views", "popularity"))
+    table = Table(key("wiki"), prose("title"), *figures)
     table.title = f"popularity: {total:,} pages" + (
         f", top {len(rows)}" if total > len(rows) else ""
     )

@@ -10,9 +10,10 @@ from typing import Annotated
 import typer
 
 from kgdiff.cli.common import StoreOption, console, graph, parse_day, print_notes
-from kgdiff.cli.options import LangOption, PidsOption, pid_list
+from kgdiff.cli.options import LangOption, pid_list
 from kgdiff.errors import UsageError
 from kgdiff.plot.embed import PlotData, picture_kind
+from kgdiff.plot.timeline_choice import MAX_LANES
 from kgdiff.temporal.writers import OUT_SUFFIXES, check_out, write_reader
 
 PictureOption = Annotated[
@@ -32,10 +33,37 @@ MODES = ("record", "valid")
 
 def plot_timeline_command(
     qid: Annotated[str, typer.Argument(help="The entity, e.g. Q42.")],
-    cutoff: Annotated[str, typer.Option("--cutoff", help="The knowledge cutoff, YYYY-MM-DD.")],
     out: PictureOption,
+    cutoff: Annotated[
+        str | None,
+        typer.Option(
+            "--cutoff",
+            help="The knowledge cutoff, YYYY-MM-DD. Default: the first of the month the middle"
+            " of the snapshots' span falls in (as the explorer starts).",
+        ),
+    ] = None,
     mode: PlotModeOption = "record",
-    pid: PidsOption = None,
+    pid: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pid",
+            help="Only these properties (repeatable), every statement of them. Default: the"
+            " properties that changed and the relation catalogue's.",
+        ),
+    ] = None,
+    every: Annotated[
+        bool,
+        typer.Option("--all", help="Every property and every statement, without the height cap."),
+    ] = False,
+    max_lanes: Annotated[
+        int,
+        typer.Option(
+            "--max-lanes",
+            metavar="N",
+            help="The height cap: at most N statements (0: no cap); the picture names what it"
+            " leaves out.",
+        ),
+    ] = MAX_LANES,
     lang: LangOption = "en",
     axis: Annotated[
         str,
@@ -49,15 +77,19 @@ def plot_timeline_command(
     store: StoreOption = None,
 ) -> None:
     """An entity's statements by property: record and valid intervals, the snapshots, the
-    cutoff, and each property's level at the cutoff."""
+    cutoff, and each property's level at the cutoff. By default the properties that changed
+    and the relation catalogue's, at most --max-lanes statements; the picture says what it
+    leaves out."""
+    from kgdiff.export.relations import shipped_catalogue
     from kgdiff.plot.timeline_chart import draw_timeline
     from kgdiff.plot.timeline_data import TimelineRequest, timeline_data
 
     _check_outputs(out, data)
+    day = parse_day(cutoff, "--cutoff") if cutoff is not None else None
     request = TimelineRequest(
-        qid, parse_day(cutoff, "--cutoff"), _mode(mode), tuple(pid_list(pid)), lang, axis
+        qid, day, _mode(mode), tuple(pid_list(pid)), lang, axis, max_lanes, every
     )
-    table = timeline_data(graph(store), request)
+    table = timeline_data(graph(store), request, shipped_catalogue().relations.keys())
     draw_timeline(table, out)
     _finish(table, out, data, "bars")
 

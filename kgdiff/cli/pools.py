@@ -17,8 +17,10 @@ from kgdiff.cli.options import (
     checked_out,
     gap_policy,
 )
+from kgdiff.cli.tables import key, prose
 from kgdiff.temporal.pool_export import with_chroknow_table
 from kgdiff.temporal.writers import write_reader
+from kgdiff.wording import counted
 
 Period = dict[str, Any]
 Record = dict[str, Any]
@@ -54,12 +56,14 @@ def pools_command(
     allow_gap: AllowGapOption = False,
     store: StoreOption = None,
 ) -> None:
-    """Objects of each (subject, property) per year or month, from the latest snapshot.
+    """Objects of each (subject, property) per year or month, from the subject's latest snapshot.
 
     A period with no object takes the previous period's pool (marked filled); objects that
     only the qualifiers' precision puts in a period are marked; a group is dynamic if its
-    pool changes over the range, else static (docs/questions.md). The pools stop at the latest
-    snapshot's year unless --to-year asks otherwise, and say where they stop and why.
+    pool changes over the range, else static (docs/questions.md). A subject that the latest
+    snapshot, a subset, does not hold is read from the latest earlier snapshot that holds it.
+    The pools stop at the latest snapshot's year unless --to-year asks otherwise, and say where
+    they stop and why.
     """
     out = checked_out(out)
     granularity = "month" if monthly else "year"
@@ -69,7 +73,7 @@ def pools_command(
     print_notes(reach)
     if out is not None:
         written = write_reader(with_chroknow_table(answer.arrow()).to_reader(), out)
-        console.print(f"wrote {written:,} groups to {out}, with {lang} labels")
+        console.print(f"wrote {counted(written, 'group')} to {out}, with {lang} labels")
     else:
         console.print(_table(answer.frame.to_dicts(), granularity))
     print_notes(rest)
@@ -84,13 +88,13 @@ def _table(records: list[Record], granularity: str) -> Table:
     periods = [p["period"] for p in records[0]["periods"]] if records else []
     span = f"{periods[0][:4]}–{periods[-1][:4]}" if periods else "no period"
     table = Table(
-        "subject",
-        "property",
-        "state",
-        "periods",
-        "objects",
-        "notes",
-        title=f"object pools per {granularity}, {span}: {len(records):,} groups",
+        prose("subject"),
+        prose("property"),
+        key("state"),
+        prose("periods"),
+        prose("objects"),
+        prose("notes"),
+        title=f"object pools per {granularity}, {span}: {counted(len(records), 'group')}",
     )
     for record in records:
         names = dict(zip(record["all_objects"], record["all_objects_labels"], strict=True))

@@ -9,9 +9,11 @@ import pyarrow as pa
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, graph, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, optional_day, parse_day
 from kgdiff.cli.options import (
     AllowGapOption,
+    CurrentOption,
+    CutoffOption,
     LangOption,
     MaxGapOption,
     OutOption,
@@ -19,16 +21,18 @@ from kgdiff.cli.options import (
     describe_reads,
     gap_policy,
 )
+from kgdiff.cli.tables import figure, key, prose
 from kgdiff.evidence.histories import ApiHistory, History
 from kgdiff.temporal.writers import write_reader
 from kgdiff.wikiapi.client import WikiClient
+from kgdiff.wording import counted
 
 SHOWN = 20
 
 
 def revisions_command(
-    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
-    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    cutoff: CutoffOption,
+    current: CurrentOption = None,
     wiki: Annotated[str, typer.Option("--wiki", help="Wiki of the articles.")] = "enwiki",
     pid: Annotated[
         list[str] | None, typer.Option("--pid", help="Only these properties (repeatable).")
@@ -58,7 +62,7 @@ def revisions_command(
 ) -> None:
     """First revision after each knowledge update whose lead names subject and new object."""
     out = checked_out(out)
-    days = parse_day(cutoff, "--cutoff"), parse_day(current, "--current")
+    days = parse_day(cutoff, "--cutoff"), optional_day(current, "--current")
     gap = gap_policy(max_gap, allow_gap)
     client = None
     history: History | None = None
@@ -74,7 +78,7 @@ def revisions_command(
         console.print(f"{client.requests_made:,} API requests")
     if out is not None:
         written = write_reader(pa.Table.from_pylist(rows).to_reader(), out)
-        console.print(f"wrote {written:,} rows to {out}")
+        console.print(f"wrote {counted(written, 'row')} to {out}")
 
 
 def _named(label: object, value: object) -> str:
@@ -85,8 +89,9 @@ def _named(label: object, value: object) -> str:
 def _summary(rows: list[dict[str, Any]]) -> Table:
     found = sum(row["revision_id"] is not None for row in rows)
     table = Table(
-        "subject", "pid", "new", "since", "page", "revision", "sentence",
-        title=f"{found:,} of {len(rows):,} knowledge updates have a supporting revision",
+        prose("subject"), prose("pid"), prose("new"), key("since"), prose("page"),
+        figure("revision"), prose("sentence"),
+        title=f"{found:,} of {counted(len(rows), 'knowledge update')} have a supporting revision",
     )  # fmt: skip
     for row in rows[:SHOWN]:
         table.add_row(

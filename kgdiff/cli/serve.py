@@ -17,6 +17,7 @@ import typer
 
 from kgdiff.cli.common import StoreOption, console
 from kgdiff.errors import StoreError, UsageError
+from kgdiff.query.jobs import DEFAULT_QUEUE, DEFAULT_WORKERS
 from kgdiff.store.layout import StoreLayout
 
 APP = "api.app:create_app"
@@ -66,6 +67,25 @@ def serve_command(
             "--max-url", min=64, help="Bytes a request's path and query string may hold (414)."
         ),
     ] = 8 * 1024,
+    heavy_workers: Annotated[
+        int,
+        typer.Option(
+            "--heavy-workers",
+            min=1,
+            help="Heavy requests (updates, pools, chains, evidence, revisions, staleness, a"
+            " first classification) each worker runs at once, each in a process of its own"
+            " at a lower CPU priority, so that point lookups keep answering.",
+        ),
+    ] = DEFAULT_WORKERS,
+    heavy_queue: Annotated[
+        int,
+        typer.Option(
+            "--heavy-queue",
+            min=0,
+            help="Heavy requests each worker keeps waiting beyond those running; more are"
+            " answered 429 with Retry-After.",
+        ),
+    ] = DEFAULT_QUEUE,
     lookup: Annotated[
         bool,
         typer.Option(
@@ -94,6 +114,8 @@ def serve_command(
     os.environ["KGDIFF_API_MAX_BUILDS"] = str(max_builds)
     os.environ["KGDIFF_API_MAX_BODY"] = str(max_body)
     os.environ["KGDIFF_API_MAX_URL"] = str(max_url)
+    os.environ["KGDIFF_API_HEAVY_WORKERS"] = str(heavy_workers)
+    os.environ["KGDIFF_API_HEAVY_QUEUE"] = str(heavy_queue)
     _run(host, port, workers)
 
 

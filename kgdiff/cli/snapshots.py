@@ -9,6 +9,8 @@ import typer
 from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, graph, parse_day, warn
+from kgdiff.cli.tables import figure, key, prose
+from kgdiff.store.compact import compact_snapshot
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import (
@@ -17,6 +19,7 @@ from kgdiff.store.snapshots import (
     list_snapshots,
     list_wikipedia_snapshots,
     refresh_catalog,
+    refuse_needed_base,
     remove_snapshot,
     snapshot_folder,
 )
@@ -49,32 +52,40 @@ def list_command(store: StoreOption = None) -> None:
 
 
 def _print_wikipedia(manifests: list[Manifest]) -> None:
-    table = Table("wikipedia snapshot", "wiki", "date", "pages", "revisions", "source")
+    columns = [key("name"), key("wiki"), key("date"), figure("pages"), figure("revisions")]
+    table = Table(*columns, title="Wikipedia snapshots")
     for m in manifests:
-        table.add_row(
-            m.name,
-            m.wiki or "",
-            m.date,
-            f"{m.counts['pages']:,}",
-            f"{m.counts['revisions']:,}",
-            m.source.path,
-        )
+        pages, revisions = m.counts["pages"], m.counts["revisions"]
+        table.add_row(m.name, m.wiki or "", m.date, f"{pages:,}", f"{revisions:,}")
     console.print(table)
+    _print_sources(manifests)
+
+
+def _stored(manifest: Manifest) -> str:
+    """How a snapshot is stored: ``whole`` or ``delta of BASE``."""
+    return "whole" if manifest.delta is None else f"delta of {manifest.delta.base}"
 
 
 def _print_wikidata(manifests: list[Manifest]) -> None:
-    table = Table("name", "date", "coverage", "entities", "statements", "rejects", "source")
+    """The snapshots' names, dates and counts (the rejects and how each is stored when any
+    has rejects or is a delta), then where each was read from: at 80 columns, whole."""
+    rejects = any(m.rejects for m in manifests)
+    deltas = any(m.delta is not None for m in manifests)
+    columns = [key("name"), key("date"), key("coverage"), figure("entities")]
+    columns += [figure("statements"), *([figure("rejects")] if rejects else [])]
+    table = Table(*columns, *([prose("stored")] if deltas else []), title="Wikidata snapshots")
     for m in manifests:
-        table.add_row(
-            m.name,
-            m.date,
-            m.coverage,
-            f"{m.counts['entities']:,}",
-            f"{m.counts['statements']:,}",
-            f"{m.rejects:,}",
-            m.source.path,
-        )
+        row = [m.name, m.date, m.coverage, f"{m.counts['entities']:,}"]
+        row += [f"{m.counts['statements']:,}", *([f"{m.rejects:,}"] if rejects else [])]
+        table.add_row(*row, *([_stored(m)] if deltas else []))
     console.print(table)
+    _print_sources(manifests)
+
+
+def _print_sources(manifests: list[Manifest]) -> None:
+    """Each snapshot's source file, one line each (a path is never cut)."""
+    for m in manifests:
+        console.print(f"{m.name}: read from {m.source.path}", highlight=False, soft_wrap=True)
 
 
 @snapshots_app.command("show")
@@ -93,10 +104,21 @@ def remove_command(
     """Remove a snapshot (its folder and its rows in the catalog views)."""
     layout = StoreLayout.resolve(store)
     snapshot_folder(layout, name)  # a snapshot whose manifest is damaged can be removed too
+    refuse_needed_base(layout, name)  # before asking
     if not yes:
         typer.confirm(f"remove snapshot {name!r} from {layout.root}?", abort=True)
     remove_snapshot(layout, name)
     console.print(f"removed snapshot {name}")
+
+
+@snapshots_app.command("compact")
+def compact_command(name: str, store: StoreOption = None) -> None:
+    """Rewrite a snapshot stored as a delta (kgdiff refresh) as a whole one: it no longer
+    needs its base, and reads no faster or slower."""
+    layout = StoreLayout.resolve(store)
+    manifest = compact_snapshot(layout, name)
+    rows = ", ".join(f"{value:,} {key}" for key, value in manifest.counts.items())
+    console.print(f"compacted snapshot {name}: stored whole ({rows})")
 
 
 @snapshots_app.command("catalog")

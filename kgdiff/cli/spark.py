@@ -11,10 +11,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, parse_day
+from kgdiff.cli.common import StoreOption, console, graph, optional_day, parse_day
 from kgdiff.cli.ingest import Coverage, print_result
 from kgdiff.cli.options import (
     AllowGapOption,
+    CurrentOption,
+    CutoffOption,
+    InitOption,
     LangOption,
     MaxGapOption,
     OutOption,
@@ -22,10 +25,12 @@ from kgdiff.cli.options import (
     describe_reads,
     gap_policy,
 )
-from kgdiff.export.classified import GroupChoice, export_classification, level_counts
+from kgdiff.cli.tables import figure, key
+from kgdiff.query.classified import GroupChoice, export_classification, level_counts
 from kgdiff.readers.json_dump import DEFAULT_CHUNK_BYTES
 from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.classify import check_dates
+from kgdiff.temporal.classify import check_mode
+from kgdiff.wording import counted
 
 MasterOption = Annotated[
     str | None,
@@ -96,9 +101,9 @@ def spark_ingest_command(
 
 
 def spark_classify_command(
-    init: Annotated[str, typer.Option("--init", help="Start of the window, YYYY-MM-DD.")],
-    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
-    current: Annotated[str, typer.Option("--current", help="The present, YYYY-MM-DD.")],
+    cutoff: CutoffOption,
+    init: InitOption = None,
+    current: CurrentOption = None,
     mode: Annotated[
         str, typer.Option("--mode", help="record, valid or both (the two views must agree).")
     ] = "record",
@@ -114,23 +119,29 @@ def spark_classify_command(
     from kgdiff.spark.session import spark_session
 
     out = checked_out(out)
-    days = (
-        parse_day(init, "--init"),
-        parse_day(cutoff, "--cutoff"),
-        parse_day(current, "--current"),
-    )
-    check_dates(*days)
+    gap = gap_policy(max_gap, allow_gap)
+    given = {
+        "init": optional_day(init, "--init"),
+        "cutoff": parse_day(cutoff, "--cutoff"),
+        "current": optional_day(current, "--current"),
+    }
+    check_mode(mode)
+    kg = graph(store)
+    try:  # the dates' defaults and checks, before Spark starts
+        window, _ = kg.answers.window(given, mode, gap)
+    finally:
+        kg.close()
     layout = StoreLayout.resolve(store)
     spark = spark_session(master)
-    build = spark_classification(spark, layout, days, mode, gap_policy(max_gap, allow_gap))
+    build = spark_classification(spark, layout, window.triple(), mode, gap)
     source = "reused" if build.reused else "built"
     console.print(f"{source} {build.path} (view {build.params.view_name} in {layout.catalog})")
     for line in describe_reads(build.reads):
         console.print(line, highlight=False, markup=False)
-    table = Table("level", "groups", title="groups by level")
+    table = Table(key("level"), figure("groups"), title="groups by level")
     for name, count in level_counts(build.path, GroupChoice()):
         table.add_row(name, f"{count:,}")
     console.print(table)
     if out is not None:
         exported = export_classification(layout, build, out, GroupChoice(), lang)
-        console.print(f"wrote {exported.rows:,} groups to {out}, with {lang} labels")
+        console.print(f"wrote {counted(exported.rows, 'group')} to {out}, with {lang} labels")

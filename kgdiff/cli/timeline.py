@@ -9,7 +9,8 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, graph, print_notes
 from kgdiff.cli.options import LangOption, OutOption, PidsOption, checked_out
-from kgdiff.query.labels import is_entity_id
+from kgdiff.cli.tables import key, prose
+from kgdiff.ids import is_entity_id
 from kgdiff.temporal.writers import write_reader
 
 
@@ -37,13 +38,13 @@ def _print(rows: list[dict[str, Any]]) -> None:
     first = rows[0]
     subject = _value(first["subject"], first["subject_label"])
     table = Table(
-        "property",
-        "value",
-        "first seen",
-        "last seen",
-        "now",
-        "valid from",
-        "valid until",
+        prose("property"),
+        prose("value"),
+        key("first seen"),
+        key("last seen"),
+        key("now"),
+        prose("valid from"),
+        prose("valid until"),
         title=f"{subject}: {len(rows)} statements across snapshots",
     )
     for row in rows:

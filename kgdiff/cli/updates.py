@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-import typer
 from rich.table import Table
 
-from kgdiff.cli.common import StoreOption, console, graph, parse_day, print_notes
+from kgdiff.cli.common import StoreOption, console, graph, optional_day, parse_day, print_notes
 from kgdiff.cli.options import (
     AllowGapOption,
+    CurrentOption,
+    CutoffOption,
     LangOption,
     MaxGapOption,
     OutOption,
@@ -18,18 +19,16 @@ from kgdiff.cli.options import (
     describe_reads,
     gap_policy,
 )
-from kgdiff.temporal.updates import check_window
+from kgdiff.cli.tables import prose
 from kgdiff.temporal.writers import write_reader
+from kgdiff.wording import counted
 
 SHOWN = 20
 
 
 def updates_command(
-    cutoff: Annotated[str, typer.Option("--cutoff", help="The model's knowledge cutoff.")],
-    current: Annotated[
-        str | None,
-        typer.Option("--current", help="The present (default: the latest snapshot's date)."),
-    ] = None,
+    cutoff: CutoffOption,
+    current: CurrentOption = None,
     pid: PidsOption = None,
     out: OutOption = None,
     lang: LangOption = "en",
@@ -41,9 +40,7 @@ def updates_command(
     latest snapshot at or before --current is read)."""
     out = checked_out(out)
     cutoff_day = parse_day(cutoff, "--cutoff")
-    current_day = parse_day(current, "--current") if current is not None else None
-    if current_day is not None:
-        check_window(cutoff_day, current_day)  # before the store: a wrong order needs none
+    current_day = optional_day(current, "--current")
     gap = gap_policy(max_gap, allow_gap)
     answer = graph(store).answers.updates(cutoff_day, current_day, pid, lang, gap)
     for line in describe_reads(answer.reads):
@@ -61,8 +58,8 @@ def _named(label: object, value: object) -> str:
 
 
 def _summary(rows: list[dict[str, Any]], total: int) -> Table:
-    title = f"{total:,} knowledge updates"
-    table = Table("subject", "property", "old", "new", "new since", title=title)
+    title = counted(total, "knowledge update")
+    table = Table(*map(prose, ("subject", "property", "old", "new", "new since")), title=title)
     for row in rows:
         since = row["new_start_lo"]
         if row["new_start_hi"] != since:

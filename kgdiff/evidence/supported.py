@@ -13,6 +13,7 @@ from kgdiff.sqlfiles import IDENTIFIER, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import read_manifest
 from kgdiff.store.vetting import evidence_tables, wikipedia_snapshots
+from kgdiff.wording import counted
 
 PREFERRED_WIKI = "enwiki"
 
@@ -84,7 +85,7 @@ class SupportedSummary:
     def reason_lines(self) -> list[str]:
         """One line per reason, most groups first: ``unknown, 12 groups: <reason>``."""
         ranked = sorted(self.reasons.items(), key=lambda item: (-item[1], item[0]))
-        return [f"unknown, {groups:,} groups: {reason}" for reason, groups in ranked]
+        return [f"unknown, {counted(groups, 'group')}: {reason}" for reason, groups in ranked]
 
 
 def summarise_supported(rows: Iterable[tuple[Any, ...]]) -> SupportedSummary:

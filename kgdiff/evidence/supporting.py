@@ -16,7 +16,7 @@ import duckdb
 
 from kgdiff.evidence.histories import History
 from kgdiff.evidence.mentions import Name, NameMatcher, names_by_entity
-from kgdiff.query.labels import DEFAULT_LANG
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.dates import DateRead, GapPolicy
 from kgdiff.temporal.updates import UpdatesQuery

@@ -1,8 +1,9 @@
 """The options of items whose gold is the abstention ("I don't know": the ``temporal``
 config's unanswerable years), column by column: besides the abstention, the first label of an
-object the data hold for another year (the outdated option), then distractors of the relation
-that read as none of those objects' texts (drawn as for every other item:
-:mod:`kgdiff.export.noise_frames`)."""
+object the data hold for an earlier year (the outdated option; a year before the subject
+existed has none: every object of its group is a later one), then distractors of the kind of
+the group's objects that read as none of those objects' texts (drawn as for every other
+item: :mod:`kgdiff.export.noise_frames`)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ ABSTAINED = normalised(UNKNOWN_OPTION)
 
 
 def _first_classes(rows: pl.DataFrame, setting: ChoiceSetting) -> pl.DataFrame:
-    """``_id`` and ``classes``: those of the first of its ``group_objects`` that has words,
-    then the relation's object class."""
+    """``_id`` and ``classes``: the kind keys a distractor of the first of its
+    ``group_objects`` that has words may have, then the relation's object class."""
     values = words_of(rows, "group_objects", setting.words).drop_nulls("main")
-    first = values.group_by("_id", maintain_order=True).agg(pl.col("classes").first())
+    first = values.group_by("_id", maintain_order=True).agg(
+        pl.col("wanted").first().alias("classes")
+    )
     found = rows.select("_id", "pid").join(first, on="_id", how="left", maintain_order="left")
     found = found.join(setting.relations(), on="pid", maintain_order="left")
     own = pl.concat_list(pl.col("object_class")).list.drop_nulls()
@@ -57,18 +60,23 @@ def _others(frame: pl.DataFrame) -> pl.DataFrame:
 def abstention_others(
     rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]
 ) -> pl.DataFrame:
-    """The rows of ``rows`` (``_id``, ``pid``, ``group_objects``) that can have
-    ``setting.options`` options with the abstention, with ``_others`` and ``_other_types``
-    (the options besides the abstention, unordered) and ``outdated_answers``; the others are
-    counted in ``tally`` (``too_few_options``)."""
+    """The rows of ``rows`` (``_id``, ``subject``, ``pid``, ``group_objects``, ``reason``)
+    that can have ``setting.options`` options with the abstention, with ``_others`` and
+    ``_other_types`` (the options besides the abstention, unordered) and
+    ``outdated_answers``; the others are counted in ``tally`` (``too_few_options``)."""
     wanted = setting.options - 1
-    asked = rows.with_columns(latest=pl.lit([], TEXTS), outdated=pl.col("group_objects"))
+    earlier = pl.when(pl.col("reason") == "before_subject").then(pl.lit([], TEXTS))
+    asked = rows.with_columns(
+        latest=pl.lit([], TEXTS),
+        outdated=pl.col("group_objects"),
+        offered_outdated=earlier.otherwise(pl.col("group_objects")),
+    )
     texts = answer_columns(asked, setting.words).with_columns(_outdated_option())
     requests = texts.join(_first_classes(rows, setting), on="_id", maintain_order="left").select(
         "_id",
         record_digests(None, texts.get_column("_id"), "noise").alias("digest"),
-        "pid", "kind", "classes",
-        pl.col("group_objects").alias("exclude"),
+        "subject", "pid", "kind", "classes",
+        pl.concat_list("group_objects", pl.col("subject")).alias("exclude"),
         pl.concat_list("outdated_forms", pl.lit(ABSTAINED)).alias("taken"),
         (pl.lit(wanted) - pl.col("_outdated").is_not_null().cast(pl.Int64())).alias("need"),
     )  # fmt: skip

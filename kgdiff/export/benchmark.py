@@ -8,7 +8,7 @@ there is one), builds each config asked for, and writes the folder atomically.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -19,6 +19,9 @@ import polars as pl
 
 import kgdiff
 from kgdiff.errors import UsageError
+from kgdiff.export.audit.report import AuditReport
+from kgdiff.export.audit.run import audit_export
+from kgdiff.export.audit.write import write_audit
 from kgdiff.export.benchmark_model import (
     BenchmarkRequest,
     BuildFacts,
@@ -33,12 +36,13 @@ from kgdiff.export.pools_config import pools_config, read_pools
 from kgdiff.export.qa_config import qa_config
 from kgdiff.export.relation_model import RelationCatalogue
 from kgdiff.export.relations import dump_catalogue, load_catalogue
+from kgdiff.export.salience import Salience, check_salience
 from kgdiff.export.temporal_config import read_dated, temporal_config
+from kgdiff.export.tier_caps import tier_cap
 from kgdiff.export.updates_config import read_updates, updates_config
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.classify import check_dates
 
 ConfigBuilder = Callable[..., ConfigExport]
 CONFIGS: dict[str, ConfigBuilder] = {
@@ -55,26 +59,46 @@ READS_AHEAD: dict[str, Callable[..., Any]] = {
     "temporal": read_dated,
     "pools": read_pools,
 }
-"""The configs whose DuckDB reads start in the background as an export begins, one after the
-other in this order (the order they are needed in: :mod:`kgdiff.export.read_ahead`), while
-the ``qa`` records and the next configs' are built."""
+"""The configs whose DuckDB reads start in the background once the config before them is set
+up (:mod:`kgdiff.export.read_ahead`), while that config's records are built."""
+READ_AHEAD_MAX_STATEMENTS = 10_000_000
+"""The largest snapshot an export reads ahead for. A read beside a config's records adds
+DuckDB's memory and the read's result to the config's own: at 3 × 2.5 M statements every
+config in 1.69 GB with the reads ahead, 1.44 GB without; at 3 × 25 M the ``qa`` records
+alone take more than 4 GB. Past this size each read runs when its config is set up: the
+export takes longer on two cores, not more memory."""
 EXPORT_MODES = ("record", "valid")
 DUCKDB_MEMORY_FLOOR = 512 * 2**20
+DUCKDB_MEMORY_CAP = 2 * 2**30
 DUCKDB_BYTES_PER_STATEMENT = 64
 """DuckDB's memory limit while an export runs: the floor, or this many bytes per statement of
-the largest snapshot if more. Its window queries over every statement (``kg.updates``,
-``kg.chains``, the pools) spill to disk beyond it instead of taking most of the machine,
-leaving room for the records built meanwhile (the reads run beside the configs:
+the largest snapshot if more, up to the cap. Its window queries over every statement
+(``kg.updates``, ``kg.chains``, the pools) spill to disk beyond it instead of taking most of
+the machine, leaving room for the records built meanwhile (the reads run beside the configs:
 :mod:`kgdiff.export.read_ahead`); but some of their operators cannot spill, and ``kg.chains``
 ran out of 384 and 512 MB on 20 M statements (1 GB was enough). Every config of 3 × 5 M
-statements: peak RSS 1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB."""
+statements: peak RSS 1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB. The cap keeps the
+export within the 4 GB an export may take at any size (issue 36): without it a snapshot of
+200 M statements asked for 12.8 GB, a full Wikidata one (1.65 B) for 105 GB."""
+
+
+def duckdb_limit(statements: Iterable[int]) -> str:
+    """The export's DuckDB memory limit for snapshots of these many statements each: 64
+    bytes a statement of the largest, within :data:`DUCKDB_MEMORY_FLOOR` and
+    :data:`DUCKDB_MEMORY_CAP`."""
+    wanted = max([DUCKDB_MEMORY_FLOOR, *(DUCKDB_BYTES_PER_STATEMENT * n for n in statements)])
+    return f"{min(wanted, DUCKDB_MEMORY_CAP) // 2**20}MB"
 
 
 def duckdb_memory(kg: KnowledgeGraph) -> str:
-    """The export's DuckDB memory limit for ``kg``'s snapshots (:data:`DUCKDB_MEMORY_FLOOR`)."""
-    counts = [m.counts.get("statements", 0) for m in list_snapshots(kg.layout)]
-    wanted = max([DUCKDB_MEMORY_FLOOR, *(DUCKDB_BYTES_PER_STATEMENT * n for n in counts)])
-    return f"{wanted // 2**20}MB"
+    """The export's DuckDB memory limit for ``kg``'s snapshots (:func:`duckdb_limit`)."""
+    return duckdb_limit(m.counts.get("statements", 0) for m in list_snapshots(kg.layout))
+
+
+def reads_ahead(statements: Iterable[int]) -> bool:
+    """Whether an export of snapshots of these many statements reads ahead
+    (:data:`READ_AHEAD_MAX_STATEMENTS`)."""
+    return max(statements, default=0) <= READ_AHEAD_MAX_STATEMENTS
 
 
 @dataclass(frozen=True)
@@ -86,6 +110,8 @@ class BenchmarkExport:
     facts: BuildFacts
     notes: tuple[str, ...] = ()
     """What the configs say of their records (e.g. the ``pools`` static split sampled)."""
+    audit: AuditReport | None = None
+    """The audit of the records written (:mod:`kgdiff.export.audit`), also in the card."""
 
 
 def check_configs(names: Sequence[str]) -> tuple[str, ...]:
@@ -102,13 +128,11 @@ def check_configs(names: Sequence[str]) -> tuple[str, ...]:
 
 
 def resolve_dates(kg: KnowledgeGraph, request: BenchmarkRequest) -> Dates:
-    """The request's dates, init and current defaulting to the first and latest snapshots'."""
-    first, latest = (None, None)
-    if request.init is None or request.current is None:
-        first, latest = kg.answers.span()
-    dates = Dates(request.init or first, request.cutoff, request.current or latest)  # type: ignore[arg-type]
-    check_dates(dates.init, dates.cutoff, dates.current)
-    return dates
+    """The request's dates, init and current defaulting to the first and latest snapshots',
+    checked as every face checks them (:mod:`kgdiff.temporal.window`)."""
+    given = {"init": request.init, "cutoff": request.cutoff, "current": request.current}
+    window, _ = kg.answers.window(given, request.mode, request.gap)
+    return Dates(*window.triple())
 
 
 def _facts(
@@ -128,6 +152,8 @@ def _facts(
         "lang": request.lang,
         "options": request.options,
         "pools_static": request.pools_static,
+        "distractor_tier_cap": tier_cap(),
+        **Salience.of(request).filters(),
         "max_gap": request.gap.max_gap,
         "allow_gap": request.gap.allow,
         "configs": list(configs),
@@ -144,16 +170,25 @@ def _facts(
 
 @contextmanager
 def bounded_duckdb(kg: KnowledgeGraph, limit: str) -> Iterator[None]:
-    """The catalog's DuckDB held to ``limit`` of memory, its own limit back afterwards."""
+    """The catalog's DuckDB held to ``limit`` of memory, with its allocator's background
+    threads on, its own settings back afterwards. Without those threads DuckDB's allocator
+    kept what a large query had freed: after naming the 340,000 answers of 3 × 5 M statements
+    the process held 786 MB, with them 358 MB five seconds later (peak 1,006 MB, 475)."""
+    wanted = {"memory_limit": limit, "allocator_background_threads": "true"}
     with kg.connection() as connection:
-        row = connection.execute("SELECT current_setting('memory_limit')").fetchone()
-        connection.execute(f"SET memory_limit = '{limit}'")
+        before = {
+            name: connection.execute("SELECT current_setting(?)", [name]).fetchone()
+            for name in wanted
+        }
+        for name, value in wanted.items():
+            connection.execute(f"SET {name} = '{value}'")
     try:
         yield
     finally:
-        if row is not None:
-            with kg.connection() as connection:
-                connection.execute(f"SET memory_limit = '{row[0]}'")
+        with kg.connection() as connection:
+            for name, row in before.items():
+                if row is not None:
+                    connection.execute(f"SET {name} = '{row[0]}'")
 
 
 def _built(
@@ -165,14 +200,18 @@ def _built(
     configs: Sequence[str],
     on_step: Callable[[str], None],
 ) -> Iterator[ConfigExport]:
-    """The configs, each set up when the writer asks for it; once the first is set up (its
-    names read), the later configs' DuckDB reads start in the background."""
+    """The configs, each set up when the writer asks for it; once one is set up (its names
+    read), the next config's DuckDB read starts in the background while its records are
+    written (on a store small enough: :func:`reads_ahead`). One read ahead at a time: a
+    read's result waits in memory until its config takes it (all four beside the ``qa``
+    records: 1.51 GB after ``qa`` at 3 × 2.5 M statements, one: 1.32 GB)."""
+    ahead = reads_ahead(m.counts.get("statements", 0) for m in list_snapshots(kg.layout))
     for index, name in enumerate(configs):
         config = CONFIGS[name](kg, groups, request, dates, catalogue, on_step)
-        if index == 0:
-            for later in (later for later in READS_AHEAD if later in configs[1:]):
-                read = partial(READS_AHEAD[later], kg, groups, request, dates, catalogue)
-                groups.ahead.submit(later, read)
+        following = configs[index + 1] if index + 1 < len(configs) else None
+        if ahead and following in READS_AHEAD:
+            read = partial(READS_AHEAD[following], kg, groups, request, dates, catalogue)
+            groups.ahead.submit(following, read)
         yield config
 
 
@@ -192,6 +231,8 @@ def export_benchmark(
     if not 2 <= request.options <= 26:
         raise UsageError(f"--options {request.options}: an item takes 2 to 26 options")
     pools_static_policy(request.pools_static)
+    tier_cap()  # a bad KGDIFF_EXPORT_TIER_CAP is refused before any work
+    check_salience(Salience.of(request), kg.layout)
     check_target(out, force)
     catalogue = load_catalogue(request.relations)
     dates = resolve_dates(kg, request)
@@ -204,8 +245,26 @@ def export_benchmark(
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
             built = _built(kg, groups, request, dates, catalogue, configs, on_step)
             on_step(f"writing {out}")
-            written = write_dataset(out, built, facts, force)
+            audits: list[AuditReport] = []
+            finish = partial(_audit, kg, catalogue, audits, on_step)
+            written = write_dataset(out, built, facts, force, finish)
         finally:
             groups.ahead.close()
     notes = tuple(note for config in written for note in config.notes)
-    return BenchmarkExport(out, {config.name: config.records() for config in written}, facts, notes)
+    records = {config.name: config.records() for config in written}
+    return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)
+
+
+def _audit(
+    kg: KnowledgeGraph,
+    catalogue: RelationCatalogue,
+    audits: list[AuditReport],
+    on_step: Callable[[str], None],
+    folder: Path,
+) -> None:
+    """Audit the records written into ``folder`` and put the report into its card and
+    ``kgdiff_build.json`` (before the folder is moved into place)."""
+    on_step("auditing the records")
+    report = audit_export(folder, kg, catalogue)
+    write_audit(folder, report)
+    audits.append(report)

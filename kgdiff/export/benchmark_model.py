@@ -13,6 +13,10 @@ import polars as pl
 from kgdiff.temporal.dates import GapPolicy
 
 DEFAULT_SEED = 0
+DEFAULT_MIN_SITELINKS = 1
+"""A subject needs an article in at least one Wikimedia project by default: most items of a
+full Wikidata dump have none (scholarly articles, genes, stars: under one sitelink per entity
+on average), and a question about one asks what no encyclopedia a model read has said."""
 POOLS_STATIC_POLICIES = ("balanced", "all")
 """The ``pools`` config's named policies for its static groups (or a positive number)."""
 
@@ -42,6 +46,11 @@ class BenchmarkRequest:
     """The ``pools`` config's static groups: ``balanced`` (as many as its dynamic groups, as
     ChroKnowBench balances them), ``all``, or at most this many; the first in the seed's
     order (``--pools-static``)."""
+    min_sitelinks: int = DEFAULT_MIN_SITELINKS
+    """Only subjects with at least this many sitelinks are asked about (``--min-sitelinks``)."""
+    min_pageviews: int | None = None
+    """With page views in the store, only subjects whose article has a median of at least this
+    many monthly views (``--min-pageviews``); None: no such filter."""
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,20 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from kgdiff.export.answer_frames import answer_columns
+from kgdiff.export.answer_frames import UNNAMED, answer_columns
+from kgdiff.export.answer_hygiene import placeholder_reason, without_placeholders
 from kgdiff.export.column_draws import record_digests
 from kgdiff.export.noise_frames import NoiseTiers
 from kgdiff.export.option_frames import choice_columns
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.subject_echo import ANSWER_NAMES_SUBJECT, without_naming
+from kgdiff.export.tautology import TAUTOLOGY, Asked, judge_frame, without_restating
 
 NO_CLASSES = pl.lit([], pl.List(pl.String()))
+GOLD_PARTLY_UNNAMED = "gold_partly_unnamed"
+"""Why a record some of whose latest objects have no words is not asked: a model naming one of
+them (Champollion's First French Empire, no English label in the store) would be scored
+wrong."""
 
 
 @dataclass(frozen=True)
@@ -45,13 +52,65 @@ class ChoiceSetting:
         )
 
 
-def _answered(rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]) -> pl.DataFrame:
-    """The rows whose latest objects have words, with their answers' words, relation, the
-    correct value's classes (then the relation's object class) and the record's digests."""
+VALUE_LISTS = ("latest", "outdated", "offered_outdated", "all_answers")
+"""The lists of value keys a record shows, which never hold a placeholder."""
+
+
+def _count(tally: Counter[str], reasons: pl.Series) -> None:
+    for reason, count in reasons.drop_nulls().value_counts().iter_rows():
+        tally[reason] += count
+
+
+def _with_values(rows: pl.DataFrame, tally: Counter[str]) -> pl.DataFrame:
+    """The rows whose latest objects are not only placeholders (the others counted as
+    ``no_value`` or ``unknown_value``), with no placeholder left in their value lists."""
+    reasons = rows.select(placeholder_reason(pl.col("latest"))).to_series()
+    _count(tally, reasons)
+    kept = rows.filter(reasons.is_null())
+    lists = [name for name in VALUE_LISTS if name in kept.columns]
+    return kept.with_columns(without_placeholders(pl.col(name)).alias(name) for name in lists)
+
+
+def _not_tautologies(
+    answered: pl.DataFrame, asked: Asked | None, tally: Counter[str]
+) -> pl.DataFrame:
+    """The rows that do not give their answer away in their ``asked`` columns (the others
+    counted as ``tautology``), without the aliases that restate their question."""
+    if asked is None or not answered.height:
+        return answered
+    given, restating = judge_frame(
+        answered, "answers", "answer_labels", asked.slots, asked.texts, values="latest"
+    )
+    if given.len():
+        tally[TAUTOLOGY] += given.len()
+        answered = answered.filter(~pl.col("_id").is_in(given.implode()))
+    return without_restating(answered, restating, ("answers", "answer_forms"))
+
+
+def _answered(
+    rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str], asked: Asked | None = None
+) -> pl.DataFrame:
+    """The rows whose latest objects have words and whose ``asked`` texts do not give them
+    away, with their answers' words, relation, the kind keys a distractor of the correct
+    value may have (its own, then the relation's object class:
+    :mod:`kgdiff.export.option_kinds`) and the record's digests."""
+    rows = _with_values(rows, tally)
     answered = answer_columns(rows, setting.words).filter(pl.col("correct").is_not_null())
     if rows.height > answered.height:
         tally["no_answer_text"] += rows.height - answered.height
-    classes = setting.words.select(pl.col("value").alias("correct_value"), "classes")
+    answered = _not_tautologies(answered, asked, tally)
+    # a true answer without words would be scored wrong: the record is not asked
+    partly = pl.col(UNNAMED) > 0
+    if unnamed := answered.filter(partly).height:
+        tally[GOLD_PARTLY_UNNAMED] += unnamed
+        answered = answered.filter(~partly)
+    answered = answered.drop(UNNAMED)
+    answered, naming = without_naming(answered, "answer_labels", "subject_needles")
+    if naming:
+        tally[ANSWER_NAMES_SUBJECT] += naming
+    classes = setting.words.select(
+        pl.col("value").alias("correct_value"), pl.col("wanted").alias("classes")
+    )
     answered = answered.join(setting.relations(), on="pid", maintain_order="left")
     answered = answered.join(classes, on="correct_value", how="left", maintain_order="left")
     own_class = pl.concat_list(pl.col("object_class")).list.drop_nulls()
@@ -66,15 +125,24 @@ def _answered(rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]) -
 
 
 def answered_choices(
-    rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]
+    rows: pl.DataFrame,
+    setting: ChoiceSetting,
+    tally: Counter[str],
+    asked: Asked | None = None,
 ) -> pl.DataFrame:
-    """The records of ``rows`` (``_id``, ``pid`` in the catalogue, lists ``latest``,
-    ``outdated`` and ``all_answers``; ``_noise_key`` if records share distractors) that can
-    be asked, in their order, with their answers'
-    words (:data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`), ``relation``, ``options``,
-    ``choice_types``, ``gold``, ``wrong`` and ``truth``; why the others cannot
-    (``no_answer_text``, ``too_few_options``) is counted in ``tally``."""
-    built, too_few = choice_columns(_answered(rows, setting, tally), setting.tiers, setting.options)
+    """The records of ``rows`` (``_id``, ``subject``, ``pid`` in the catalogue, lists
+    ``latest``, ``outdated`` and ``all_answers``; ``_noise_key`` if records share
+    distractors; the text columns of ``asked``) that can be asked, in their order, with their
+    answers' words (:data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`), ``relation``,
+    ``options``, ``choice_types``, ``gold``, ``wrong`` and ``truth``, and no placeholder in
+    their value lists; why the others cannot (``no_value``, ``unknown_value``,
+    ``no_answer_text``, :data:`GOLD_PARTLY_UNNAMED`, ``tautology``:
+    :func:`~kgdiff.export.tautology.judge`,
+    ``answer_names_subject``: :mod:`kgdiff.export.subject_echo`, when the rows have the
+    column ``subject_needles``, ``too_few_options``) is counted in ``tally``; an alias that
+    restates the question is no answer."""
+    answered = _answered(rows, setting, tally, asked)
+    built, too_few = choice_columns(answered, setting.tiers, setting.options)
     if too_few:
         tally["too_few_options"] += too_few
     return built

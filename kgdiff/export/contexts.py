@@ -12,11 +12,11 @@ import polars as pl
 
 from kgdiff.evidence.supported import evidence_wiki
 from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.value_text import is_entity
 from kgdiff.pageviews.popularity import popularity_of_files
 from kgdiff.pageviews.store import table_files
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
+from kgdiff.valuetext import is_entity
 
 Group = tuple[str, str]
 WANTED = ["subject", "pid", "value", "position", "role", "snapshot"]
@@ -69,13 +69,17 @@ def contexts_of(
 def group_contexts(
     connection: duckdb.DuckDBPyConnection,
     layout: StoreLayout,
-    groups: pl.DataFrame,
+    groups: pl.DataFrame | pl.LazyFrame,
     catalogue: RelationCatalogue,
 ) -> dict[Group, Context]:
     """The evidence sentence of each group of ``groups`` (classified rows with their
-    ``wikipedia_current`` column) that has one; empty when the store has no evidence."""
-    if evidence_wiki(layout) is None or "wikipedia_current" not in groups.columns:
+    ``wikipedia_current`` column) that has one; empty when the store has no evidence (lazy
+    ``groups`` are then never collected)."""
+    columns = groups.collect_schema().names()
+    if evidence_wiki(layout) is None or "wikipedia_current" not in columns:
         return {}
+    if isinstance(groups, pl.LazyFrame):
+        groups = groups.select("subject", "pid", "latest", "wikipedia_current").collect()
     return contexts_of(connection, _wanted(groups, catalogue))
 
 

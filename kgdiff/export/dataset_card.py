@@ -14,6 +14,7 @@ from typing import Any
 
 from kgdiff.export.benchmark_model import BuildFacts, ConfigExport
 from kgdiff.export.dataset_schema import WIKIPEDIA_FIELDS, feature_lines
+from kgdiff.export.drop_counts import dropped_json
 
 BUILD_FILE = "kgdiff_build.json"
 CARD_FILE = "README.md"
@@ -68,6 +69,43 @@ def _config_lines(config: ConfigExport) -> list[str]:
     return [*lines, ""]
 
 
+FILTER_REASONS = {
+    "below_min_sitelinks": ("min_sitelinks", "sitelinks (articles in Wikimedia projects)"),
+    "below_min_pageviews": ("min_pageviews", "median monthly views of its article"),
+}
+"""The salience filters (docs/benchmark-export.md#what-is-left-out): the reason a record is
+counted under in ``dropped``, the parameter, and what it counts."""
+
+
+def _removed(config: ConfigExport, reason: str) -> dict[str, int]:
+    dropped = dropped_json(config.counts.get("dropped", {}))
+    return {split: found[reason] for split, found in dropped.items() if found.get(reason)}
+
+
+def _filter_lines(configs: Sequence[ConfigExport], facts: BuildFacts) -> list[str]:
+    """The card's section on the salience filters and the records each left out."""
+    lines = ["## Filters", ""]
+    for reason, (parameter, what) in FILTER_REASONS.items():
+        threshold = facts.parameters.get(parameter)
+        if threshold is None:
+            lines.append(f"- `--{parameter.replace('_', '-')}`: not set.")
+            continue
+        removed = {config.name: _removed(config, reason) for config in configs}
+        parts = [
+            f"{name} {sum(splits.values()):,} ("
+            + ", ".join(f"{split} {count:,}" for split, count in splits.items())
+            + ")"
+            for name, splits in removed.items()
+            if splits
+        ]
+        left = "; ".join(parts) if parts else "none"
+        lines.append(
+            f"- `--{parameter.replace('_', '-')} {threshold}`: a subject needs at least"
+            f" {threshold:,} {what}. Records left out: {left}."
+        )
+    return [*lines, ""]
+
+
 def card_text(configs: Sequence[ConfigExport], facts: BuildFacts) -> str:
     """The whole ``README.md``."""
     wikipedia = ", ".join(f"`{name}`" for name in sorted(WIKIPEDIA_FIELDS))
@@ -88,10 +126,11 @@ def card_text(configs: Sequence[ConfigExport], facts: BuildFacts) -> str:
         lines += _config_lines(config)
     lines += ["## How it was built", "", *_parameter_lines(facts), ""]
     lines += [
-        f"The same parameters, the counts of every split and what was left out are in"
-        f" `{BUILD_FILE}`. Each split is a Parquet file with a JSON lines copy beside it"
-        " (`data/<config>/<split>.jsonl`).",
+        f"The same parameters, the counts of every split and what was left out (per split and"
+        f" reason, under `dropped`) are in `{BUILD_FILE}`. Each split is a Parquet file with a"
+        " JSON lines copy beside it (`data/<config>/<split>.jsonl`).",
         "",
+        *_filter_lines(configs, facts),
         "## Licence",
         "",
         "The fields taken from Wikidata (identifiers, labels, aliases, values, and the questions"
@@ -120,7 +159,10 @@ def build_json(configs: Sequence[ConfigExport], facts: BuildFacts) -> str:
                     }
                     for split, count in config.records().items()
                 },
-                **config.counts,
+                **{
+                    key: dropped_json(value) if key == "dropped" else value
+                    for key, value in config.counts.items()
+                },
             }
             for config in configs
         },

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -59,7 +59,12 @@ def write_split(
     return written
 
 
-def _fill(folder: Path, configs: Iterable[ConfigExport], facts: BuildFacts) -> list[ConfigExport]:
+def _fill(
+    folder: Path,
+    configs: Iterable[ConfigExport],
+    facts: BuildFacts,
+    finish: Callable[[Path], None] | None = None,
+) -> list[ConfigExport]:
     written = []
     for config in configs:  # built one after the other, each written before the next is built
         for split, chunks in config.splits.items():
@@ -70,6 +75,8 @@ def _fill(folder: Path, configs: Iterable[ConfigExport], facts: BuildFacts) -> l
     (folder / CARD_FILE).write_text(card_text(written, facts), encoding="utf-8")
     (folder / BUILD_FILE).write_text(build_json(written, facts), encoding="utf-8")
     write_tasks(folder, [config.name for config in written])
+    if finish is not None:  # e.g. the audit, written into the card before the folder is shown
+        finish(folder)
     return written
 
 
@@ -85,17 +92,22 @@ def _swap_in(staging: Path, out: Path) -> None:
 
 
 def write_dataset(
-    out: Path, configs: Iterable[ConfigExport], facts: BuildFacts, force: bool = False
+    out: Path,
+    configs: Iterable[ConfigExport],
+    facts: BuildFacts,
+    force: bool = False,
+    finish: Callable[[Path], None] | None = None,
 ) -> list[ConfigExport]:
     """Write the dataset folder ``out`` (replacing a non-empty one only with ``force``) and
     return the configs written. ``configs`` may be built lazily: each is written before the
-    next is asked for, so one config's records and setting are in memory at a time."""
+    next is asked for, so one config's records and setting are in memory at a time.
+    ``finish`` sees the complete folder before it is moved into place."""
     check_target(out, force)
     staging = out.parent / f".{out.name}.partial-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:
-        written = _fill(staging, configs, facts)
+        written = _fill(staging, configs, facts, finish)
         _swap_in(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -52,7 +52,7 @@ def _limited(
     rows = rows.with_columns(pl.Series("_rank", ranks, dtype=pl.UInt64())).sort("_rank", "_id")
     built: list[pl.DataFrame] = []
     count = 0
-    for offset in range(0, rows.height, CHUNK):
+    for offset in range(0, max(rows.height, 1), CHUNK):  # an empty split builds one empty frame
         batch = rows.slice(offset, CHUNK)
         frame = build(batch.drop("_rank"), tally)
         built.append(frame.join(batch.select(pl.col("_id").alias("id"), "_rank"), on="id"))
@@ -64,7 +64,7 @@ def _limited(
 
 
 def frame_chunks(
-    rows: pl.DataFrame,
+    rows: pl.DataFrame | pl.LazyFrame,
     key: pl.Expr,
     build: BuildFrame,
     request: BenchmarkRequest,
@@ -74,8 +74,11 @@ def frame_chunks(
     """The records ``build`` makes of ``rows`` (whose ids ``key`` computes), sorted by id, in
     frames of at most :data:`CHUNK` of ``schema``; why a row has none is counted in ``tally``
     by the builder. Both true/false labels occur among the first batch's records whenever
-    they can."""
+    they can. Lazy ``rows`` are collected only when the split is written, sorted in the same
+    step: a config's splits are then not all held at once, nor each twice."""
     rows = rows.with_columns(key.alias("_id")).sort("_id")
+    if isinstance(rows, pl.LazyFrame):
+        rows = rows.collect()
     if request.limit is not None:
         yield _limited(rows, build, request, tally).select(schema.names()).cast(schema)
         return

@@ -1,17 +1,27 @@
 """Distractors, drawn for every record of a frame at once from tiers of candidates (every
-answer of the classified groups that has words): objects of the same relation that share a
-class with the answer (its P31 classes, then the relation's ``object_class``; a time's
-precision stands for its class), any object of the relation, objects of other relations of
-the same object type sharing such a class, and, for dates, quantities and strings, any value of
-that type.
+answer of the classified groups that has words), all of the gold's kind
+(:mod:`kgdiff.export.option_kinds`): objects of the same relation that share one of the
+answer's own kind keys (its classes; a time's written form, a quantity's unit and magnitude,
+a text's language), then objects of other relations of the same object type sharing such a
+key, then, last, the same relation's and then other relations' objects of the class the
+catalogue expects of the relation's objects (its ``object_class``), which the answer need not
+have: Greenland, the answer of "Which country is Nuuk in?", is a constituent country like
+Scotland before it is a country like Belgium. An answer without any kind key (a string, an
+item the store gives no class) is offered any object of the same relation. A person is offered
+people of its role and, for a mother, a father or a spouse, of its sex, never any person
+(:mod:`kgdiff.export.human_keys`); no candidate is a value the record's subject holds under a
+relation of the same kind (:mod:`kgdiff.export.subject_truths`).
 
-A record's draws are fixed by its id alone (its digest, ``fixed`` purpose ``noise``): first
-:data:`FIRST_DRAWS` draws from each of its tiers in turn, then up to :data:`DRAWS` from each,
-then every candidate of its small tiers (at most :data:`DRAWS` candidates) in an order of its
-own; draws from a large tier are with replacement (repeats are skipped). A candidate is kept
-when it is none of the record's own values, reads differently (normalised) from every text the
-record has taken, and from every distractor kept before it. Records short of distractors after
-one round go on to the next; most need one or two and are served by the first.
+A record's draws are fixed by its id alone (its digest, ``fixed`` purpose ``noise``), tier
+after tier in that order, each tier drawn from until it has nothing more to give before the
+next is: first :data:`FIRST_DRAWS` draws, then up to :data:`DRAWS`, then, for a small tier (at
+most :data:`DRAWS` candidates), every candidate in an order of the record's own; draws from a
+large tier are with replacement (repeats are skipped). A candidate is kept when it is none of
+the record's own values (nor its subject), when none of its texts (label or alias) reads as a
+text the record has taken (normalised), and when it reads differently from every distractor
+kept before it. Records short of distractors after one round go on to the next; most need one
+or two and are served by the first. (A small first tier is thus used up before a larger, less
+fitting one is drawn from: the heads of government a store holds before any human.)
 """
 
 from __future__ import annotations
@@ -20,65 +30,95 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from kgdiff.export.class_members import relation_kinds
 from kgdiff.export.column_draws import mixed
+from kgdiff.export.human_keys import plausible_keys
+from kgdiff.export.human_roles import TYPICAL_SCHEMA
+from kgdiff.export.noise_plan import DECLARED_SCHEMA, candidate_tiers, tier_plan
 from kgdiff.export.relation_model import ObjectType, RelationCatalogue
+from kgdiff.export.subject_truths import SubjectTruths, blocked_values
+from kgdiff.export.tier_caps import capped_tiers
 
 FIRST_DRAWS = 4
 DRAWS = 64
-_SEP = "\x1f"
 _OFFERED = pl.Schema(
     {
         "_id": pl.String(),
         "phase": pl.UInt8(),
         "rank": pl.UInt32(),
         "order": pl.UInt64(),
+        "cand": pl.UInt32(),
         "value": pl.String(),
         "text": pl.String(),
         "form": pl.String(),
+        "phrase": pl.String(),
     }
 )
 
 
 @dataclass(frozen=True)
 class NoiseTiers:
-    """The distractor candidates (``cand``, ``value``, ``text``, ``form``), each tier's
-    members in order (``tier``, ``index``, ``cand``) and each tier's key and size (``key``,
-    ``tier``, ``n``); tiers and candidates are numbered, so that a candidate's words are held
-    once however many tiers it is in."""
+    """The distractor candidates (``cand``, ``value``, ``text``, ``form``, ``phrase``), the
+    forms of their other texts (``cand``, ``form``: aliases), each tier's members in order
+    (``tier``, ``index``, ``cand``) and each tier's key and size (``key``, ``tier``, ``n``);
+    tiers and candidates are numbered, so that a candidate's words are held once however many
+    tiers it is in."""
 
     candidates: pl.DataFrame
+    aliases: pl.DataFrame
     members: pl.DataFrame
     sizes: pl.DataFrame
+    declared: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=DECLARED_SCHEMA))
+    """``pid``, ``declared``: the class the catalogue expects of each relation's objects."""
+    typical: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TYPICAL_SCHEMA))
+    """``pid``, ``role``, ``share``: the roles most of a relation's people hold
+    (:func:`~kgdiff.export.human_roles.typical_roles`)."""
+    truths: SubjectTruths | None = None
+    """The values the subjects hold under a relation of the same kind, in any snapshot."""
 
     @classmethod
     def of(
-        cls, pairs: pl.DataFrame, words: pl.DataFrame, catalogue: RelationCatalogue
+        cls,
+        pairs: pl.DataFrame,
+        words: pl.DataFrame,
+        catalogue: RelationCatalogue,
+        items: list[str] | None = None,
+        truths: SubjectTruths | None = None,
+        typical: pl.DataFrame | None = None,
+        cap: int | None = None,
     ) -> NoiseTiers:
         """The tiers of the distinct (``pid``, ``value``) rows of ``pairs`` whose value has
-        words and whose relation is in the ``catalogue``."""
-        kinds = pl.DataFrame(
-            {
-                "pid": [relation.pid for relation in catalogue],
-                "kind": [relation.object_type.value for relation in catalogue],
-            },
-            schema={"pid": pl.String(), "kind": pl.String()},
+        words and whose relation is in the ``catalogue``, and of the ``items`` of
+        small classes (:func:`~kgdiff.export.class_members.small_classes`), which no relation
+        names: they share their
+        classes' tiers across relations only; ``truths``, what the records' subjects hold,
+        which no distractor may be; ``typical``, the roles most of a relation's people hold;
+        ``cap``: the most candidates a tier keeps (:mod:`kgdiff.export.tier_caps`; None, all),
+        the candidates of no tier left out."""
+        found = pairs.select("pid", "value").unique().join(relation_kinds(catalogue), on="pid")
+        extra = pl.DataFrame(
+            {"pid": None, "value": sorted(set(items or ())), "kind": ObjectType.ITEM.value},
+            schema={"pid": pl.String(), "value": pl.String(), "kind": pl.String()},
         )
-        found = pairs.select("pid", "value").unique().join(kinds, on="pid")
-        found = found.join(words.drop_nulls("main"), on="value").sort("pid", "value")
+        found = pl.concat([found, extra.join(found, on="value", how="anti")])
+        # the tiers are keyed and cut on the candidates' kind keys alone; the other words
+        # are joined to the candidates kept (at 3 × 25 M statements, 3 M answers)
+        found = found.join(words.drop_nulls("main").select("value", "classes"), on="value")
+        found = found.sort("pid", "value", nulls_last=True)
         base = found.with_row_index("cand").select(
-            "cand", "pid", "value", pl.col("main").alias("text"),
-            pl.col("main_form").alias("form"), "kind", "classes",
+            pl.col("cand").cast(pl.UInt32()), "pid", "value", "kind", "classes"
+        )
+        keyed = candidate_tiers(base)
+        if cap is not None:
+            keyed = capped_tiers(keyed, base, cap)
+            base = base.filter(pl.col("cand").is_in(keyed.get_column("cand").implode()))
+        base = base.select("cand", "value").join(
+            words.select(
+                "value", pl.col("main").alias("text"), pl.col("main_form").alias("form"),
+                "phrase", "forms",
+            ),
+            on="value", maintain_order="left",
         )  # fmt: skip
-        by_class = base.explode("classes").drop_nulls("classes")
-        not_items = base.filter(pl.col("kind") != ObjectType.ITEM.value)
-        keyed = pl.concat(
-            [
-                by_class.select(_key("pc", "pid", "classes"), "cand"),
-                base.select(_key("p", "pid"), "cand"),
-                by_class.select(_key("tc", "kind", "classes"), "cand"),
-                not_items.select(_key("t", "kind"), "cand"),
-            ]
-        ).sort("tier", "cand")  # fmt: skip
         sizes = keyed.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n")).sort("tier")
         sizes = sizes.with_row_index("id").rename({"tier": "key", "id": "tier"})
         members = keyed.join(sizes.select("key", "tier"), left_on="tier", right_on="key")
@@ -87,43 +127,19 @@ class NoiseTiers:
             pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier_right").alias("index"),
             "cand",
         )
-        return cls(base.select("cand", "value", "text", "form"), members, sizes)
-
-
-def _key(kind: str, *columns: str) -> pl.Expr:
-    parts: list[pl.Expr | str] = [pl.lit(kind)]
-    for column in columns:
-        parts += [pl.lit(_SEP), pl.col(column)]
-    return pl.concat_str(parts).alias("tier")
-
-
-def _plan(requests: pl.DataFrame, sizes: pl.DataFrame) -> pl.DataFrame:
-    """Each request's tiers in the order they are drawn from (``rank``), with their size."""
-    classes = requests.select("_id", "pid", "kind", "classes").explode("classes")
-    classes = classes.drop_nulls("classes").with_columns(
-        pl.int_range(pl.len(), dtype=pl.UInt32()).over("_id").alias("_c"),
-        pl.col("classes").len().over("_id").cast(pl.UInt32()).alias("_n"),
-    )
-    counts = requests.select(
-        "_id", "pid", "kind", pl.col("classes").list.len().cast(pl.UInt32()).alias("_n")
-    )
-    tiers = pl.concat(
-        [
-            classes.select("_id", _key("pc", "pid", "classes"), pl.col("_c").alias("rank")),
-            counts.select("_id", _key("p", "pid"), pl.col("_n").alias("rank")),
-            classes.select(
-                "_id",
-                _key("tc", "kind", "classes"),
-                (pl.col("_n") + 1 + pl.col("_c")).alias("rank"),
-            ),
-            counts.filter(pl.col("kind") != ObjectType.ITEM.value).select(
-                "_id", _key("t", "kind"), (2 * pl.col("_n") + 1).alias("rank")
-            ),
-        ]
-    )
-    digests = requests.select("_id", "digest")
-    numbered = tiers.join(sizes, left_on="tier", right_on="key").drop("tier")
-    return numbered.rename({"tier_right": "tier"}).join(digests, on="_id")
+        aliases = base.select("cand", "forms").explode("forms").rename({"forms": "form"})
+        aliases = aliases.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
+        candidates = base.select("cand", "value", "text", "form", "phrase")
+        declared = pl.DataFrame(
+            [(r.pid, r.object_class) for r in catalogue if r.object_class],
+            schema=DECLARED_SCHEMA,
+            orient="row",
+        )
+        typical = typical if typical is not None else pl.DataFrame(schema=TYPICAL_SCHEMA)
+        return cls(
+            candidates, aliases.unique(maintain_order=True), members, sizes, declared, typical,
+            truths,
+        )  # fmt: skip
 
 
 def _draws(plan: pl.DataFrame, phase: int) -> pl.DataFrame:
@@ -147,13 +163,16 @@ def _draws(plan: pl.DataFrame, phase: int) -> pl.DataFrame:
     )
 
 
-def _kept(offered: pl.DataFrame, blocked: pl.DataFrame, taken: pl.DataFrame) -> pl.DataFrame:
-    """The offered candidates a request keeps, in order: none of its own values, none that
-    reads as a text it has taken, each value and each form once."""
+def _kept(
+    offered: pl.DataFrame, blocked: pl.DataFrame, taken: pl.DataFrame, clashes: pl.DataFrame
+) -> pl.DataFrame:
+    """The offered candidates a request keeps, in order: none of its own values, none whose
+    label or alias reads as a text it has taken, each value and each form once."""
     ordered = offered.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
-    ordered = ordered.sort("_id", "phase", "rank", "order")
+    ordered = ordered.sort("_id", "rank", "phase", "order")
     ordered = ordered.join(blocked, on=["_id", "value"], how="anti", maintain_order="left")
     ordered = ordered.join(taken, on=["_id", "form"], how="anti", maintain_order="left")
+    ordered = ordered.join(clashes, on=["_id", "cand"], how="anti", maintain_order="left")
     ordered = ordered.unique(["_id", "value"], keep="first", maintain_order=True)
     return ordered.unique(["_id", "form"], keep="first", maintain_order=True)
 
@@ -166,6 +185,7 @@ class _Drawing:
     tiers: NoiseTiers
     blocked: pl.DataFrame
     taken: pl.DataFrame
+    clashes: pl.DataFrame
     needs: pl.DataFrame
     offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
     done: list[pl.DataFrame] = field(default_factory=list)
@@ -189,28 +209,44 @@ class _Drawing:
 
     def kept(self) -> pl.DataFrame:
         """What the offers so far give the requests still short (at most their need)."""
-        kept = _kept(self.offered, self.blocked, self.taken).join(self.needs, on="_id")
+        kept = _kept(self.offered, self.blocked, self.taken, self.clashes)
+        kept = kept.join(self.needs, on="_id")
         return kept.filter(pl.int_range(pl.len()).over("_id") < pl.col("need")).drop("need")
 
 
+def _clashes(taken: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
+    """(``_id``, ``cand``): the candidates one of whose aliases reads as a text the request
+    has taken (a distractor that is another name of the gold, or of an outdated object)."""
+    found = taken.join(tiers.aliases, on="form").select("_id", "cand")
+    return found.unique()
+
+
 def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
-    """``_id`` and ``noise``, the distractor texts each request gets (at most its ``need``).
+    """``_id``, ``noise`` and ``noise_phrases``: the distractor texts each request gets (at
+    most its ``need``) and how each reads in a sentence.
 
     ``requests``: ``_id``, ``digest`` (:func:`kgdiff.export.seeded.record_digests` with no
     seed, purpose ``noise``), ``pid``, ``kind`` (the relation's object type), ``classes`` (the
-    answer's, preferred first), ``exclude`` (the record's own values), ``taken`` (forms no
-    distractor may have) and ``need``."""
+    kind keys a distractor may have, preferred first: a person's are rewritten by
+    :func:`~kgdiff.export.human_keys.plausible_keys`), ``exclude`` (the record's own values
+    and its subject), ``taken`` (forms no distractor's text may have), ``need`` and,
+    optionally, ``subject`` (whose other values :attr:`NoiseTiers.truths` rules out)."""
     wanting = requests.filter(pl.col("need") > 0)
+    taken = wanting.select("_id", pl.col("taken").alias("form")).explode("form")
+    keyed = plausible_keys(wanting, tiers.typical, tiers.declared)
     drawing = _Drawing(
-        plan=_plan(wanting, tiers.sizes),
+        plan=tier_plan(keyed, tiers.sizes, tiers.declared),
         tiers=tiers,
-        blocked=wanting.select("_id", pl.col("exclude").alias("value")).explode("value"),
-        taken=wanting.select("_id", pl.col("taken").alias("form")).explode("form"),
+        blocked=blocked_values(wanting, tiers.truths),
+        taken=taken,
+        clashes=_clashes(taken, tiers),
         needs=wanting.select("_id", "need"),
     )
     ranks = drawing.plan.get_column("rank").unique().sort().to_list()
-    for phase in (0, 1, 2):
-        for rank in ranks:
+    for rank in ranks:
+        for phase in (0, 1, 2):
             drawing.round(phase, rank)
-    chosen = pl.concat([*drawing.done, drawing.kept()]).sort("_id", "phase", "rank", "order")
-    return chosen.group_by("_id", maintain_order=True).agg(pl.col("text").alias("noise"))
+    chosen = pl.concat([*drawing.done, drawing.kept()]).sort("_id", "rank", "phase", "order")
+    return chosen.group_by("_id", maintain_order=True).agg(
+        pl.col("text").alias("noise"), pl.col("phrase").alias("noise_phrases")
+    )

@@ -20,20 +20,30 @@ from kgdiff.export.qa_records import MC_INSTRUCTION
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _TRUTH_SALT = 1 << 32
 _SLOTS = pl.Schema(
-    {"_id": pl.String(), "slot": pl.UInt32(), "text": pl.String(), "kind": pl.String()}
+    {
+        "_id": pl.String(),
+        "slot": pl.UInt32(),
+        "text": pl.String(),
+        "kind": pl.String(),
+        "phrase": pl.String(),
+    }
 )
 
 
 def _outdated_option(frame: pl.DataFrame, taken: pl.DataFrame) -> pl.DataFrame:
-    """``_id`` and ``outdated_option``: the first outdated label that reads differently from
-    every latest text (and is not empty once normalised)."""
+    """``_id``, ``outdated_option`` and its ``outdated_phrase``: the first outdated label that
+    reads differently from every latest text (and is not empty once normalised)."""
     labels = frame.select(
-        "_id", pl.col("outdated_labels").alias("text"), pl.col("outdated_label_forms").alias("form")
-    ).explode(["text", "form"])
+        "_id",
+        pl.col("outdated_labels").alias("text"),
+        pl.col("outdated_label_forms").alias("form"),
+        pl.col("outdated_label_phrases").alias("phrase"),
+    ).explode(["text", "form", "phrase"])
     labels = labels.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
     labels = labels.join(taken, on=["_id", "form"], how="anti", maintain_order="left")
     return labels.group_by("_id", maintain_order=True).agg(
-        pl.col("text").first().alias("outdated_option")
+        pl.col("text").first().alias("outdated_option"),
+        pl.col("phrase").first().alias("outdated_phrase"),
     )
 
 
@@ -50,34 +60,40 @@ def _with_noise(frame: pl.DataFrame, tiers: NoiseTiers, wanted: int) -> pl.DataF
     requests = frame.select(
         "_id",
         pl.col("noise_digest").alias("digest"),
+        "subject",
         "pid",
         pl.col("object_type").alias("kind"),
         "classes",
-        pl.col("all_answers").alias("exclude"),
+        pl.concat_list("all_answers", pl.col("subject")).alias("exclude"),
         pl.concat_list("answer_forms", "outdated_forms", pl.col("correct_form"), pl.lit(unknown))
         .alias("taken"),
         pl.max_horizontal(pl.lit(wanted) - base, pl.lit(0)).alias("need"),
     )  # fmt: skip
     noise = draw_noise(requests, tiers)
     frame = frame.join(noise, on="_id", how="left", maintain_order="left")
-    return frame.with_columns(pl.col("noise").fill_null(pl.lit([], pl.List(pl.String()))))
+    empty = pl.lit([], pl.List(pl.String()))
+    return frame.with_columns(pl.col("noise", "noise_phrases").fill_null(empty))
 
 
 def _slots(frame: pl.DataFrame, wanted: int) -> pl.DataFrame:
-    """Every option of every record as (``_id``, ``slot``, ``text``, ``kind``): the correct
-    one, then at most ``wanted`` others in the order the rules prefer them."""
-    noise = frame.select("_id", pl.col("noise").alias("text")).explode("text").drop_nulls("text")
+    """Every option of every record as (``_id``, ``slot``, ``text``, ``kind``, ``phrase``):
+    the correct one, then at most ``wanted`` others in the order the rules prefer them."""
+    noise = (
+        frame.select("_id", pl.col("noise").alias("text"), pl.col("noise_phrases").alias("phrase"))
+        .explode(["text", "phrase"])
+        .drop_nulls("text")
+    )
     noise = noise.with_columns((pl.int_range(pl.len()).over("_id") + 3).alias("slot"))
     slots = pl.concat(
         [
             frame.select("_id", pl.lit(0).alias("slot"), pl.col("correct").alias("text"),
-                         pl.lit("correct").alias("kind")),
+                         pl.lit("correct").alias("kind"), pl.col("correct_phrase").alias("phrase")),
             frame.drop_nulls("outdated_option").select(
                 "_id", pl.lit(1).alias("slot"), pl.col("outdated_option").alias("text"),
-                pl.lit("outdated").alias("kind")),
+                pl.lit("outdated").alias("kind"), pl.col("outdated_phrase").alias("phrase")),
             frame.select("_id", pl.lit(2).alias("slot"), pl.lit(UNKNOWN_OPTION).alias("text"),
-                         pl.lit("unknown").alias("kind")),
-            noise.select("_id", "slot", "text", pl.lit("noise").alias("kind")),
+                         pl.lit("unknown").alias("kind"), pl.lit(UNKNOWN_OPTION).alias("phrase")),
+            noise.select("_id", "slot", "text", pl.lit("noise").alias("kind"), "phrase"),
         ],
         how="vertical_relaxed",
     ).cast(_SLOTS)  # fmt: skip
@@ -88,7 +104,7 @@ def _slots(frame: pl.DataFrame, wanted: int) -> pl.DataFrame:
 def _ordered(slots: pl.DataFrame, digests: pl.DataFrame) -> pl.DataFrame:
     """Per record: ``options``, ``choice_types``, the ``gold`` letter, the lettered lines and
     the ``wrong`` text a false statement names (the outdated option, else the first
-    distractor shown)."""
+    distractor shown) with ``wrong_phrase``, how it reads in a sentence."""
     slots = slots.join(digests, on="_id")
     slots = slots.with_columns(
         mixed(slots.get_column("options_digest"), slots.get_column("slot")).alias("_key")
@@ -106,17 +122,22 @@ def _ordered(slots: pl.DataFrame, digests: pl.DataFrame) -> pl.DataFrame:
         pl.coalesce(
             pl.col("text").filter(pl.col("kind") == kind).first() for kind in ("outdated", "noise")
         ).alias("wrong"),
+        pl.coalesce(
+            pl.col("phrase").filter(pl.col("kind") == kind).first()
+            for kind in ("outdated", "noise")
+        ).alias("wrong_phrase"),
     )
 
 
 def choice_columns(frame: pl.DataFrame, tiers: NoiseTiers, size: int) -> tuple[pl.DataFrame, int]:
     """The records of ``frame`` that can have ``size`` options (2 to 26), with ``options``,
-    ``choice_types``, ``gold``, ``wrong`` and ``truth`` (whether the true/false item states the
-    correct option), and how many cannot (too few distinct options, or a correct text that is
-    empty once normalised).
+    ``choice_types``, ``gold``, ``wrong``, ``wrong_phrase`` and ``truth`` (whether the
+    true/false item states the correct option), and how many cannot (too few distinct
+    options, or a correct text that is empty once normalised).
 
-    ``frame``: ``_id``, ``pid``, ``object_type``, ``classes``, ``all_answers``, ``noise_digest``,
-    ``options_digest`` and the columns of :data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`.
+    ``frame``: ``_id``, ``subject``, ``pid``, ``object_type``, ``classes``, ``all_answers``,
+    ``noise_digest``, ``options_digest`` and the columns of
+    :data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`.
     """
     if not 2 <= size <= 26:
         raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")

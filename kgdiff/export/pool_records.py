@@ -3,9 +3,10 @@ with what the year's record is built from (docs/benchmark-export.md#the-pools-co
 
 A year's *other-year objects* are the group's objects of its other asked years that are not in
 that year's pool: ``earlier_objects`` (the nearest year first, going back) and
-``later_objects`` (the nearest first, going forward). Naming one answers for the wrong year,
-so their labels and aliases are the record's ``outdated_answers`` and the multiple-choice
-item's outdated option (an earlier object when there is one, else a later one). A group's
+``later_objects`` (the nearest first, going forward). Only an earlier object is outdated: its
+labels and aliases are the record's ``outdated_answers`` and the multiple-choice item's
+outdated option names one. A later object was not yet the value (2014's population is no
+outdated answer for 2013): it is neither outdated nor a distractor, and never offered. A group's
 distractors are drawn in an order fixed by its id, so its years are offered the same ones
 (less any that is an answer of the year); each record's seed orders its own options.
 """
@@ -52,7 +53,8 @@ def year_rows(groups: pl.DataFrame) -> pl.DataFrame:
     ``subject``, ``pid``, ``state``, ``snapshot``, and its years' ``year``, ``objects`` and
     ``precision_only`` as lists, in year order): the record's ``_id``, its ``latest``
     objects (those surely valid first), ``earlier_objects`` and ``later_objects``,
-    ``outdated`` (both) and ``all_answers`` (every object of the group)."""
+    ``outdated`` and ``offered_outdated`` (the earlier ones alone: a later object is not
+    outdated) and ``all_answers`` (every object of the group: none is a distractor)."""
     columns: dict[str, list[Any]] = {name: [] for name in _YEAR_COLUMNS}
     for group in groups.iter_rows(named=True):
         pools = group["objects"]
@@ -63,7 +65,8 @@ def year_rows(groups: pl.DataFrame) -> pl.DataFrame:
             found = {
                 "_id": f"{group['group_id']}/{year}", "group_id": group["group_id"],
                 "year": year, "latest": sure_first(row), "earlier_objects": earlier,
-                "later_objects": later, "outdated": [*earlier, *later], "all_answers": every,
+                "later_objects": later, "outdated": earlier,
+                "offered_outdated": earlier, "all_answers": every,
                 "objects": row["objects"], "precision_only": row["precision_only"],
             }  # fmt: skip
             for name, value in found.items():
@@ -71,7 +74,7 @@ def year_rows(groups: pl.DataFrame) -> pl.DataFrame:
     arrays = {name: pa.array(values, _YEAR_COLUMNS[name]) for name, values in columns.items()}
     frame = pl.from_arrow(pa.table(arrays))
     assert isinstance(frame, pl.DataFrame)
-    shared = groups.select("group_id", "subject", "pid", "state", "snapshot")
+    shared = groups.select("group_id", "subject", "pid", "state", "change_nature", "snapshot")
     return frame.join(shared, on="group_id", maintain_order="left")
 
 
@@ -79,5 +82,5 @@ _TEXTS = pa.list_(pa.string())
 _YEAR_COLUMNS = {
     "_id": pa.string(), "group_id": pa.string(), "year": pa.int64(), "latest": _TEXTS,
     "earlier_objects": _TEXTS, "later_objects": _TEXTS, "outdated": _TEXTS,
-    "all_answers": _TEXTS, "objects": _TEXTS, "precision_only": _TEXTS,
+    "offered_outdated": _TEXTS, "all_answers": _TEXTS, "objects": _TEXTS, "precision_only": _TEXTS,
 }  # fmt: skip

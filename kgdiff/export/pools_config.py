@@ -17,73 +17,141 @@ import polars as pl
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import POOLS_SCHEMA
+from kgdiff.export.drop_counts import NO_SPLIT, split_tallies
+from kgdiff.export.existence import existence_ids, read_existence
 from kgdiff.export.frame_chunks import balance_truth_frame, frame_chunks
 from kgdiff.export.groups import Groups
+from kgdiff.export.pool_asked import changing_years, gone_years
 from kgdiff.export.pool_frames import PoolsSetting, pools_frame
 from kgdiff.export.pool_groups import (
     PoolYears,
     asked_years,
+    groups_by_snapshot,
     pool_years,
+    read_note,
     read_pool_years,
-    reasons,
     states,
+    substantive_states,
 )
+from kgdiff.export.pool_held import read_held_values
 from kgdiff.export.pool_sample import (
     NOT_SAMPLED,
     StaticSample,
     pools_static_policy,
     sample_static,
 )
-from kgdiff.export.qa_config import value_ids
-from kgdiff.export.qa_frames import popularity_frame
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.salience import Salience, asked_subjects, with_standing
 from kgdiff.export.seeded import seeded_rank
-from kgdiff.export.word_frames import subject_labels
 from kgdiff.query.graph import KnowledgeGraph
 
 POOLS_SPLITS = ("dynamic", "static")
 POOLS_DESCRIPTION = (
     "ChroKnowBench's chronological object pools: per (subject, property) group, the objects"
     " that may be valid in each year of the window (valid time, read from the latest"
-    " snapshot), one record per year that has a pool of its own, asked in that year as an open"
-    " question, a cloze, a multiple-choice item and a true/false statement. Split by the"
-    " group's state: `dynamic` (the pools of its years differ) or `static`. `earlier_objects`"
-    " and `later_objects` are the group's objects of other years only; their labels and aliases"
-    " are the `outdated_answers`. Score with `kgdiff score --config pools` (ChroKnowBench's"
-    " known / unknown / cut-off / partial-known patterns)."
+    " snapshot that holds the subject: `snapshot`), one record per year that has a pool of"
+    " its own, asked in that year as an open question, a cloze, a multiple-choice item and a"
+    " true/false statement. Split by the group's state: `dynamic` (the pools of its years"
+    " differ) or `static`. `earlier_objects` and `later_objects` are the group's objects of"
+    " other years only; the labels and aliases of the earlier ones are the"
+    " `outdated_answers` (a later object was not yet the value). Score with"
+    " `kgdiff score --config pools` (ChroKnowBench's known / unknown / cut-off / partial-known"
+    " patterns)."
 )
 
 
-def _setting(
+NAMING = ("subject_label", "subject_phrase", "subject_plural", "popularity", "subject_needles")
+"""What a pools record reads of its subject (:class:`~kgdiff.export.pool_frames.PoolsSetting`)."""
+
+
+def _subjects(
     kg: KnowledgeGraph, groups: Groups, years: pl.DataFrame, request: BenchmarkRequest, dates: Dates
-) -> PoolsSetting:
-    """Names and words (the export's, shared with its other configs), distractors (the
-    classification's answers, as for ``qa``) and popularity of an export's asked years."""
+) -> pl.DataFrame:
+    """The subjects of the asked ``years`` (:func:`~kgdiff.export.salience.with_standing`),
+    named as the export names them (the current snapshot), with their popularity."""
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    pooled = years.select("pid", pl.col("objects").alias("value")).explode("value").drop_nulls()
     subjects = years.get_column("subject").unique()
-    names = groups.naming.names(value_ids(pooled, subjects).to_list(), snapshot)
-    choices = groups.naming.choices(snapshot, request.seed, request.options)
-    words = groups.naming.words_of(pooled.get_column("value").to_list(), snapshot)
+    # the years' objects and the answers (the distractors' pool) named in the same pass
+    objects = years.get_column("objects").explode().drop_nulls()
+    groups.naming.read(
+        snapshot, pl.concat([groups.naming.pairs().get_column("value"), objects]), subjects
+    )
+    entities = groups.naming.subjects(subjects, snapshot)
     with kg.connection() as connection:
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
         )
+    return with_standing(entities, popularity)
+
+
+def _setting(
+    groups: Groups,
+    years: pl.DataFrame,
+    subjects: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    existence: pl.DataFrame,
+    held: pl.DataFrame,
+) -> PoolsSetting:
+    """Names and words (the export's, shared with its other configs), distractors (the
+    classification's answers, as for ``qa``) and subjects of an export's asked years."""
+    frame = groups.frame
+    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
+    pooled = years.select("pid", pl.col("objects").alias("value")).explode("value").drop_nulls()
+    choices = groups.naming.choices(snapshot, request.seed, request.options)
+    words = groups.naming.words_of(pooled.get_column("value").to_list(), snapshot)
     return PoolsSetting(
         choices=replace(choices, words=words),
         dates=dates.iso(),
-        labels=subject_labels(names, subjects),
-        popularity=popularity_frame(popularity),
+        subjects=subjects.select("subject", *NAMING),
+        existence=existence,
+        held=held,
     )
+
+
+def _asked_subjects(
+    every: pl.DataFrame,
+    subjects: pl.DataFrame,
+    request: BenchmarkRequest,
+    catalogue: RelationCatalogue,
+    dropped: dict[str, Counter[str]],
+    gone: pl.DataFrame,
+) -> pl.DataFrame:
+    """The asked years of a relation that changes, of a subject that still existed, whose
+    subject is asked about (:mod:`kgdiff.export.pool_asked`, then
+    :mod:`kgdiff.export.salience`); the others counted per state and reason, before the
+    static groups are sampled."""
+    salience = Salience.of(request)
+    kept = []
+    for state in POOLS_SPLITS:
+        rows = every.filter(pl.col("state") == state)
+        rows = changing_years(rows, gone, catalogue, dropped[state])
+        asked = asked_subjects(rows, subjects, salience, catalogue, dropped[state])
+        kept.append(asked.drop(*NAMING, "subject_ended"))
+    return pl.concat(kept).sort("group_id", "year") if kept else every
+
+
+def _unasked_years(
+    years: pl.DataFrame, every: pl.DataFrame, dropped: dict[str, Counter[str]]
+) -> None:
+    """Count the years :func:`read_pool_years` does not ask (empty, filled) in their group's
+    state, or :data:`NO_SPLIT` when none of the group's years is asked."""
+    states_of = every.select("group_id", "state").unique()
+    unasked = years.filter(pl.col("reason").is_not_null()).join(
+        states_of, on="group_id", how="left"
+    )
+    counted = unasked.group_by("state", "reason").len()
+    for state, reason, count in counted.iter_rows():
+        dropped[state or NO_SPLIT][reason] += count
 
 
 def _by_group(years: pl.DataFrame) -> pl.DataFrame:
     """One row per group of asked ``years``: its years' columns as lists, in year order."""
     ordered = years.sort("group_id", "year")
     return ordered.group_by("group_id", maintain_order=True).agg(
-        pl.col("subject", "pid", "state", "snapshot").first(),
+        pl.col("subject", "pid", "state", "change_nature", "snapshot").first(),
         pl.col("year", "objects", "precision_only"),
     )
 
@@ -150,6 +218,7 @@ def _counts(
             "relation_not_in_catalogue": groups.uncatalogued(groups.counts),
         },
         "group_years": years.height,
+        "groups_by_snapshot": groups_by_snapshot(years),
     }
 
 
@@ -179,23 +248,35 @@ def pools_config(
     span, years = groups.ahead.take(
         "pools", lambda: read_pools(kg, groups, request, dates, catalogue)
     )
-    every = asked_years(years)
+    left_out: Counter[str] = Counter()
+    dropped = split_tallies((*POOLS_SPLITS, NO_SPLIT), left_out)
+    every = substantive_states(asked_years(years), groups.frame)
+    _unasked_years(years, every, dropped)
+    subjects = _subjects(kg, groups, every, request, dates)
+    gone = gone_years(kg, every)
+    every = _asked_subjects(every, subjects, request, catalogue, dropped, gone)
     by_state = states(every)
     asked, sample = sample_static(every, pools_static_policy(request.pools_static), request.seed)
     on_step(
         f"pools: {sample.dynamic:,} dynamic groups, {sample.kept:,} of {sample.of:,} static"
         f" groups kept (--pools-static {sample.policy})"
     )
-    left_out = reasons(years)
     if every.height > asked.height:
-        left_out[NOT_SAMPLED] = every.height - asked.height
-    setting = _setting(kg, groups, asked, request, dates)
+        dropped["static"][NOT_SAMPLED] += every.height - asked.height
+    with kg.connection() as connection:
+        existence = read_existence(connection, existence_ids(asked, "objects", catalogue))
+        held = read_held_values(connection, asked)
+    setting = _setting(groups, asked, subjects, request, dates, existence, held)
     splits = {
-        name: pool_chunks(asked.filter(pl.col("state") == name), setting, request, left_out)
+        name: pool_chunks(asked.filter(pl.col("state") == name), setting, request, dropped[name])
         for name in POOLS_SPLITS
     }
-    counts = {**_counts(groups, years, by_state, sample, span), "left_out": left_out}
-    # left_out is filled as the splits are written
+    counts = {
+        **_counts(groups, years, by_state, sample, span),
+        "left_out": left_out,  # filled as the splits are written
+        "dropped": dropped,
+    }
     description = POOLS_DESCRIPTION + sample.sentence()
-    notes = tuple(note for note in (sample.note(),) if note)
+    read = read_note(groups_by_snapshot(years))
+    notes = tuple(note for note in (sample.note(), read) if note)
     return ConfigExport("pools", POOLS_SCHEMA, splits, counts, description, notes=notes)

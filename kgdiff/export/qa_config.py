@@ -11,47 +11,52 @@ import polars as pl
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import group_contexts, subject_popularity
 from kgdiff.export.dataset_schema import QA_SCHEMA
+from kgdiff.export.drop_counts import split_tallies
+from kgdiff.export.existence import dated_pids, existence_ids, read_existence
 from kgdiff.export.frame_chunks import frame_chunks
 from kgdiff.export.groups import Groups
-from kgdiff.export.qa_frames import FrameSetting, context_frame, popularity_frame, qa_frame
+from kgdiff.export.qa_frames import FrameSetting, context_frame, qa_frame
 from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.word_frames import subject_labels
+from kgdiff.export.salience import Salience, with_standing
+from kgdiff.export.subject_state import ended_subjects
 from kgdiff.query.graph import KnowledgeGraph
 
 QA_SPLITS = ("stable", "evolved", "uncharted")
-ROW_COLUMNS = ("subject", "pid", "level", "change_kind", "latest", "outdated", "all_answers")
+ROW_COLUMNS = (
+    "subject", "pid", "level", "change_kind", "change_nature", "latest", "outdated", "all_answers",
+)  # fmt: skip
 """The columns of a group that its record is built from."""
 QA_DESCRIPTION = (
     "Single-hop questions, one per (subject, property) group of the classification, split by"
-    " level: `stable` (the same objects at init, cutoff and current), `evolved` (established"
-    " before init and changed since: `outdated` holds what no longer holds), `uncharted` (new"
-    " after the cutoff). Each record asks its fact four ways: an open question, a cloze, a"
-    " multiple-choice item and a true/false statement."
+    " level: `stable` (the same objects at init, cutoff and current, up to a change that is"
+    " not substantive: `change_nature` says `reformatted` or `refined` then), `evolved`"
+    " (established before init and changed substantively since: `outdated` holds what no"
+    " longer holds), `uncharted` (new after the cutoff). Each record asks its fact four ways:"
+    " an open question, a cloze, a multiple-choice item and a true/false statement."
 )
-
-
-def value_ids(pairs: pl.DataFrame, subjects: pl.Series) -> pl.Series:
-    """The values to name, the units of their quantities and the subjects."""
-    values = pairs.get_column("value")
-    units = values.filter(values.str.count_matches("|", literal=True) == 1)
-    units = units.str.split("|").list.get(1)
-    return pl.concat([values, units, subjects]).unique()
 
 
 def _setting(
     kg: KnowledgeGraph,
     groups: Groups,
-    chosen: pl.DataFrame,
+    chosen: pl.LazyFrame,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> FrameSetting:
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    subjects = chosen.get_column("subject")
-    names = groups.naming.names(value_ids(groups.naming.pairs(), subjects).to_list(), snapshot)
+    # each subject once: its groups' rows would repeat it (14.5 M rows, 1.8 M subjects at
+    # 3 × 25 M statements), and every use below takes the distinct ones
+    subjects = chosen.select(pl.col("subject").unique()).collect().get_column("subject")
+    # the answers' words and the subjects' names in one pass over the store's names
+    groups.naming.read(snapshot, groups.naming.pairs().get_column("value"), subjects)
     with kg.connection() as connection:
+        ended = ended_subjects(connection, subjects.to_list(), snapshot, dates.current)
         contexts = group_contexts(connection, kg.layout, chosen, catalogue)
+        dated = chosen.filter(pl.col("pid").is_in(dated_pids(catalogue)))
+        dated_rows = dated.select("subject", "pid", "latest").collect()
+        existence = read_existence(connection, existence_ids(dated_rows, "latest", catalogue))
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
@@ -59,9 +64,10 @@ def _setting(
     return FrameSetting(
         choices=groups.naming.choices(snapshot, request.seed, request.options),
         dates=dates.iso(),
-        labels=subject_labels(names, subjects),
+        subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended),
+        salience=Salience.of(request),
         contexts=context_frame(contexts),
-        popularity=popularity_frame(popularity),
+        existence=existence,
     )
 
 
@@ -75,18 +81,25 @@ def qa_config(
 ) -> ConfigExport:
     """The ``qa`` config of a classification's groups."""
     frame = groups.frame
-    chosen = frame.filter(pl.col("level").is_in(QA_SPLITS))
-    on_step(f"qa: naming the answers of {chosen.height:,} groups")
+    # the groups asked about, and each split's, are read from the frame when needed rather
+    # than copied out of it (three copies of the classification at once before)
+    chosen = frame.lazy().filter(pl.col("level").is_in(QA_SPLITS))
+    asked = chosen.select(pl.len()).collect().item()
+    on_step(f"qa: naming the answers of {asked:,} groups")
     setting = _setting(kg, groups, chosen, request, dates, catalogue)
-    left_out: Counter[str] = Counter({"relation_not_in_catalogue": groups.uncatalogued(QA_SPLITS)})
+    left_out: Counter[str] = Counter()
+    dropped = split_tallies(QA_SPLITS, left_out)
+    for level, (_, uncatalogued) in groups.counts.items():
+        if level in dropped and uncatalogued:
+            dropped[level]["relation_not_in_catalogue"] += uncatalogued
     splits = {
         name: frame_chunks(
-            chosen.filter(pl.col("level") == name).select(ROW_COLUMNS),
+            frame.lazy().filter(pl.col("level") == name).select(ROW_COLUMNS),
             pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
             lambda rows, tally: qa_frame(rows, setting, tally),
             request,
             QA_SCHEMA,
-            left_out,
+            dropped[name],
         )
         for name in QA_SPLITS
     }
@@ -94,5 +107,6 @@ def qa_config(
         "groups_by_level": groups.by_level(),
         "levels_left_out": sorted(set(groups.counts) - set(QA_SPLITS)),
         "left_out": left_out,  # filled as the splits are written
+        "dropped": dropped,
     }
     return ConfigExport("qa", QA_SCHEMA, splits, counts, QA_DESCRIPTION)

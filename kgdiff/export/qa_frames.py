@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from kgdiff.export.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.contexts import Context
+from kgdiff.export.existence import EXISTENCE_SCHEMA, without_not_yet
+from kgdiff.export.groups import FIXED_FACT_CORRECTED, corrected
 from kgdiff.export.option_frames import mc_question
 from kgdiff.export.relation_columns import rendered
+from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.salience import Salience, asked_subjects
+from kgdiff.export.tautology import Asked
 
 CONTEXT_SCHEMA = pl.Schema(
     {
@@ -28,16 +33,29 @@ CONTEXT_SCHEMA = pl.Schema(
 )
 
 
+BLANK = "\x00"
+"""The object of a statement checked for tautologies: no word, so only the template's words
+and the subject's are compared with the answers."""
+ASKED = Asked(("subject_label",), ("question", "cloze", "_blank_statement"))
+"""The texts of a record that must not name its answer (:mod:`kgdiff.export.tautology`)."""
+
+
 @dataclass(frozen=True)
 class FrameSetting:
     """What every ``qa`` record of an export shares, as frames: the choices' setting, the
-    dates, the subjects' labels, the evidence sentences and the popularity."""
+    dates, the subjects (labels, sitelinks, classes, popularity:
+    :func:`~kgdiff.export.salience.subject_facts`) and which are asked about, and the
+    evidence sentences, and the existence dates of the subjects and objects of dated
+    relations."""
 
     choices: ChoiceSetting
     dates: Mapping[str, str]
-    labels: pl.DataFrame
+    subjects: pl.DataFrame
+    salience: Salience
     contexts: pl.DataFrame
-    popularity: pl.DataFrame
+    existence: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=EXISTENCE_SCHEMA))
+    """When the subjects and gold objects of dated relations began and ended
+    (:mod:`kgdiff.export.existence`)."""
 
 
 def context_frame(contexts: Mapping[tuple[str, str], Context]) -> pl.DataFrame:
@@ -57,25 +75,50 @@ def popularity_frame(popularity: Mapping[str, float]) -> pl.DataFrame:
     )
 
 
+def asked_texts(rows: pl.DataFrame, catalogue: RelationCatalogue) -> pl.DataFrame:
+    """``rows`` (``pid``, ``subject_phrase``, ``subject_ended``, ``subject_plural``: the
+    columns of :func:`~kgdiff.export.salience.subject_facts`) with their ``question``,
+    ``cloze`` and ``_blank_statement`` (the statement about no object: :data:`BLANK`), worded
+    as the records show them: the subject as it reads in a sentence, in the past tense when it
+    no longer exists, its verbs plural when it is ("the Pennine Alps are")."""
+    subject, past, plural = subject_forms()
+    return rows.with_columns(
+        question=rendered(rows, catalogue, "question", past, plural, subject=subject),
+        cloze=rendered(rows, catalogue, "cloze", past, plural, subject=subject),
+        _blank_statement=rendered(
+            rows, catalogue, "statement", past, plural, subject=subject, object=pl.lit(BLANK)
+        ),
+    )
+
+
+def subject_forms() -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The columns a template is worded from: the subject's phrase, whether it no longer
+    exists, whether it takes a plural verb."""
+    return pl.col("subject_phrase"), pl.col("subject_ended"), pl.col("subject_plural")
+
+
 def qa_frame(rows: pl.DataFrame, setting: FrameSetting, tally: Counter[str]) -> pl.DataFrame:
     """The records of classified groups (``_id`` and ``subject``, ``pid``, ``level``,
     ``change_kind``, ``latest``, ``outdated``, ``all_answers``), in their order, with
-    ``_other``; why a group has none is counted in ``tally``."""
-    labels = setting.labels.drop_nulls("subject_label")
-    labelled = rows.join(labels, on="subject", how="inner", maintain_order="left")
-    if rows.height > labelled.height:
-        tally["unlabelled_subject"] += rows.height - labelled.height
-    built = answered_choices(labelled, setting.choices, tally)
-    subject, correct, wrong = pl.col("subject_label"), pl.col("correct"), pl.col("wrong")
+    ``_other``; why a group has none is counted in ``tally`` (an evolved group of a ``fixed``
+    relation: :data:`~kgdiff.export.groups.FIXED_FACT_CORRECTED`)."""
     catalogue = setting.choices.catalogue
+    fixed = corrected(catalogue, pl.col("level") == "evolved")
+    if corrections := rows.filter(fixed).height:
+        tally[FIXED_FACT_CORRECTED] += corrections
+        rows = rows.filter(~fixed)
+    asked = asked_subjects(rows, setting.subjects, setting.salience, catalogue, tally)
+    asked = without_not_yet(asked, "latest", setting.existence, catalogue, tally)
+    built = answered_choices(asked_texts(asked, catalogue), setting.choices, tally, ASKED)
+    subject, past, plural = subject_forms()
+    correct, wrong = pl.col("correct_phrase"), pl.col("wrong_phrase")
     built = built.with_columns(
-        question=rendered(built, catalogue, "question", subject=subject),
-        cloze=rendered(built, catalogue, "cloze", subject=subject),
-        _true=rendered(built, catalogue, "statement", subject=subject, object=correct),
-        _false=rendered(built, catalogue, "statement", subject=subject, object=wrong),
+        _true=rendered(
+            built, catalogue, "statement", past, plural, subject=subject, object=correct
+        ),
+        _false=rendered(built, catalogue, "statement", past, plural, subject=subject, object=wrong),
     )
     built = built.join(setting.contexts, on=["subject", "pid"], how="left", maintain_order="left")
-    built = built.join(setting.popularity, on="subject", how="left", maintain_order="left")
     truth = pl.col("truth")
     return built.with_columns(
         pl.col("_id").alias("id"),

@@ -10,13 +10,21 @@ from typing import Any
 
 from kgdiff.errors import UsageError
 from kgdiff.export.relation_model import ContextPage, ObjectType, Relation, Templates
-from kgdiff.export.relation_templates import TEMPLATE_FIELDS, template_problem
+from kgdiff.export.relation_templates import PAST_FIELDS, TEMPLATE_FIELDS, template_problem
 from kgdiff.export.toml_source import TomlSource
 
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 ITEM_ID = re.compile(r"Q[1-9][0-9]*")
 REQUIRED = ("label", "object_type", "multi_valued", "context", *TEMPLATE_FIELDS)
-OPTIONAL = ("object_class", "next_hops")
+OPTIONAL = (
+    "object_class",
+    "next_hops",
+    "not_asked_of",
+    "places_only",
+    "fixed",
+    "dated_objects",
+    *PAST_FIELDS,
+)
 FIELDS = (*REQUIRED, *OPTIONAL)
 """Every field of a relation, in the order files and messages list them."""
 
@@ -65,11 +73,14 @@ def _check_names(table: _Table) -> None:
             raise table.source.error(line, message)
 
 
-def _templates(table: _Table) -> Templates:
+def _templates(table: _Table, object_type: ObjectType) -> Templates:
     texts = {}
-    for kind in TEMPLATE_FIELDS:
+    dated = object_type is ObjectType.TIME
+    for kind in [*TEMPLATE_FIELDS, *PAST_FIELDS]:
+        if kind in PAST_FIELDS and kind not in table.values:
+            continue
         texts[kind] = table.text(kind)
-        problem = template_problem(kind, texts[kind])
+        problem = template_problem(kind, texts[kind], dated)
         if problem:
             raise table.error(kind, problem)
     return Templates(**texts)
@@ -100,6 +111,27 @@ def _next_hops(table: _Table, object_type: ObjectType) -> tuple[str, ...]:
     return tuple(hops)
 
 
+def _not_asked_of(table: _Table) -> tuple[str, ...]:
+    classes = table.values.get("not_asked_of", [])
+    if not isinstance(classes, list) or not all(isinstance(qid, str) for qid in classes):
+        raise table.error("not_asked_of", f'expected a list like ["Q6256"], got {classes!r}')
+    for qid in classes:
+        if not ITEM_ID.fullmatch(qid):
+            raise table.error("not_asked_of", f"{qid!r} is not an item id like Q6256")
+    if len(set(classes)) < len(classes):
+        raise table.error("not_asked_of", "a class is listed twice; list each once")
+    return tuple(classes)
+
+
+def _dated_objects(table: _Table, object_type: ObjectType) -> bool:
+    if "dated_objects" not in table.values:
+        return False
+    dated = table.flag("dated_objects")
+    if dated and object_type is not ObjectType.ITEM:
+        raise table.error("dated_objects", "only item objects have an inception; remove it")
+    return dated
+
+
 def relation_from_table(source: TomlSource, pid: str, values: dict[str, Any]) -> Relation:
     """The relation ``pid`` from its table in ``source``, every field checked."""
     table = _Table(source, pid, values)
@@ -116,7 +148,11 @@ def relation_from_table(source: TomlSource, pid: str, values: dict[str, Any]) ->
         object_type=object_type,
         multi_valued=multi_valued,
         context=context,
-        templates=_templates(table),
+        templates=_templates(table, object_type),
         object_class=_object_class(table, object_type),
         next_hops=_next_hops(table, object_type),
+        not_asked_of=_not_asked_of(table),
+        places_only=table.flag("places_only") if "places_only" in table.values else False,
+        fixed=table.flag("fixed") if "fixed" in table.values else False,
+        dated_objects=_dated_objects(table, object_type),
     )

@@ -7,6 +7,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from kgdiff.export.agreement import plural_template
+from kgdiff.export.phrasing import date_phrase
 from kgdiff.export.relation_templates import render
 
 
@@ -30,7 +32,8 @@ class ContextPage(StrEnum):
 @dataclass(frozen=True)
 class Templates:
     """A relation's templates (:mod:`kgdiff.export.relation_templates` says which
-    placeholders each one takes); the ``_at`` ones anchor the fact in a year."""
+    placeholders each one takes); the ``_at`` ones anchor the fact in a year, the ``_past``
+    ones (optional) speak of a subject that no longer exists."""
 
     question: str
     cloze: str
@@ -38,6 +41,17 @@ class Templates:
     question_at: str
     cloze_at: str
     statement_at: str
+    question_past: str | None = None
+    cloze_past: str | None = None
+    statement_past: str | None = None
+
+    def of(self, kind: str, past: bool = False, plural: bool = False) -> str:
+        """The template of ``kind`` (``question``, ``cloze``, ``statement`` or an ``_at``
+        kind); with ``past``, its past-tense form when the relation has one; with ``plural``,
+        its verbs agreeing with a plural subject (:mod:`kgdiff.export.agreement`)."""
+        found: str | None = getattr(self, f"{kind}_past", None) if past else None
+        template = found if found is not None else str(getattr(self, kind))
+        return plural_template(template) if plural else template
 
 
 @dataclass(frozen=True)
@@ -54,30 +68,54 @@ class Relation:
     object_class: str | None = None
     """The class (a QID) an object is expected to be an instance of; items only."""
     next_hops: tuple[str, ...] = ()
+    not_asked_of: tuple[str, ...] = ()
+    """Classes (QIDs) of subjects the relation is not asked of: a subject that is an
+    instance (P31) of one would give its own answer (P17 "country" of a country)."""
+    places_only: bool = False
+    """Asked only of subjects with a coordinate location (P625): "Which country is … in?"
+    fits a city, not a band or an anthem."""
+    fixed: bool = False
+    """The fact does not change once it holds (a date or place of death, a parent, an
+    author): it is not asked year by year (the ``pools`` config)."""
+    dated_objects: bool = False
+    """The objects are states or places that exist from their inception (P571) on: a record
+    whose gold began after its subject ended, or after the year it asks about, is left out
+    (:mod:`kgdiff.export.existence`)."""
 
-    def question(self, subject: str) -> str:
-        """The open question about ``subject`` (its label)."""
-        return render(self.templates.question, subject=subject)
+    def question(self, subject: str, past: bool = False, plural: bool = False) -> str:
+        """The open question about ``subject`` (its label as it reads in a sentence: "the
+        Netherlands"); ``past`` for a subject that no longer exists, ``plural`` for one that
+        takes a plural verb ("the Pennine Alps")."""
+        return render(self.templates.of("question", past, plural), subject=subject)
 
-    def cloze(self, subject: str) -> str:
+    def cloze(self, subject: str, past: bool = False, plural: bool = False) -> str:
         """The sentence an answer completes."""
-        return render(self.templates.cloze, subject=subject)
+        return render(self.templates.of("cloze", past, plural), subject=subject)
 
-    def statement(self, subject: str, object: str) -> str:
-        """The true/false statement that ``object`` is the subject's value."""
-        return render(self.templates.statement, subject=subject, object=object)
+    def statement(self, subject: str, object: str, past: bool = False, plural: bool = False) -> str:
+        """The true/false statement that ``object`` (its words; a date, for a time
+        relation) is the subject's value."""
+        template = self.templates.of("statement", past, plural)
+        return render(template, subject=subject, object=object, when=date_phrase(object))
 
-    def question_at(self, subject: str, year: int | str) -> str:
+    def question_at(self, subject: str, year: int | str, plural: bool = False) -> str:
         """The open question about ``subject`` in ``year``."""
-        return render(self.templates.question_at, subject=subject, year=year)
+        template = self.templates.of("question_at", plural=plural)
+        return render(template, subject=subject, year=year)
 
-    def cloze_at(self, subject: str, year: int | str) -> str:
+    def cloze_at(self, subject: str, year: int | str, plural: bool = False) -> str:
         """The sentence an answer completes, in ``year``."""
-        return render(self.templates.cloze_at, subject=subject, year=year)
+        return render(self.templates.of("cloze_at", plural=plural), subject=subject, year=year)
 
-    def statement_at(self, subject: str, object: str, year: int | str) -> str:
+    def statement_at(self, subject: str, object: str, year: int | str, plural: bool = False) -> str:
         """The true/false statement that ``object`` was the subject's value in ``year``."""
-        return render(self.templates.statement_at, subject=subject, object=object, year=year)
+        return render(
+            self.templates.of("statement_at", plural=plural),
+            subject=subject,
+            object=object,
+            year=year,
+            when=date_phrase(object),
+        )
 
 
 @dataclass(frozen=True)

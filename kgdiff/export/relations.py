@@ -142,6 +142,10 @@ def _relation_lines(relation: Relation) -> list[str]:
         **vars(relation.templates),
         "object_class": relation.object_class,
         "next_hops": list(relation.next_hops),
+        "not_asked_of": list(relation.not_asked_of),
+        "places_only": relation.places_only or None,
+        "fixed": relation.fixed or None,
+        "dated_objects": relation.dated_objects or None,
     }
     lines = [f"[{relation.pid}]"]
     for name in FIELDS:
@@ -150,8 +154,10 @@ def _relation_lines(relation: Relation) -> list[str]:
             lines.append(f"{name} = {'true' if value else 'false'}")
         elif isinstance(value, str):
             lines.append(f"{name} = {_toml_string(value)}")
-        elif value:  # next hops, when there are any
-            lines.append(f"{name} = [{', '.join(_toml_string(pid) for pid in value)}]")
+        elif value is None:  # an optional field the relation does not have
+            continue
+        elif value:  # next hops and classes not asked of, when there are any
+            lines.append(f"{name} = [{', '.join(_toml_string(item) for item in value)}]")
     return lines
 
 

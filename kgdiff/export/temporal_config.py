@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 import polars as pl
@@ -17,9 +17,11 @@ from kgdiff.export import temporal_rows as rows
 from kgdiff.export.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.contexts import subject_popularity
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
+from kgdiff.export.existence import existence_ids, read_existence
 from kgdiff.export.frame_chunks import BuildFrame, frame_chunks
 from kgdiff.export.groups import Groups
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.salience import Salience, with_standing
 from kgdiff.export.shared_naming import answer_pairs
 from kgdiff.export.temporal_items import Built, interval_records, timestamp_records
 from kgdiff.export.temporal_setting import TemporalSetting
@@ -35,8 +37,8 @@ TEMPORAL_DESCRIPTION = (
     " `timestamp` (when a fact started or ended, at the precision of its qualifier),"
     " `interval` (for how many years or months it held), `implicit` (what held in a year"
     " whose objects the data know without doubt; the group's other objects are outdated) and"
-    " `unanswerable` (a year past the data or before the subject existed: the gold is the"
-    ' abstention, "I don\'t know").'
+    " `unanswerable` (a year before the subject was born: the gold is the abstention,"
+    ' "I don\'t know").'
 )
 
 
@@ -68,15 +70,6 @@ def last_whole_year(facts: pl.DataFrame) -> int:
     return day.year if (day.month, day.day) == (12, 31) else day.year - 1
 
 
-def data_reach(facts: pl.DataFrame, request: BenchmarkRequest, dates: Dates) -> date:
-    """The last day the export answers for: ``--max-gap`` days after the snapshot read
-    (the store's rule for dates past the data), or ``current`` if later."""
-    if facts.is_empty():
-        return dates.current
-    day: date = facts.get_column("snapshot_date")[0]
-    return max(day + timedelta(days=request.gap.max_gap), dates.current)
-
-
 def _setting(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -88,43 +81,46 @@ def _setting(
     pids = facts.get_column("pid").unique().to_list()
     pairs = answer_pairs(groups.frame.filter(pl.col("pid").is_in(pids)))
     pairs = pl.concat([pairs, facts.select("pid", "value")]).unique()
+    groups.naming.add_pairs(facts.select("pid", "value"))
     values = pairs.get_column("value")
-    units = values.filter(values.str.count_matches("|", literal=True) == 1)
     subjects = facts.get_column("subject").unique()
-    ids = pl.concat([values, units.str.split("|").list.get(1), subjects]).unique().to_list()
     snapshot = None if facts.is_empty() else str(facts.get_column("snapshot")[0])
-    names = groups.naming.names(ids, snapshot)
+    # the statements' objects and subjects, and the distractors' pool, in one pass
+    groups.naming.read(
+        snapshot, pl.concat([groups.naming.pairs().get_column("value"), values]), subjects
+    )
     with kg.connection() as connection:
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
+        statements = facts.select("subject", "pid", pl.concat_list("value").alias("objects"))
+        existence = read_existence(connection, existence_ids(statements, "objects", catalogue))
     choices = groups.naming.choices(snapshot, request.seed, request.options)
-    words = groups.naming.words_of(values.to_list(), snapshot)
+    words = groups.naming.words_of(values, snapshot)
     return TemporalSetting(
-        dates=dates.iso(), seed=request.seed, options=request.options, names=names,
-        popularity=popularity, catalogue=catalogue, snapshot=snapshot,
-        choices=replace(choices, words=words),
+        dates=dates.iso(), seed=request.seed, options=request.options,
+        subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity),
+        salience=Salience.of(request), catalogue=catalogue, snapshot=snapshot,
+        choices=replace(choices, words=words), existence=existence,
     )  # fmt: skip
 
 
 def _sources(
-    facts: pl.DataFrame, periods: pl.DataFrame, reach: date, tallies: dict[str, Counter[str]]
+    facts: pl.DataFrame, periods: pl.DataFrame, tallies: dict[str, Counter[str]]
 ) -> dict[str, tuple[pl.DataFrame, pl.Expr]]:
     """Per kind, the rows its items are built from and the expression of their ids."""
     snapshot_date = None if facts.is_empty() else facts.get_column("snapshot_date")[0]
     summary = rows.group_summary(facts)
     undoubted = periods.select("subject", "pid").unique().height
     tallies["implicit"]["no_year_without_doubt"] += summary.height - undoubted
-    unanswerable = pl.concat(
-        [
-            rows.after_data_rows(summary, reach, tallies["unanswerable"]),
-            rows.before_subject_rows(summary, tallies["unanswerable"]),
-        ]
-    )
+    implicit, unknown = rows.known_value_rows(rows.implicit_rows(periods, summary))
+    # No year after the data is asked: it is unanswerable from the store only, and a
+    # model trained later knows it (docs/benchmark-export.md#unanswerable-years).
+    unanswerable = pl.concat([rows.before_subject_rows(summary, tallies["unanswerable"]), unknown])
     return {
         "timestamp": (rows.timestamp_rows(facts, snapshot_date), rows.TIMESTAMP_KEY),
         "interval": (rows.interval_rows(facts, snapshot_date), rows.INTERVAL_KEY),
-        "implicit": (rows.implicit_rows(periods, summary), rows.YEAR_KEY["implicit"]),
+        "implicit": (implicit, rows.YEAR_KEY["implicit"]),
         "unanswerable": (unanswerable, rows.YEAR_KEY["unanswerable"]),
     }
 
@@ -167,9 +163,8 @@ def temporal_config(
     dated = facts.select("subject", "pid").unique().height
     on_step(f"temporal: {facts.height:,} statements of {dated:,} groups with dates")
     setting = _setting(kg, groups, facts, request, dates, catalogue)
-    reach = data_reach(facts, request, dates)
     tallies: dict[str, Counter[str]] = {kind: Counter() for kind in TEMPORAL_KINDS}
-    sources = _sources(facts, periods, reach, tallies)
+    sources = _sources(facts, periods, tallies)
     splits = {
         kind: frame_chunks(
             frame, key, _batch_builder(kind, setting), request, TEMPORAL_SCHEMA, tallies[kind]
@@ -178,12 +173,12 @@ def temporal_config(
     }
     counts: dict[str, Any] = {
         "snapshot": setting.snapshot,
-        "data_reach": reach.isoformat(),
         "groups": groups.frame.height,
         "groups_not_in_catalogue": groups.uncatalogued(groups.counts),
         "groups_without_dates": groups.frame.height - dated,
         "statements": facts.height,
         "periods": periods.height,
         "left_out": tallies,  # filled as the splits are written
+        "dropped": tallies,
     }
     return ConfigExport("temporal", TEMPORAL_SCHEMA, splits, counts, TEMPORAL_DESCRIPTION)

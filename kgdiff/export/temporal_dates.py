@@ -6,8 +6,9 @@ A date is read from the qualifier's value key (``+2005-11-22T00:00:00Z|11|Q19857
 keeps its precision and is written as Wikidata writes it, in its own calendar. A read date is
 five columns named ``<prefix>_year`` (negative before the common era), ``_month`` and ``_day``
 (0 when the precision has none), ``_precision`` (9 a year, 10 a month, 11 a day; null when
-the key is no time or coarser than a year) and ``_calendar``. Durations count whole units:
-months when both ends give a month and the fact held less than a year, else years.
+the key is no time or coarser than a year) and ``_calendar``. Durations are rounded to the
+nearest unit: months when both ends give a month and the fact held less than a year, else
+years.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def words(prefix: str, year: pl.Expr | None = None, day: pl.Expr | None = None) 
 
 def alias(prefix: str) -> pl.Expr:
     """The ISO form a model may write instead, for a day or a month (null for a year): a day
-    keeps the era's sign, a month does not (as :func:`kgdiff.export.value_text.time_texts`)."""
+    keeps the era's sign, a month does not (as :func:`kgdiff.valuetext.time_texts`)."""
     year, precision = pl.col(f"{prefix}_year"), pl.col(f"{prefix}_precision")
     month = pl.col(f"{prefix}_month").cast(pl.String).str.zfill(2)
     day = pl.col(f"{prefix}_day").cast(pl.String).str.zfill(2)
@@ -131,30 +132,57 @@ def _astronomical(prefix: str) -> pl.Expr:
     return pl.when(year < 0).then(year + 1).otherwise(year)
 
 
+MONTH_DAYS = 30
+"""The days a month is taken to have when a duration's part of a month is rounded."""
+
+
+def _months(start: str, end: str) -> tuple[pl.Expr, pl.Expr]:
+    """The whole months elapsed from the date ``start`` to the date ``end`` (a day-precision
+    end before the start's day of the month does not complete its month), and the days left
+    beyond them (0 unless both ends are days; a month taken as :data:`MONTH_DAYS` days)."""
+    col = pl.col
+    years = _astronomical(end) - _astronomical(start)
+    days = (col(f"{start}_precision") == 11) & (col(f"{end}_precision") == 11)
+    short = days & (col(f"{end}_day") < col(f"{start}_day"))
+    months = years * 12 + col(f"{end}_month") - col(f"{start}_month") - short.cast(pl.Int64)
+    left = col(f"{end}_day") - col(f"{start}_day") + pl.when(short).then(MONTH_DAYS).otherwise(0)
+    return months, pl.when(days).then(left).otherwise(0)
+
+
 def held_for(start: str, end: str) -> list[pl.Expr]:
     """How long a fact held from the date ``start`` to the date ``end`` (two prefixes):
     ``duration`` and ``duration_unit``, or ``held_reason`` why it is not asked
-    (``mixed_calendars``, ``end_before_start``, ``too_short``).
+    (``mixed_calendars``, ``end_before_start``, ``too_short``, ``half_a_year``,
+    ``half_a_month``).
 
-    With a year-precision end, the difference of the years (the data say no more); with a
-    month or a day at both ends, the whole months elapsed (a day-precision end before the
-    start's day of the month does not complete its month): under a year in months, else
-    in whole years (rounded down, as an age)."""
+    With a year-precision end, the difference of the years (the data say no more). With a
+    month or a day at both ends, the time elapsed rounded to the nearest month, then, from
+    12 months on, to the nearest year, as people count a term (7 years and 10 months is
+    8 years): a remainder of half a year (or of half a month, under a year) is not asked,
+    since the count below and the count above are both fair answers, nor is less than a
+    whole month (or a year, with a year-precision end)."""
     col = pl.col
     yearly = (col(f"{start}_precision") == 9) | (col(f"{end}_precision") == 9)
+    months, left = _months(start, end)
+    rounded = months + (left * 2 >= MONTH_DAYS).cast(pl.Int64)
+    in_years = yearly | (rounded >= 12)
     years = _astronomical(end) - _astronomical(start)
-    months = years * 12 + col(f"{end}_month") - col(f"{start}_month")
-    days = (col(f"{start}_precision") == 11) & (col(f"{end}_precision") == 11)
-    months = months - (days & (col(f"{end}_day") < col(f"{start}_day"))).cast(pl.Int64)
-    count = pl.when(yearly).then(years).when(months >= 12).then(months // 12).otherwise(months)
-    unit = pl.when(yearly | (months >= 12)).then(pl.lit("years")).otherwise(pl.lit("months"))
+    whole = pl.when(yearly).then(years).otherwise(months)
+    nearest = pl.when(in_years).then((rounded + 6) // 12).otherwise(rounded)
+    count = pl.when(yearly).then(years).otherwise(nearest)
+    unit = pl.when(in_years).then(pl.lit("years")).otherwise(pl.lit("months"))
+    half_month = (left >= MONTH_DAYS // 2 - 2) & (left <= MONTH_DAYS // 2 + 2)
     reason = (
         pl.when(col(f"{start}_calendar") != col(f"{end}_calendar"))
         .then(pl.lit("mixed_calendars"))
-        .when(count < 0)
+        .when(whole < 0)
         .then(pl.lit("end_before_start"))
-        .when(count == 0)
+        .when(whole == 0)
         .then(pl.lit("too_short"))
+        .when(~yearly & in_years & (rounded % 12 == 6))
+        .then(pl.lit("half_a_year"))
+        .when(~in_years & half_month)
+        .then(pl.lit("half_a_month"))
     )
     return [count.alias("duration"), unit.alias("duration_unit"), reason.alias("held_reason")]
 

@@ -16,17 +16,23 @@ import numpy.typing as npt
 import polars as pl
 
 from kgdiff.export import temporal_dates as dates
+from kgdiff.export.answer_hygiene import placeholder_reason
 from kgdiff.export.column_draws import first_valid
+from kgdiff.export.existence import ANSWER_NOT_YET_EXISTING, not_yet_existing
 from kgdiff.export.options import UNKNOWN_OPTION
+from kgdiff.export.subject_echo import ANSWER_NAMES_SUBJECT, without_naming
+from kgdiff.export.tautology import TAUTOLOGY, Asked, judge_frame, without_restating
 from kgdiff.export.temporal_choices import mc_question, offsets_order, ordered_options, truth
-from kgdiff.export.temporal_setting import TemporalSetting, mapped, named, records
+from kgdiff.export.temporal_setting import TemporalSetting, named, records, with_words
+from kgdiff.export.temporal_wording import interval_texts, people, timestamp_texts
 
 NOISE_STEPS = 6
 """Distractor dates and durations lie 1 to this many years (or units) from the gold."""
-_ASKED = {9: "In which year", 10: "In which month and year", 11: "On which date"}
-_VERBS = {"start": ("become", "became"), "end": ("stop being", "stopped being")}
 Built = tuple[pl.DataFrame, pl.Series]
 """A kind's records, and why each row left out has none."""
+ASKED = Asked(("subject_label", "text"), ("question", "_say"))
+"""What a date or a duration must not be named in (:mod:`kgdiff.export.tautology`): the
+subject's and the object's labels, the question and the statement."""
 
 
 def bound_reason(bound: str, prefix: str) -> pl.Expr:
@@ -47,14 +53,46 @@ def bound_reason(bound: str, prefix: str) -> pl.Expr:
     )
 
 
+HELD_AGAIN = "held_more_than_once"
+"""Why a start, an end or a length is not asked when the object held the value in more than
+one span: "When did Michelle Bachelet become the head of state of Chile?" has two answers."""
+
+
+def held_again_reason(bound: str | None) -> pl.Expr:
+    """Why a statement's start (``bound`` ``start``), end (``end``) or length (None) has
+    another true answer, null when it has none: another statement of the group has the same
+    object (for an end, another that ended too), or the object held the same position (P39)
+    in another statement, as a second term."""
+    col = pl.col
+    again = {
+        "start": col("object_statements") > 1,
+        "end": col("object_ends") > 1,
+        None: col("object_statements") > 1,
+    }[bound]
+    return pl.when(again | col("office_held_again")).then(pl.lit(HELD_AGAIN))
+
+
+def life(start: pl.Expr) -> pl.Expr:
+    """Why a start that may be the subject's birth (``at_birth``), or an end that may be its
+    death (``at_death``), is not asked: the question would ask the birth or the death in
+    disguise ("When did Albert Einstein stop being a citizen of Switzerland?": he died)."""
+    return (
+        pl.when(start & pl.col("started_at_birth"))
+        .then(pl.lit("at_birth"))
+        .when(~start & pl.col("ended_at_death"))
+        .then(pl.lit("at_death"))
+    )
+
+
 def _asked(frame: pl.DataFrame, setting: TemporalSetting, first: pl.Expr) -> pl.DataFrame:
     """``frame`` named, with the object's words (``text``) and ``_reason`` (``first``, the
-    kind's own reasons, then the subject's and the object's)."""
-    names = setting.names
-    frame = named(frame, setting).with_columns(text=mapped(pl.col("value"), frame, names.main_text))
+    kind's own reasons, then the subject's, then a placeholder object's and an object without
+    words)."""
+    frame = with_words(named(frame, setting).drop("text", "_object", strict=False), setting)
     reason = pl.coalesce(
         first,
-        pl.when(pl.col("subject_label").is_null()).then(pl.lit("unlabelled_subject")),
+        pl.col("_subject_reason"),
+        placeholder_reason(pl.concat_list("value")),
         pl.when(pl.col("text").is_null()).then(pl.lit("no_object_text")),
     )
     return frame.with_columns(_reason=reason)
@@ -109,10 +147,22 @@ def _choices(
     statements (``_say`` then an option), and every left-out row's reason."""
     size, seed = setting.options, setting.seed
     asked = frame.filter(pl.col("_reason").is_null())
+    given, restating = judge_frame(
+        asked, "answers", "answer_labels", ASKED.slots, ASKED.texts, values="objects"
+    )
+    asked = asked.filter(~pl.col("_id").is_in(given.implode()))
+    asked = without_restating(asked, restating, ("answers",))
+    asked, naming = without_naming(asked, "answer_labels", "subject_needles")
+    # the object began after the subject ended, or after the statement started
+    late = not_yet_existing(asked, "objects", setting.existence, setting.catalogue, "_start_year")
+    asked = asked.filter(~pl.col("_id").is_in(late.implode()))
     asked, enough = _distractors(asked, valid, text, size)
     reasons = pl.concat(
         [
             frame.get_column("_reason").drop_nulls(),
+            pl.repeat(TAUTOLOGY, given.len(), dtype=pl.String, eager=True),
+            pl.repeat(ANSWER_NAMES_SUBJECT, naming, dtype=pl.String, eager=True),
+            pl.repeat(ANSWER_NOT_YET_EXISTING, late.len(), dtype=pl.String, eager=True),
             pl.repeat("too_few_options", int((~enough).sum()), dtype=pl.String, eager=True),
         ]
     )
@@ -141,25 +191,10 @@ def timestamp_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
         },
     )
     frame = dates.with_date(frame, pl.col("_key"), "_when")
-    frame = _asked(frame, setting, bound_reason("when", "_when"))
-    subject = pl.concat_str(pl.col("subject_label"), pl.lit("'s "), pl.col("relation"))
-    verb = pl.when(start).then(pl.lit(_VERBS["start"][0])).otherwise(pl.lit(_VERBS["end"][0]))
-    past = pl.when(start).then(pl.lit(_VERBS["start"][1])).otherwise(pl.lit(_VERBS["end"][1]))
-    on = pl.when(pl.col("_when_precision") == 11).then(pl.lit(" on ")).otherwise(pl.lit(" in "))
-    asked = pl.col("_when_precision").replace_strict(_ASKED, default=None, return_dtype=pl.String)
+    again = pl.when(start).then(held_again_reason("start")).otherwise(held_again_reason("end"))
+    frame = _asked(frame, setting, pl.coalesce(bound_reason("when", "_when"), life(start), again))
     frame = frame.with_columns(
-        _gold=dates.words("_when"),
-        question=pl.concat_str(
-            asked,
-            pl.lit(" did "),
-            subject,
-            pl.lit(" "),
-            verb,
-            pl.lit(" "),
-            pl.col("text"),
-            pl.lit("?"),
-        ),
-        _say=pl.concat_str(subject, pl.lit(" "), past, pl.lit(" "), pl.col("text"), on),
+        _gold=dates.words("_when"), **timestamp_texts(people(frame, setting), start)
     ).with_columns(
         *_statement_dates(),
         answers=pl.concat_list("_gold", dates.alias("_when")).list.drop_nulls(),
@@ -194,23 +229,16 @@ def interval_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     not asked."""
     frame = _dated(rows).with_columns(*dates.held_for("_start", "_end"))
     first = pl.coalesce(
-        bound_reason("start", "_start"), bound_reason("end", "_end"), pl.col("held_reason")
+        bound_reason("start", "_start"),
+        bound_reason("end", "_end"),
+        pl.col("held_reason"),
+        held_again_reason(None),
     )
     frame = _asked(frame, setting, first)
-    subject = pl.concat_str(pl.col("subject_label"), pl.lit("'s "), pl.col("relation"))
     count, unit = pl.col("duration"), pl.col("duration_unit")
     frame = frame.with_columns(
         _gold=dates.duration_text(count, unit),
-        question=pl.concat_str(
-            pl.lit("For how many "),
-            unit,
-            pl.lit(" was "),
-            subject,
-            pl.lit(" "),
-            "text",
-            pl.lit("?"),
-        ),
-        _say=pl.concat_str(subject, pl.lit(" was "), "text", pl.lit(" for ")),
+        **interval_texts(people(frame, setting)),
         objects=pl.concat_list("value"),
         object_labels=pl.concat_list("text"),
     ).with_columns(

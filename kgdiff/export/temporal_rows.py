@@ -10,7 +10,8 @@ from datetime import date
 
 import polars as pl
 
-from kgdiff.export.temporal_years import YEARS_PAST_DATA, pick_year
+from kgdiff.export.answer_hygiene import UNKNOWN_VALUE, UNKNOWN_VALUE_REASON
+from kgdiff.export.temporal_years import YEARS_BEFORE_BIRTH, pick_year
 
 KNOWN = ["value", "somevalue"]
 """A bound is asked about when the data have it, as a value or as unknown (never "no end")."""
@@ -34,7 +35,8 @@ YEAR_KEY = {
 
 STATEMENT_COLUMNS = [
     "subject", "pid", "statement_id", "value", "start_snaktype", "start_value", "start_values",
-    "end_snaktype", "end_value", "end_values",
+    "end_snaktype", "end_value", "end_values", "started_at_birth", "ended_at_death",
+    "object_statements", "object_ends", "office_held_again",
 ]  # fmt: skip
 """What a statement's items are built from (no date: a date before the common era has no
 Python value)."""
@@ -82,10 +84,12 @@ def year_of(day: pl.Expr) -> pl.Expr:
 
 
 def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
-    """One row per group: its objects, earliest start first (``group_objects``), whether a
+    """One row per group: its objects, earliest start first (``group_objects``), the year
+    each may first hold (``group_starts``, null when it has no known first day), whether a
     statement has a start or an end (``ranged``), the earliest day one may hold
-    (``earliest``, a year) and whether each has a known first day (``all_started``), and the
-    years of the subject's start and end of existence (``existence``, ``existence_end``; years
+    (``earliest``, a year) and whether each has a known first day (``all_started``), the
+    subject's year of birth (``birth``, null when its birth dates span more than one year:
+    ``birth_years`` says so) and the year of its end of existence (``existence_end``; years
     count 1 BCE as 0)."""
     ranged = pl.col("start_snaktype").is_in(KNOWN) | pl.col("end_snaktype").is_in(KNOWN)
     lower = (
@@ -95,13 +99,17 @@ def group_summary(facts: pl.DataFrame) -> pl.DataFrame:
         .then(pl.col("point_lo"))
     )
     dated = facts.with_columns(_ranged=ranged.fill_null(False), _lower=lower)
-    dated = dated.sort("subject", "pid", "_lower", "value", nulls_last=False)
+    dated = dated.with_columns(
+        _first=year_of(pl.col("_lower")).min().over("subject", "pid", "value")
+    ).sort("subject", "pid", "_lower", "value", nulls_last=False)
     return dated.group_by("subject", "pid", maintain_order=True).agg(
         group_objects=pl.col("value").unique(maintain_order=True),
+        group_starts=pl.col("_first").gather(pl.col("value").arg_unique()),
         ranged=pl.col("_ranged").any(),
         earliest=year_of(pl.col("_lower").min()),
         all_started=pl.col("_lower").is_not_null().all(),
-        existence=year_of(pl.col("existence_lo").first()),
+        birth=year_of(pl.col("birth_lo").first()),
+        birth_years=year_of(pl.col("birth_hi").first()) - year_of(pl.col("birth_lo").first()) + 1,
         existence_end=year_of(pl.col("existence_end_lo").first()),
     )
 
@@ -119,44 +127,42 @@ def _years(spans: pl.DataFrame, what: str | None = None) -> pl.Series:
 
 def implicit_rows(periods: pl.DataFrame, summary: pl.DataFrame) -> pl.DataFrame:
     """One row per period, with a year of it (drawn from the group and the period's first
-    year) and the group's objects."""
+    year) and the group's objects with the years they may first hold."""
     spans = periods.rename({"first_year": "first", "last_year": "last"})
     rows = periods.with_columns(year=_years(spans))
-    return rows.join(summary.select("subject", "pid", "group_objects"), on=["subject", "pid"])
+    group = summary.select("subject", "pid", "group_objects", "group_starts")
+    return rows.join(group, on=["subject", "pid"])
 
 
-def after_data_rows(summary: pl.DataFrame, reach: date, tally: Counter[str]) -> pl.DataFrame:
-    """Each group with a start or an end whose subject still exists (no death or
-    dissolution: a fact of the dead has no future to abstain about), asked about a year
-    wholly after ``reach`` (the last day the data answer for), its latest objects first."""
-    first = reach.year + 1
-    ranged = summary.filter(pl.col("ranged"))
-    groups = ranged.filter(pl.col("existence_end").is_null())
-    tally["subject_no_longer_exists"] += ranged.height - groups.height
-    spans = groups.with_columns(first=pl.lit(first), last=pl.lit(first + YEARS_PAST_DATA - 1))
-    return groups.select(
-        "subject",
-        "pid",
-        pl.col("group_objects").list.reverse(),
-        year=_years(spans, "after_data"),
-        reason=pl.lit("after_data"),
+def known_value_rows(implicit: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The rows of :func:`implicit_rows`, less the years whose only objects are unknown
+    (``<somevalue>``: the data say there was one, not which), which are asked as
+    unanswerable years instead (reason ``unknown_value``, the abstention is the answer)."""
+    unknown = pl.col("objects").list.eval(pl.element() == UNKNOWN_VALUE).list.all()
+    unknown = unknown & (pl.col("objects").list.len() > 0)
+    years = implicit.filter(unknown).select(
+        "subject", "pid", "group_objects", "year", reason=pl.lit(UNKNOWN_VALUE_REASON)
     )
+    return implicit.filter(~unknown), years
 
 
 def before_subject_rows(summary: pl.DataFrame, tally: Counter[str]) -> pl.DataFrame:
-    """Each group with a start or an end whose subject's start of existence is known,
-    asked about one of the years before it in which no statement may hold; why the others
-    are not asked is counted in ``tally``."""
+    """Each group with a start or an end whose subject was born in a known year (a birth,
+    P569: an inception, P571, is often a charter, an independence or a refoundation of
+    something that existed before), asked about one of the years before its birth in which
+    no statement may hold; why the others are not asked is counted in ``tally``."""
     ranged = summary.filter(pl.col("ranged"))
-    born = ranged.filter(pl.col("existence").is_not_null())
+    dated = ranged.filter(pl.col("birth_years").is_not_null())
+    born = dated.filter(pl.col("birth_years") == 1)
     started = born.filter(pl.col("all_started")).with_columns(
-        first=pl.max_horizontal(pl.lit(1), pl.col("existence") - YEARS_PAST_DATA),
-        last=pl.min_horizontal("existence", "earliest") - 1,
+        first=pl.max_horizontal(pl.lit(1), pl.col("birth") - YEARS_BEFORE_BIRTH),
+        last=pl.min_horizontal("birth", "earliest") - 1,
     )
     groups = started.filter(pl.col("first") <= pl.col("last"))
-    tally["no_start_of_existence"] += ranged.height - born.height
+    tally["no_birth_date"] += ranged.height - dated.height
+    tally["birth_year_uncertain"] += dated.height - born.height
     tally["statement_without_start"] += born.height - started.height
-    tally["no_year_before_existence"] += started.height - groups.height
+    tally["no_year_before_birth"] += started.height - groups.height
     return groups.select(
         "subject",
         "pid",

@@ -1,34 +1,41 @@
-"""What every ``temporal`` record shares (dates, seed, names, catalogue, snapshot, choices),
+"""What every ``temporal`` record shares (dates, seed, subjects, catalogue, snapshot, choices),
 and the columns every record has: its subject's label, its relation, its popularity, its
 dates (docs/benchmark-export.md#the-temporal-config)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
-from kgdiff.export.names import Names
+from kgdiff.export.existence import EXISTENCE_SCHEMA
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.salience import Salience, with_subject_reason
 
 
 @dataclass(frozen=True)
 class TemporalSetting:
     """What every temporal record shares: the dates, the seed, the options' count, the
-    names, the subjects' popularity, the catalogue, the snapshot read, and the words and
-    distractor tiers the options are chosen from."""
+    subjects and which are asked about, the catalogue, the snapshot read, the words and
+    distractor tiers the options are chosen from, and the existence dates of the subjects and
+    objects of dated relations."""
 
     dates: Mapping[str, str]
     seed: int
     options: int
-    names: Names
-    popularity: Mapping[str, float]
+    subjects: pl.DataFrame
+    """The subjects' labels, sitelinks, classes and popularity
+    (:func:`~kgdiff.export.salience.with_standing`)."""
+    salience: Salience
     catalogue: RelationCatalogue
     snapshot: str | None
     choices: ChoiceSetting
+    existence: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=EXISTENCE_SCHEMA))
+    """When the subjects and objects of dated relations began and ended
+    (:mod:`kgdiff.export.existence`)."""
 
 
 def mapped(values: pl.Expr, frame: pl.DataFrame, word: Callable[[str], str | None]) -> pl.Expr:
@@ -40,17 +47,24 @@ def mapped(values: pl.Expr, frame: pl.DataFrame, word: Callable[[str], str | Non
     )
 
 
+def with_words(frame: pl.DataFrame, setting: TemporalSetting) -> pl.DataFrame:
+    """``frame`` with its object's (``value``) main text (``text``, null when it has no
+    words) and how it reads in a sentence (``_object``), from the values' words."""
+    words = setting.choices.words.select(
+        "value", pl.col("main").alias("text"), pl.col("phrase").alias("_object")
+    )
+    return frame.join(words, on="value", how="left", maintain_order="left")
+
+
 def named(frame: pl.DataFrame, setting: TemporalSetting) -> pl.DataFrame:
     """``frame`` with ``subject_label`` (null when the store has none, or an empty one),
-    ``relation`` (the catalogue's label) and ``popularity``."""
-    names, catalogue = setting.names, setting.catalogue
-    popularity = setting.popularity
+    ``subject_phrase`` (how it reads in a sentence: "the Netherlands"), ``relation`` (the
+    catalogue's label), ``popularity`` and ``_subject_reason``, why its subject is not asked
+    about (:func:`~kgdiff.export.salience.subject_reason`; null when it is)."""
+    catalogue = setting.catalogue
+    frame = with_subject_reason(frame, setting.subjects, setting.salience, catalogue)
     return frame.with_columns(
-        subject_label=mapped(pl.col("subject"), frame, lambda qid: names.label(qid) or None),
         relation=mapped(pl.col("pid"), frame, lambda pid: catalogue[pid].label),
-        popularity=pl.col("subject").replace_strict(
-            list(popularity), list(popularity.values()), default=None, return_dtype=pl.Float64
-        ),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import polars as pl
@@ -18,10 +18,14 @@ from kgdiff.export.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.contexts import subject_popularity, wikipedia_at
 from kgdiff.export.dataset_schema import UPDATES_SCHEMA
 from kgdiff.export.distractors import DOCUMENT_COUNTS, DistractorPool, document_variants
-from kgdiff.export.groups import Groups
+from kgdiff.export.existence import EXISTENCE_SCHEMA, read_existence, without_not_yet
+from kgdiff.export.groups import FIXED_FACT_CORRECTED, NOT_SUBSTANTIVE, Groups, corrected
+from kgdiff.export.qa_frames import ASKED, asked_texts
 from kgdiff.export.qa_records import QaItem, mc_question
 from kgdiff.export.relation_model import RelationCatalogue
+from kgdiff.export.salience import Salience, asked_subjects, with_standing
 from kgdiff.export.splits import split_frame
+from kgdiff.export.subject_state import ended_subjects
 from kgdiff.query.entity import latest_history
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
@@ -88,16 +92,18 @@ def update_item(
     choices = row
     relation = catalogue[row["pid"]]
     label, key = row["subject_label"], update_key(row)
-    statements = [relation.statement(label, choices[name]) if choices[name] else None
-                  for name in ("correct", "wrong")]  # fmt: skip
+    phrase, past = row["subject_phrase"] or label, bool(row["subject_ended"])
+    plural = bool(row["subject_plural"])
+    statements = [relation.statement(phrase, choices[f"{name}_phrase"], past, plural)
+                  if choices[name] else None for name in ("correct", "wrong")]  # fmt: skip
     truth = choices["truth"]
     entity_names = [label, *choices["answers"], *choices["outdated_answers"]]
-    question = relation.question(label)
+    question = row["question"]  # as the tautology check read it (qa_frames.asked_texts)
     record = {
         "id": key, "subject": row["subject"], "subject_label": label, "pid": relation.pid,
-        "relation": relation.label, "question": question, "cloze": relation.cloze(label),
+        "relation": relation.label, "question": question, "cloze": row["cloze"],
         "answers": choices["answers"], "answer_labels": choices["answer_labels"],
-        "latest": [row["new_object"]], "outdated": list(row["old_objects"]),
+        "latest": list(row["latest"]), "outdated": list(row["outdated"]),
         "outdated_answers": choices["outdated_answers"],
         "new_start": row["new_start_lo"].isoformat(), "old_end": row["old_end_hi"].isoformat(),
         "mc_question": mc_question(question, choices["options"]), "options": choices["options"],
@@ -115,23 +121,48 @@ def update_item(
 
 
 def _asked(
-    updates: pl.DataFrame, catalogue: RelationCatalogue, tally: Counter[str]
+    updates: pl.DataFrame,
+    setting: UpdatesSetting,
+    request: BenchmarkRequest,
+    catalogue: RelationCatalogue,
+    tally: Counter[str],
 ) -> pl.DataFrame:
-    """The updates of relations in the catalogue whose subject is labelled, as rows of
-    :func:`~kgdiff.export.choice_frames.answered_choices`."""
-    known = updates.filter(pl.col("pid").is_in(catalogue.pids))
-    tally["relation_not_in_catalogue"] += updates.height - known.height
-    label = pl.col("subject_label")
-    labelled = known.filter(label.is_not_null() & (label != "") & (label != pl.col("subject")))
-    tally["unlabelled_subject"] += known.height - labelled.height
-    latest = pl.concat_list(pl.col("new_object"))
-    return labelled.with_columns(
+    """The substantive updates of relations in the catalogue whose subject is asked about
+    (:mod:`kgdiff.export.salience`), as rows of
+    :func:`~kgdiff.export.choice_frames.answered_choices` with the texts of :data:`ASKED`."""
+    substantive = updates.filter(~pl.col("change_nature").is_in(NOT_SUBSTANTIVE))
+    for nature in NOT_SUBSTANTIVE:  # nothing a model knew became false
+        tally[nature] += updates.filter(pl.col("change_nature") == nature).height
+    known = substantive.filter(pl.col("pid").is_in(catalogue.pids))
+    tally["relation_not_in_catalogue"] += substantive.height - known.height
+    fixed = corrected(catalogue, pl.lit(True))
+    tally[FIXED_FACT_CORRECTED] += known.filter(fixed).height
+    known = known.filter(~fixed)
+    known = known.drop("subject_label")
+    asked = asked_subjects(known, setting.subjects, Salience.of(request), catalogue, tally)
+    asked = asked.with_columns(
         pl.concat_str(pl.lit("updates/"), "subject", pl.lit("/"), "pid", pl.lit("/"), "new_object")
         .alias("_id"),
-        latest.alias("latest"),
-        pl.col("old_objects").alias("outdated"),
-        pl.concat_list(latest, pl.col("old_objects")).alias("all_answers"),
+        pl.concat_list(pl.col("new_object")).alias("latest"),
     )  # fmt: skip
+    asked = without_not_yet(asked, "latest", setting.existence, catalogue, tally)
+    asked = asked.with_columns(
+        pl.col("old_objects").alias("outdated"),
+        pl.concat_list("latest", pl.col("old_objects")).alias("all_answers"),
+    )
+    return asked_texts(asked, catalogue)
+
+
+@dataclass(frozen=True)
+class UpdatesSetting:
+    """What every update record shares: the choices' setting, the distractor documents and
+    the subjects (:func:`~kgdiff.export.salience.with_standing`)."""
+
+    choices: ChoiceSetting
+    documents: DistractorPool
+    subjects: pl.DataFrame
+    existence: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=EXISTENCE_SCHEMA))
+    """When the subjects and new objects began and ended (:mod:`kgdiff.export.existence`)."""
 
 
 def _setting(
@@ -140,19 +171,25 @@ def _setting(
     updates: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
-) -> tuple[ChoiceSetting, DistractorPool, dict[str, float]]:
+) -> UpdatesSetting:
+    """The choices' setting, the distractor documents and the subjects
+    (:func:`~kgdiff.export.salience.with_standing`: how each reads in a sentence, whether it
+    still exists, its popularity)."""
     values = set(updates.get_column("new_object"))
     values |= set(updates.get_column("old_objects").explode().drop_nulls().to_list())
+    subjects = updates.get_column("subject").unique().to_list()
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
-    groups.naming.names(values, snapshot)
+    groups.naming.read(snapshot, values, subjects)
     words = groups.naming.words_of(values, snapshot)
     choices = groups.naming.choices(snapshot, request.seed, request.options)
     wiki = f"{request.lang}wiki"
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
-        subjects = updates.get_column("subject").to_list()
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-    return replace(choices, words=words), pool, popularity
+        ended = ended_subjects(connection, subjects, snapshot, dates.current)
+        existence = read_existence(connection, [*values, *subjects])
+    facts = with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended)
+    return UpdatesSetting(replace(choices, words=words), pool, facts, existence)
 
 
 def read_updates(
@@ -179,21 +216,23 @@ def updates_config(
         "updates", lambda: read_updates(kg, groups, request, dates, catalogue)
     )
     on_step(f"updates: {updates.height:,} knowledge updates")
-    setting, pool, popularity = _setting(kg, groups, updates, request, dates)
+    setting = _setting(kg, groups, updates, request, dates)
     revisions = supporting(kg, request, dates)
     left_out: Counter[str] = Counter()
-    asked = answered_choices(_asked(updates, catalogue, left_out), setting, left_out)
+    asked = _asked(updates, setting, request, catalogue, left_out)
+    asked = answered_choices(asked, setting.choices, left_out, ASKED)
     items: list[QaItem] = []
     for row in asked.iter_rows(named=True):
         revision = revisions.get((row["subject"], row["pid"], row["new_object"]))
-        row = {**row, "popularity": popularity.get(row["subject"]), "dates": dates.iso()}
-        items.append(update_item(row, catalogue, revision, pool))
+        row = {**row, "dates": dates.iso()}
+        items.append(update_item(row, catalogue, revision, setting.documents))
     split = split_frame(items, request, UPDATES_SCHEMA)
     counts = {
         "knowledge_updates": updates.height,
         "supporting_revisions": len(revisions),
         "left_out": dict(sorted(left_out.items())),
         "built": {UPDATES_SPLIT: len(items)},
+        "dropped": {UPDATES_SPLIT: left_out},
     }
     return ConfigExport(
         "updates", UPDATES_SCHEMA, {UPDATES_SPLIT: [split]}, counts, UPDATES_DESCRIPTION

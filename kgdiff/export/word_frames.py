@@ -1,6 +1,8 @@
 """The words of values as frames, for records built column by column: each value's texts
 (:meth:`kgdiff.export.names.Names.texts`: an entity's label then its aliases, another value's
-renderings), their normalised forms (as scoring compares answers), and its classes.
+renderings), their normalised forms (as scoring compares answers), how its main text reads
+in a sentence (``phrase``: "the Black Sea"), its kind keys (``classes``) and the kind keys
+a distractor of it may have (``wanted``).
 
 Each distinct value is looked up once in Python; everything after is joins."""
 
@@ -12,6 +14,7 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.export.names import Names
+from kgdiff.export.option_kinds import wanted_kinds
 from kgdiff.export.options import normalised
 
 TEXTS = pl.List(pl.String())
@@ -22,11 +25,15 @@ WORDS_SCHEMA = pl.Schema(
         "forms": TEXTS,
         "main": pl.String(),
         "main_form": pl.String(),
+        "phrase": pl.String(),
         "classes": TEXTS,
+        "wanted": TEXTS,
     }
 )
 """A value's texts (main one first) and their forms, in the same order; ``main`` is null when
-the value has no words."""
+the value has no words; ``phrase`` is how the main text reads in a sentence; ``classes`` and
+``wanted`` its kind keys and those its distractors may have
+(:mod:`kgdiff.export.option_kinds`)."""
 
 
 WORDS_BATCH = 50_000
@@ -45,13 +52,21 @@ def value_words(names: Names, values: Iterable[str]) -> pl.DataFrame:
 
 def _words_batch(names: Names, values: list[str]) -> pl.DataFrame:
     texts = [names.fresh_texts(value) for value in values]
-    classes = [list(names.classes(value)) for value in values]
+    classes = [names.classes(value) for value in values]
+    wanted = [
+        list(wanted_kinds(value, kinds)) for value, kinds in zip(values, classes, strict=True)
+    ]
+    phrases = [
+        names.phrase(value) if found else None for value, found in zip(values, texts, strict=True)
+    ]
     # through Arrow: polars would build a Series for every inner list (~20 times slower)
     table = pa.table(
         {
             "value": pa.array(values, pa.string()),
             "texts": pa.array(texts, pa.list_(pa.string())),
-            "classes": pa.array(classes, pa.list_(pa.string())),
+            "phrase": pa.array(phrases, pa.string()),
+            "classes": pa.array([list(kinds) for kinds in classes], pa.list_(pa.string())),
+            "wanted": pa.array(wanted, pa.list_(pa.string())),
         }
     )
     frame = pl.from_arrow(table)
@@ -67,7 +82,9 @@ def _words_batch(names: Names, values: list[str]) -> pl.DataFrame:
         pl.col("form").list.drop_nulls().alias("forms"),
         pl.col("texts").list.first().alias("main"),
         pl.col("form").list.first().alias("main_form"),
+        "phrase",
         "classes",
+        "wanted",
     ).cast(WORDS_SCHEMA)
 
 
@@ -95,23 +112,6 @@ def normalised_texts(texts: pl.Series) -> pl.Series:
     other = other.select("_row", pl.Series("form", other_forms, dtype=pl.String()))
     forms = frame.select("_row").join(pl.concat([plain, other]), on="_row", how="left")
     return forms.sort("_row").get_column("form").alias(texts.name)
-
-
-def subject_labels(names: Names, subjects: pl.Series) -> pl.DataFrame:
-    """``subject`` and its ``subject_label`` (null when the store has none in the language,
-    or when the label is only the id)."""
-    distinct = subjects.unique().sort().to_list()
-    labels = [names.label(subject) for subject in distinct]
-    return pl.DataFrame(
-        {
-            "subject": distinct,
-            "subject_label": [
-                label if label not in (None, subject) else None
-                for subject, label in zip(distinct, labels, strict=True)
-            ],
-        },
-        schema={"subject": pl.String(), "subject_label": pl.String()},
-    )
 
 
 def words_of(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kgdiff import __version__
+from kgdiff.version import __version__
 
 SUFFIX = ".verified.json"
 

@@ -13,8 +13,8 @@ from typing import TypeVar
 import requests
 import urllib3
 
-from kgdiff import __version__
 from kgdiff.errors import InputError
+from kgdiff.version import __version__
 
 USER_AGENT = f"kgdiff/{__version__} (+https://github.com/kgdiff; research benchmark builder)"
 TIMEOUT = (15.0, 60.0)  # seconds: connect, and between two reads

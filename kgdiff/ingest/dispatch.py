@@ -16,7 +16,8 @@ from kgdiff.ingest.slots import ChunkSlots
 from kgdiff.ingest.tally import Tally
 from kgdiff.ingest.worker import Task, init_worker, run_task
 from kgdiff.ingest.worker_context import worker_context
-from kgdiff.readers.chunking import ChunkView
+from kgdiff.ingest.xml_chunk_parse import XmlChunk
+from kgdiff.readers.chunking import ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.store.staging import PartMeta
 
@@ -59,13 +60,20 @@ class TaskRunner:
         self._slots: ChunkSlots | None = None
         self._pending: deque[tuple[Future[PartMeta], Path | None]] = deque()
 
+    def _stage(self, chunk: Chunk | ChunkView) -> tuple[FileChunk, Path]:
+        if self._slots is None:
+            self._slots = ChunkSlots(self.slot_dir, self.in_flight)
+        return self._slots.stage(chunk)
+
     def _submit(self, task: Task) -> None:
         slot = None
-        if isinstance(task.payload, Chunk | ChunkView):
-            if self._slots is None:
-                self._slots = ChunkSlots(self.slot_dir, self.in_flight)
-            payload, slot = self._slots.stage(task.payload)
-            task = replace(task, payload=payload)
+        payload = task.payload
+        if isinstance(payload, Chunk | ChunkView):
+            staged, slot = self._stage(payload)
+            task = replace(task, payload=staged)
+        elif isinstance(payload, XmlChunk) and isinstance(payload.where, ChunkView):
+            staged, slot = self._stage(payload.where)
+            task = replace(task, payload=replace(payload, where=staged))
         self._pending.append((self.pool.submit(run_task, task), slot))
 
     def _collect(self) -> PartMeta:

@@ -108,16 +108,25 @@ def parse_json_chunk(chunk: Chunk, native: bool | None = None) -> ChunkResult:
 
 
 def parse_entity_texts(
-    batch: EntityTexts, to_canonical: Callable[[bytes], dict[str, Any]]
+    batch: EntityTexts,
+    to_canonical: Callable[[bytes], dict[str, Any]],
+    native: bool | None = None,
 ) -> ChunkResult:
     """Decode entity texts that may need mapping to canonical JSON (legacy XML texts).
 
-    ``to_canonical`` raises ``ValueError`` for malformed input; a canonical dict whose
-    fields have the wrong types fails msgspec's validation: both are rejects.
+    The native row builder (``native``, default :func:`native_enabled`) takes the texts in
+    today's serialisation, as it takes a JSON dump's lines; it leaves the others (legacy
+    texts, malformed ones) to the Python path. There ``to_canonical`` raises ``ValueError``
+    for malformed input; a canonical dict whose fields have the wrong types fails msgspec's
+    validation: both are rejects.
     """
-    buffers = RowBuffers()
+    use_native = native_enabled() if native is None else native
     result = ChunkResult(batch.seq, [])
-    for record, offset, text in batch.items:
+    items = batch.items
+    if use_native and items:
+        items = _native_texts(batch, result)
+    buffers = RowBuffers()
+    for record, offset, text in items:
         result.input_bytes += len(text)
         try:
             entity = entity_from_dict(to_canonical(text))
@@ -125,5 +134,22 @@ def parse_entity_texts(
             result.entities += 1
         except (msgspec.DecodeError, ValueError) as exc:  # ValueError includes RowError
             result.rejects.append(_reject(record, offset, str(exc), text))
-    result.groups = [buffers.to_tables()]
+    result.groups.append(buffers.to_tables())
     return result
+
+
+def _native_texts(batch: EntityTexts, result: ChunkResult) -> list[tuple[int, int, bytes]]:
+    """Build the rows of the texts the extension takes into ``result``; return the others."""
+    data = bytearray()
+    spans = []
+    for record, _, text in batch.items:
+        spans.append((record, len(data), len(data) + len(text)))
+        data += text
+        data += b"\n"
+    native = native_rows(data, spans)
+    result.entities, result.statements = native.entities, native.statements
+    result.groups = list(native.groups)
+    deferred = set(native.deferred)
+    taken = sum(len(text) for i, (_, _, text) in enumerate(batch.items) if i not in deferred)
+    result.input_bytes += taken
+    return [batch.items[index] for index in native.deferred]

@@ -211,7 +211,7 @@ def _manifest(
         input_stats=built.input_stats,
         timings=built.timings,
         row_builder=("native" if native_enabled() else "python")
-        if source.format == JSON_DUMP
+        if source.format in (JSON_DUMP, XML_DUMP)
         else None,
         staging_compression=request.staging_compression,
         coverage=job.coverage,

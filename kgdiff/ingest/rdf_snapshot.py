@@ -27,7 +27,6 @@ import msgspec
 import zstandard
 
 from kgdiff.errors import InputError, StoreError, TooManyRejectsError
-from kgdiff.export.rdf.writer import property_datatypes
 from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import NullProgress, Progress
@@ -49,6 +48,7 @@ from kgdiff.readers.rdf_entities import (
 from kgdiff.readers.rdf_nodes import RdfStats
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET
+from kgdiff.store.property_datatypes import property_datatypes
 
 FULL = "full"
 SNIPPET = 200

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
@@ -15,10 +15,13 @@ from kgdiff.ingest.sources import SourceStream
 from kgdiff.readers.chunking import ChunkView, FileChunk, plan_chunks, split_chunks
 from kgdiff.readers.entity_docs import EntityDocError, iter_entity_documents
 from kgdiff.readers.json_dump import Chunk, DumpFraming, iter_entity_lines
-from kgdiff.readers.wikidata_xml import XmlStats, iter_entity_pages
+from kgdiff.readers.wikidata_xml import EntityPage, XmlStats, iter_entity_pages
 from kgdiff.readers.xml_stream import XmlDumpError
 
 MAX_DOCUMENT_BYTES = 1 << 30
+PageSeen = Callable[[int, EntityPage], None]
+"""Told of each entity page an XML task holds, with its record number (its rows'
+``source_line``): ``kgdiff refresh`` keeps each page's revision id and time."""
 
 
 @dataclass
@@ -65,7 +68,12 @@ def _as_of(day: date) -> datetime:
 
 
 def xml_tasks(
-    source: SourceStream, chunk_bytes: int, limit: int | None, day: date, stats: XmlStats
+    source: SourceStream,
+    chunk_bytes: int,
+    limit: int | None,
+    day: date,
+    stats: XmlStats,
+    seen: PageSeen | None = None,
 ) -> Iterator[EntityTexts]:
     """Batches of entity texts from an XML dump (the revision in force at the end of ``day``)."""
     items: list[tuple[int, int, bytes]] = []
@@ -73,6 +81,8 @@ def xml_tasks(
     pages = iter_entity_pages(source, as_of=_as_of(day), stats=stats)
     try:
         for record, page in enumerate(pages, start=1):
+            if seen is not None:
+                seen(record, page)
             items.append((record, page.byte_offset, page.text))
             size += len(page.text)
             if size >= chunk_bytes:
@@ -108,12 +118,13 @@ def make_tasks(
     limit: int | None,
     day: date,
     readers: ReaderState,
+    seen: PageSeen | None = None,
 ) -> Iterator[Chunk | ChunkView | FileChunk | EntityTexts]:
-    """The task stream for an input of the given kind."""
+    """The task stream for an input of the given kind (``seen``: told of each XML page)."""
     if kind == JSON_DUMP:
         return json_tasks(source, chunk_bytes, limit, readers.framing)
     if kind == XML_DUMP:
-        return xml_tasks(source, chunk_bytes, limit, day, readers.xml_stats)
+        return xml_tasks(source, chunk_bytes, limit, day, readers.xml_stats, seen)
     if kind == ENTITY_DOC:
         return document_tasks(source, limit)
     raise InputError(f"{source.path}: unsupported input kind {kind!r}")

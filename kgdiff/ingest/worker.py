@@ -18,6 +18,8 @@ from kgdiff.ingest.parse import (
     parse_entity_texts,
     parse_json_chunk,
 )
+from kgdiff.ingest.xml_chunk_parse import XML_PAGES_FILE, XmlChunk, parse_xml_chunk
+from kgdiff.no_pandas import keep_pandas_out
 from kgdiff.readers.chunking import ChunkView, FileChunk
 from kgdiff.readers.json_dump import Chunk
 from kgdiff.readers.wikidata_xml import decode_entity_text
@@ -33,12 +35,17 @@ _chunk_buffer = bytearray()
 """Every chunk a worker reads from a file goes into this one buffer (see FileChunk.load)."""
 
 
+Payload = Chunk | ChunkView | FileChunk | EntityTexts | XmlChunk
+"""What a task parses."""
+
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """One unit of work: a dump chunk or a batch of entity texts, and where to put it."""
 
-    payload: Chunk | ChunkView | FileChunk | EntityTexts
-    """A :class:`ChunkView` is staged into a slot file before the task is sent."""
+    payload: Payload
+    """A :class:`ChunkView` (alone or in an :class:`XmlChunk`) is staged into a slot file
+    before the task is sent."""
     parts_dir: Path
     source: str
     compression: str = STAGING_CODECS[0]
@@ -63,11 +70,14 @@ def init_worker() -> None:
     The cyclic garbage collector is switched off: a chunk creates millions of
     short-lived, acyclic objects and automatic collections cost ~15 % of the
     parse time; :func:`run_task` collects every ``COLLECT_EVERY`` tasks instead.
+    pandas is kept out (:mod:`kgdiff.no_pandas`): pyarrow would import it, 0.8 CPU-seconds
+    a worker, to convert objects no worker has.
     """
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.disable()
     keep_freed_memory()
+    keep_pandas_out()
 
 
 def keep_freed_memory() -> None:
@@ -90,7 +100,11 @@ def keep_freed_memory() -> None:
 def run_task(task: Task) -> PartMeta:
     """Parse ``task`` and publish its part folder; return its counts."""
     result: ChunkResult
-    if isinstance(task.payload, FileChunk):
+    extras: dict[str, bytes] = {}
+    if isinstance(task.payload, XmlChunk):
+        result, pages = parse_xml_chunk(task.payload, _chunk_buffer)
+        extras[XML_PAGES_FILE] = msgspec.json.encode(pages)
+    elif isinstance(task.payload, FileChunk):
         result = parse_json_chunk(task.payload.load(_chunk_buffer))
     elif isinstance(task.payload, Chunk):
         result = parse_json_chunk(task.payload)
@@ -114,7 +128,7 @@ def run_task(task: Task) -> PartMeta:
         },
     )
     lines = (_reject_line(task.source, reject) for reject in result.rejects)
-    write_part(task.parts_dir, meta, groups, lines, task.compression)
+    write_part(task.parts_dir, meta, groups, lines, task.compression, extras)
     if not gc.isenabled() and result.seq % COLLECT_EVERY == 0:
         gc.collect()  # in case a library made cycles; rare, so it can wait
     return meta

@@ -29,6 +29,7 @@ from kgdiff.maintenance.findings import (
     problem,
 )
 from kgdiff.query.jobs import orphaned_jobs
+from kgdiff.refresh.staging import read_state
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.liveness import ProcessMark, is_running
 from kgdiff.store.staging import FORMAT_VERSION, StagingState, staging_in_use
@@ -127,6 +128,17 @@ def _staging_folder(layout: StoreLayout, folder: Path) -> Iterator[Finding]:
         message = f"the staging ({size}) of {name!r}, published by an ingest stopped before"
         message += " its clean-up"
         yield problem(where, message, "--repair removes it", drop)
+        return
+    refresh = read_state(folder)
+    if refresh is not None:
+        yield note(
+            where,
+            f"a stopped refresh of {name!r} on {refresh.base!r} ({size} of parsed change"
+            " files), resumable",
+            f"resume it by running the same 'kgdiff refresh ... --snapshot {name}' again, or"
+            " drop it with 'kgdiff store check --repair --drop-staging'",
+            drop,
+        )
         return
     state, why_not = _resumable(folder)
     if state is None:

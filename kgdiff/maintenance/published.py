@@ -22,9 +22,10 @@ import msgspec
 from kgdiff.maintenance.findings import Finding, damage, note
 from kgdiff.maintenance.reading import Meter, parquet_rows, unreadable
 from kgdiff.store.coverage import COVERAGE_TABLE
+from kgdiff.store.delta import CHANGES_TABLE, manifest_sha256, pins
 from kgdiff.store.inventory import FileRecord, folder_files, sha256_of
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_files
-from kgdiff.store.manifest import SUBSET
+from kgdiff.store.manifest import SUBSET, Manifest
 from kgdiff.store.vetting import PAGEVIEWS_FILE, manifest_problem
 
 COUNTED_AS = {COVERAGE_TABLE: "covered"}
@@ -113,6 +114,7 @@ def check_published(layout: StoreLayout, folders: list[Published], meter: Meter)
         else:
             found = list(_against_records(item, where, records, meter))
         found += _counts(item, where, manifest)
+        found += _base_reference(layout, item, where)
         findings += found
     if unrecorded:
         names = ", ".join(unrecorded)
@@ -197,8 +199,9 @@ def _table_paths(item: Published) -> list[Path]:
 
 
 def _counts(item: Published, where: str, manifest: dict[str, Any]) -> list[Finding]:
-    """The rows of each table against the manifest's counts."""
-    counts = manifest.get("counts") or {}
+    """The rows of each table against the manifest's counts (a delta's: those it stores)."""
+    delta = manifest.get("delta")
+    counts = (delta.get("stored") if delta else manifest.get("counts")) or {}
     expected: dict[str, Any] = {}
     if item.kind == "page view source":
         expected[PAGEVIEWS_FILE] = counts.get("rows_written")
@@ -206,6 +209,8 @@ def _counts(item: Published, where: str, manifest: dict[str, Any]) -> list[Findi
         expected = {table: counts.get(table) for table in item.tables}
         if manifest.get("coverage") == SUBSET:
             expected[COVERAGE_TABLE] = counts.get(COUNTED_AS[COVERAGE_TABLE])
+        if delta:
+            expected[CHANGES_TABLE] = counts.get(CHANGES_TABLE)
     findings = []
     for table, count in expected.items():
         files = (
@@ -223,3 +228,36 @@ def _counts(item: Published, where: str, manifest: dict[str, Any]) -> list[Findi
             message = f"it holds {sum(r or 0 for r in rows):,} rows, the manifest counts {count:,}"
             findings.append(damage(f"{where}/{table}", message, item.fix))
     return findings
+
+
+def _base_reference(layout: StoreLayout, item: Published, where: str) -> list[Finding]:
+    """A delta's base: published, readable, and the very one it was made on."""
+    if item.kind != "snapshot":
+        return []
+    manifest, _ = manifest_problem(item.folder)
+    delta = manifest.delta if manifest is not None else None
+    if delta is None:
+        return []
+    base_folder = layout.snapshot_dir(delta.base)
+    base, problem = manifest_problem(base_folder)
+    fix = (
+        f"restore {delta.base!r} as it was, or remove {item.name!r} ('kgdiff snapshots rm "
+        f"{item.name}') and run its 'kgdiff refresh' again ({REPAIR_NEVER})"
+    )
+    if base is None:
+        what = "is not in the store" if not base_folder.exists() else f"cannot be read: {problem}"
+        return [damage(where, f"it is stored as a delta of {delta.base!r}, which {what}", fix)]
+    if not _pinned(base, base_folder, delta.base_manifest_sha256):
+        message = (
+            f"it is stored as a delta of {delta.base!r}, whose manifest is not the one it was "
+            "made on (its SHA-256 differs: the base changed since)"
+        )
+        return [damage(where, message, fix)]
+    return []
+
+
+def _pinned(base: Manifest, folder: Path, pinned: str) -> bool:
+    try:
+        return pins(base, manifest_sha256(folder), pinned)
+    except OSError:
+        return False

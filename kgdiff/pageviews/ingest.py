@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kgdiff import __version__
 from kgdiff.errors import InputError, StoreError
 from kgdiff.pageviews.store import (
     check_source_name,
@@ -27,6 +26,7 @@ from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.pageview_files import describe_dump, detect_compression
 from kgdiff.readers.pageviews import PageviewRow, PageviewStats, iter_pageviews
 from kgdiff.store.layout import StoreLayout
+from kgdiff.version import __version__
 
 _SUFFIXES = re.compile(r"(\.(gz|bz2|txt|tsv))+$")
 HASH_BLOCK = 1 << 20

@@ -24,10 +24,10 @@ from urllib.parse import quote
 
 import requests
 
-from kgdiff import __version__
 from kgdiff.errors import InputError, UsageError
 from kgdiff.readers.pageview_codes import wiki_project
 from kgdiff.readers.pageviews import PageviewRow
+from kgdiff.version import __version__
 
 DEFAULT_BASE = "https://wikimedia.org/api/rest_v1"
 USER_AGENT = (

@@ -6,10 +6,14 @@ last snapshot seen, dots at the snapshots that have it), a thin one for the vali
 outline and "?" where a date is unknown). Snapshots are vertical guides, the cutoff a line,
 each property's row is tinted by its level at the cutoff, and labelled with the level's letter.
 Every bar has a ``gid`` (``record-N``, ``valid-N``), so the SVG has one element per bar.
+The names along the top and the caption under the picture are placed so that no text
+overprints another (:mod:`kgdiff.plot.timeline_labels`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,20 +32,25 @@ from kgdiff.plot.render import (
     save,
 )
 from kgdiff.plot.timeline_bars import draw_record_bar, draw_valid_bar
+from kgdiff.plot.timeline_labels import caption, top_names
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
-WIDTH = 10.0
+WIDTH = 9.0
 """Inches."""
-LABEL_CHARS = 38
+LANE = 0.2
+"""Inches per lane (one statement)."""
+LABEL_CHARS = 34
 """The longest property or value label shown whole."""
 
 
 def figure_size(data: PlotData) -> tuple[float, float]:
-    """Inches of the timeline picture of ``data``: 0.22 per lane and room for the rest."""
-    lanes = lane_count(data)
-    return WIDTH, round(2.2 + 0.22 * lanes, 2)
+    """Inches of the timeline picture of ``data``: :data:`LANE` per lane, room for the names
+    along the top, the legend and the caption's lines."""
+    lines = sum(1 + len(sentence) // 160 for sentence in data.params.get("caption", []))
+    return WIDTH, round(2.4 + LANE * lane_count(data) + 0.11 * lines, 2)
 
 
 def lane_count(data: PlotData) -> int:
@@ -65,6 +74,13 @@ def axis_span(data: PlotData) -> tuple[int, int]:
 
 def draw_timeline(data: PlotData, out: Path) -> None:
     """Draw the timeline picture of ``data`` into ``out`` (.svg or .png), ``data`` inside."""
+    with timeline_figure(data) as (figure, title):
+        save(figure, out, data, title)
+
+
+@contextmanager
+def timeline_figure(data: PlotData) -> Iterator[tuple[Figure, str]]:
+    """The timeline picture of ``data`` and its title, drawn, until the block ends."""
     width, height = figure_size(data)
     first, last = axis_span(data)
     pad = max((last - first) * 0.03, 10)
@@ -96,9 +112,11 @@ def draw_timeline(data: PlotData, out: Path) -> None:
                 bbox={"facecolor": "white", "lw": 0},
             )
         title = f"{_subject(data)}: cutoff {data.params['cutoff']}, {data.params['mode']} view"
-        ax.set_title(title)
+        figure.suptitle(title, fontsize=10)
         _legend(figure, ax, data)
-        save(figure, out, data, title)
+        caption(figure, ax, data.params.get("caption", []))
+        top_names(figure, ax, data)
+        yield figure, title
 
 
 def _subject(data: PlotData) -> str:
@@ -129,7 +147,7 @@ def _rows(ax: Axes, data: PlotData) -> None:
     values = data.frame.filter(pl.col("kind") == "record")
     right = ax.secondary_yaxis("right")
     right.set_yticks(values["lane"].to_list(), labels=[_shorten(v) for v in values["value_label"]])
-    right.tick_params(axis="y", length=0, labelsize=5.5)
+    right.tick_params(axis="y", length=0, labelsize=6.5)
 
 
 def _shorten(text: str) -> str:
@@ -138,15 +156,11 @@ def _shorten(text: str) -> str:
 
 
 def _guides(ax: Axes, data: PlotData) -> None:
-    """Snapshots as thin vertical lines named along the top; the cutoff as a bold line."""
-    positions = []
+    """Snapshots as thin vertical lines (named along the top by
+    :func:`~kgdiff.plot.timeline_labels.top_names`); the cutoff as a bold line."""
     for snapshot in data.params["snapshots"]:
         where = day_number(date.fromisoformat(snapshot["date"]))
         ax.axvline(where, color="#777777", lw=0.6, ls=":", gid=f"snapshot-{snapshot['name']}")
-        positions.append(where)
-    top = ax.secondary_xaxis("top")
-    top.set_xticks(positions, labels=[item["name"] for item in data.params["snapshots"]])
-    top.tick_params(labelsize=6, rotation=30)
     cutoff = day_number(date.fromisoformat(data.params["cutoff"]))
     ax.axvline(cutoff, color="black", lw=1.4, gid="cutoff", label=f"cutoff {data.params['cutoff']}")
 

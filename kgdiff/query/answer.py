@@ -11,7 +11,7 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.errors import UsageError
-from kgdiff.query.ids import normalise_ids
+from kgdiff.ids import normalise_ids
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.levels import LEVELS
 

@@ -5,41 +5,49 @@ send these; :class:`~kgdiff.query.graph.KnowledgeGraph` hands Python users the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import polars as pl
 
 from kgdiff.errors import UsageError
-from kgdiff.export.classified import GroupChoice, classified_rows
+from kgdiff.ids import normalise_id
 from kgdiff.query.answer import Answer, Day, Ids, as_day, id_list, level_list
+from kgdiff.query.classified import GroupChoice, classified_rows
 from kgdiff.query.entity import entity_as_of
 from kgdiff.query.evidence_answers import EvidenceAnswers
 from kgdiff.query.frames import frame_of, relation_frame
-from kgdiff.query.ids import check_known, normalise_id, why_empty
+from kgdiff.query.graph_access import GraphAccess
+from kgdiff.query.ids import check_known, why_empty
 from kgdiff.query.labels import labels_for
 from kgdiff.query.overview_answers import OverviewAnswers
-from kgdiff.query.timeline_labels import with_labels
-from kgdiff.query.window_answers import chains_of, pool_years, pools_of, updates_of
+from kgdiff.query.timeline_labels import label_ids, with_labels
+from kgdiff.query.window_answers import (
+    chains_of,
+    pool_years,
+    pools_of,
+    updates_of,
+    write_chains_of,
+)
 from kgdiff.sqlfiles import load_sql
+from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
-from kgdiff.temporal.dates import GapPolicy, check_answerable
+from kgdiff.temporal.classify import check_mode
+from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
-from kgdiff.temporal.parts import PartDone
+from kgdiff.temporal.parts import PartDone, plan_parts
 from kgdiff.temporal.pools import PoolRequest
 from kgdiff.temporal.timeline import timeline
-from kgdiff.temporal.updates import UpdatesQuery, check_window
-
-if TYPE_CHECKING:
-    from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.temporal.updates import UpdatesQuery
+from kgdiff.temporal.window import Window, check_window, with_defaults
 
 
 class Answers(EvidenceAnswers, OverviewAnswers):
     """The questions, each answered with an :class:`Answer` (see the graph's methods)."""
 
-    def __init__(self, graph: KnowledgeGraph) -> None:
+    def __init__(self, graph: GraphAccess) -> None:
         self.graph = graph
 
     def snapshots(self) -> Answer:
@@ -73,18 +81,24 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         gap: GapPolicy | None = None,
         on_part: PartDone | None = None,
     ) -> Build:
-        """The classification build for these dates (built once, then reused); ``on_part``
-        hears of each part done while it is built."""
-        first, latest = self.span() if init is None or current is None else (None, None)
-        days = (
-            as_day(init, "init") if init is not None else first,
-            as_day(cutoff, "cutoff"),
-            as_day(current, "current") if current is not None else latest,
-        )
-        assert days[0] is not None and days[2] is not None
-        return classification(
-            self.graph.layout, days[0], days[1], days[2], mode, on_part=on_part, gap=gap
-        )
+        """The classification build for these dates (built once, then reused; init and
+        current by default the first and the latest snapshot's dates); ``on_part`` hears of
+        each part done while it is built."""
+        check_mode(mode)
+        window, _ = self.window({"init": init, "cutoff": cutoff, "current": current}, mode, gap)
+        layout = self.graph.layout
+        return classification(layout, *window.triple(), mode, on_part=on_part, gap=gap)
+
+    def window(
+        self, given: Mapping[str, Day | None], mode: str = "record", gap: GapPolicy | None = None
+    ) -> tuple[Window, list[DateRead]]:
+        """A question's dates (role → date, None for a default: init the first snapshot's
+        date, current the latest's) and their reads; one message for a date beyond the data
+        or dates out of order (:mod:`kgdiff.temporal.window`), whoever asks."""
+        days = {role: None if day is None else as_day(day, role) for role, day in given.items()}
+        window = with_defaults(days, self.span)
+        with self.graph.lookup() as connection:
+            return window, check_window(connection, window, mode, gap or GapPolicy())
 
     def classify(
         self,
@@ -97,9 +111,12 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         subject: Ids = None,
         lang: str = "en",
         gap: GapPolicy | None = None,
+        substantive: bool = False,
     ) -> Answer:
-        """The chosen groups of a classification, sorted, with labels."""
-        choice = GroupChoice(id_list(pid, "pid"), level_list(level), id_list(subject, "subject"))
+        """The chosen groups of a classification, sorted, with labels (``substantive``: an
+        evolved group whose change is reformatted or refined is reported stable)."""
+        pids, subjects = id_list(pid, "pid"), id_list(subject, "subject")
+        choice = GroupChoice(pids, level_list(level), subjects, substantive)
         self.check_ids([*choice.pids, *choice.subjects])
         build = self.classification(cutoff, init, current, mode, gap)
         with classified_rows(self.graph.layout, build, choice, lang) as (_, rows):
@@ -138,7 +155,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         with self.graph.lookup_source() as (connection, copied):
             check_known(connection, [subject, *pids], memo)
             rows = timeline(connection, subject, pids, copied)
-            ids = [subject, *rows.column("pid").to_pylist(), *rows.column("value").to_pylist()]
+            values = label_ids(rows.column("value").to_pylist())
+            ids = [subject, *rows.column("pid").to_pylist(), *values]
             labels = labels_for(connection, ids, None, lang, memo, copied)
             single = pids[0] if len(pids) == 1 else None
             empty = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
@@ -182,19 +200,32 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         gap: GapPolicy | None = None,
     ) -> Answer:
         """Multi-hop chains valid at ``day`` (record time); notes say why none were found."""
-        query = ChainQuery(
-            as_day(day, "date"),
-            max_hops,
-            relations if relations is not None else load_relations(),
-            id_list(subject, "subject"),
-            id_list(pid, "pid"),
-            lang,
-            gap or GapPolicy(),
-        )
+        query = _chain_query(day, subject, relations, max_hops, pid, lang, gap)
         with self.graph.connection() as connection:
             check_known(connection, [*query.subjects, *query.pids], self.graph.memos.current())
             frame, read, notes = chains_of(connection, query)
         return Answer(frame, [read], notes)
+
+    def write_chains(
+        self,
+        out: Path,
+        day: Day,
+        subject: Ids = None,
+        relations: Relations | None = None,
+        max_hops: int = DEFAULT_HOPS,
+        pid: Ids = None,
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+        limit: int | None = None,
+    ) -> tuple[Answer, int]:
+        """Write the chains :meth:`chains` finds (the first ``limit``) to ``out`` (.csv,
+        .jsonl or .parquet) in batches, whatever their number; return the first few as an
+        answer, and how many were written."""
+        query = _chain_query(day, subject, relations, max_hops, pid, lang, gap)
+        with self.graph.connection() as connection:
+            check_known(connection, [*query.subjects, *query.pids], self.graph.memos.current())
+            shown, written, read, notes = write_chains_of(connection, query, out, limit)
+        return Answer(shown, [read], notes), written
 
     def updates(
         self,
@@ -205,13 +236,15 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         gap: GapPolicy | None = None,
     ) -> Answer:
         """AntiLeakBench's knowledge updates (``current`` by default the latest snapshot)."""
-        latest = as_day(current, "current") if current is not None else self.span()[1]
         pids = id_list(pid, "pid")
-        query = UpdatesQuery(as_day(cutoff, "cutoff"), latest, pids, lang, gap or GapPolicy())
-        check_window(query.cutoff, query.current)
+        window, _ = self.window({"cutoff": cutoff, "current": current}, "valid", gap)
+        dates = window.day("cutoff"), window.day("current")
+        query = UpdatesQuery(*dates, pids, lang, gap or GapPolicy())
+        layout = self.graph.layout
         with self.graph.connection() as connection:
             check_known(connection, pids, self.graph.memos.current())
-            frame, reads, notes = updates_of(connection, query)
+            parts = plan_parts(connection, layout, list_snapshots(layout), query.days(), "valid")
+            frame, reads, notes = updates_of(connection, query, parts)
         return Answer(frame, reads, notes)
 
     def entity(
@@ -230,3 +263,24 @@ class Answers(EvidenceAnswers, OverviewAnswers):
             frame = entity_as_of(connection, subject, read, lang, memo)
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
         return Answer(frame, [read], notes)
+
+
+def _chain_query(
+    day: Day,
+    subject: Ids,
+    relations: Relations | None,
+    max_hops: int,
+    pid: Ids,
+    lang: str,
+    gap: GapPolicy | None,
+) -> ChainQuery:
+    """The chain search the arguments of :meth:`Answers.chains` ask for."""
+    return ChainQuery(
+        as_day(day, "date"),
+        max_hops,
+        relations if relations is not None else load_relations(),
+        id_list(subject, "subject"),
+        id_list(pid, "pid"),
+        lang,
+        gap or GapPolicy(),
+    )

@@ -15,7 +15,7 @@ import hashlib
 import msgspec
 
 from kgdiff.errors import UsageError
-from kgdiff.query.ids import ENTITY_ID
+from kgdiff.ids import ENTITY_ID
 
 VERSION = 1
 MAX_LENGTH = 512

@@ -3,31 +3,31 @@ that first stated each knowledge update (a part of :class:`~kgdiff.query.answers
 
 from __future__ import annotations
 
-from datetime import date
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 import polars as pl
 
 from kgdiff.evidence.histories import DumpHistory, History
 from kgdiff.evidence.show import EvidenceReport, ShowQuery, show_evidence
 from kgdiff.evidence.supporting import UpdateQuery, supporting_revisions
-from kgdiff.query.answer import Answer, Day, Ids, as_day, id_list
+from kgdiff.query.answer import Answer, Day, Ids, id_list
 from kgdiff.query.entity import latest_history
 from kgdiff.query.frames import frame_of
+from kgdiff.query.graph_access import GraphAccess
 from kgdiff.query.ids import check_known
-from kgdiff.temporal.dates import GapPolicy
-
-if TYPE_CHECKING:
-    from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.temporal.dates import DateRead, GapPolicy
+from kgdiff.temporal.window import Window
 
 
 class EvidenceAnswers:
     """Evidence and supporting revisions, each answered as an :class:`Answer`."""
 
-    graph: KnowledgeGraph
+    graph: GraphAccess
 
-    def span(self) -> tuple[date, date]:
-        """The first and the latest snapshot's dates."""
+    def window(
+        self, given: Mapping[str, Day | None], mode: str = "record", gap: GapPolicy | None = None
+    ) -> tuple[Window, list[DateRead]]:
+        """A question's dates with their defaults, checked (see ``Answers.window``)."""
         raise NotImplementedError
 
     def evidence_report(
@@ -58,12 +58,12 @@ class EvidenceAnswers:
         """The first revision stating each knowledge update: searched in ``history`` (e.g.
         a live wiki's API), else in the store's history snapshot ``wikipedia`` (default:
         the latest of ``wiki``)."""
-        latest = as_day(current, "current") if current is not None else self.span()[1]
         pids = tuple(id_list(pid, "pid"))
-        query = UpdateQuery(as_day(cutoff, "cutoff"), latest, wiki, pids, lang, gap or GapPolicy())
+        window, reads = self.window({"cutoff": cutoff, "current": current}, "valid", gap)
+        days = window.day("cutoff"), window.day("current")
+        query = UpdateQuery(*days, wiki, pids, lang, gap or GapPolicy())
         with self.graph.connection() as connection:
             check_known(connection, pids, self.graph.memos.current())
-            reads = query.check(connection)
             if history is None:
                 name = wikipedia or latest_history(self.graph.layout, wiki)
                 history = DumpHistory(connection, name)

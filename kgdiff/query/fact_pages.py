@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from urllib.parse import urlencode
 
 import polars as pl
@@ -27,18 +28,21 @@ from kgdiff.query.build_limits import BuildLimits
 from kgdiff.query.cursors import decode_cursor, encode_cursor, fingerprint
 from kgdiff.query.frames import frame_of
 from kgdiff.query.graph import KnowledgeGraph
-from kgdiff.query.jobs import Jobs, JobState
+from kgdiff.query.jobs import Jobs, Pending
 from kgdiff.query.page_reads import PageFileCache, read_page, stream_pages
 from kgdiff.query.pages import INDEX, PageChoice, PagedBuild, check_lang, has_pages, paged_build
 from kgdiff.query.store_state import StoreWatch
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import planned_build_dir
-from kgdiff.temporal.classify import check_dates, check_mode, role_days
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.classify import check_mode
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
 from kgdiff.temporal.parts import snapshots_read
 from kgdiff.temporal.served_builds import touch
+from kgdiff.temporal.window import Window, check_window, with_defaults
 
 Days = tuple[date, date, date]
+Runner = Callable[[Callable[[KnowledgeGraph], None]], None]
+"""Runs a work on a graph of the store (the service's: in a process of its own)."""
 KNOWN_KEPT = 10_000
 """Sets of filter ids remembered as known (forgotten all at once past this many)."""
 READY_KEPT = 256
@@ -88,38 +92,43 @@ class FactsPage:
 class FactPages:
     """Pages of classified facts, their builds made once and shared (see the module)."""
 
-    def __init__(self, graph: KnowledgeGraph, jobs: Jobs, limits: BuildLimits) -> None:
+    def __init__(
+        self,
+        graph: KnowledgeGraph,
+        jobs: Jobs,
+        limits: BuildLimits,
+        run: Runner | None = None,
+    ) -> None:
         self.graph, self.jobs, self.limits = graph, jobs, limits
+        self.run: Runner = run or (lambda work: work(graph))
         self.watch = StoreWatch(graph)
         self._ready: OrderedDict[str, ReadyFacts] = OrderedDict()
         self._known: set[tuple[str, tuple[str, ...]]] = set()
         self._lock = threading.Lock()
         self._files = PageFileCache()
 
-    def prepare(self, question: FactsQuestion) -> ReadyFacts | JobState:
-        """The facts of ``question`` ready to page, or the state of the job making them
-        (its result: the question's first page); usage errors before any work."""
-        days = self._days(question)
+    def prepare(self, question: FactsQuestion) -> ReadyFacts | Pending:
+        """The facts of ``question`` ready to page, or the job making them (its result:
+        the question's first page), to be waited for if it is small; usage errors before
+        any work. The build is made by ``run`` (the service's: in a process of its own),
+        then read here."""
+        window = self._window(question)
+        days = window.triple()
         key = f"{days}|{question.mode}|{check_lang(question.lang)}|{question.gap}"
         key += f"|{self.watch.state().tag}"
         ready = self._kept(key)
         if ready is not None:
             return ready
-        reads = self._check(days, question)
+        reads = self._check(window, question)
         folder = planned_build_dir(self.graph.layout, days, question.mode)
         if has_pages(folder, question.lang):  # made before (by another process): reuse it
             return self._make(key, days, question, reads)
         self.jobs.forget_finished(key)  # a job that made it before: its build was evicted
         job = self.jobs.submit(
-            key, facts_link(days, question), lambda: self._make(key, days, question, reads)
+            key, facts_link(days, question), lambda: self._build(key, days, question, reads)
         )
         small = self._statements(days, question.mode) <= self.limits.sync_statements
-        if small and job.finished.wait(self.limits.wait_seconds):
-            if job.failure is not None:
-                raise job.failure
-            with self._lock:
-                return self._ready.get(key, job.state)
-        return job.state
+        return Pending(job, self.limits.wait_seconds if small else 0.0)
 
     def _kept(self, key: str) -> ReadyFacts | None:
         """The question ``key``'s facts made before, their use recorded; None when never
@@ -188,27 +197,44 @@ class FactPages:
             " builds while it was read; ask again to have it made again"
         )
 
-    def _days(self, question: FactsQuestion) -> Days:
+    def _window(self, question: FactsQuestion) -> Window:
+        """The question's dates, init and current by default the first and the latest
+        snapshot's (as every face fills them in: :mod:`kgdiff.temporal.window`)."""
         state = self.watch.state()
-        init = question.init or state.first
-        current = question.current or state.latest
-        if init is None or current is None:
-            raise UsageError(f"no Wikidata snapshot in {self.graph.layout.root}; ingest one")
-        return init, question.cutoff, current
 
-    def _check(self, days: Days, question: FactsQuestion) -> list[DateRead]:
-        """The dates' reads; a usage error for dates out of order or beyond the data."""
-        check_dates(*days)
+        def span() -> tuple[date, date]:
+            if state.first is None or state.latest is None:
+                raise UsageError(f"no Wikidata snapshot in {self.graph.layout.root}; ingest one")
+            return state.first, state.latest
+
+        given = {"init": question.init, "cutoff": question.cutoff, "current": question.current}
+        return with_defaults(given, span)
+
+    def _check(self, window: Window, question: FactsQuestion) -> list[DateRead]:
+        """The dates' reads; a usage error for dates beyond the data or out of order."""
         check_mode(question.mode)
         with self.graph.connection() as connection:
-            return check_answerable(
-                connection, role_days(*days), question.mode, question.gap, as_of=days[2]
-            )
+            return check_window(connection, window, question.mode, question.gap)
 
     def _statements(self, days: Days, mode: str) -> int:
         """Statements the classification reads (the size of its work)."""
         read = snapshots_read(list_snapshots(self.graph.layout), list(days), mode)
         return sum(m.counts.get("statements", 0) for m in read)
+
+    def _build(
+        self, key: str, days: Days, question: FactsQuestion, reads: list[DateRead]
+    ) -> ReadyFacts:
+        """Make the build and its pages by ``run``, then read them here."""
+        work = partial(
+            make_pages,
+            days=days,
+            mode=question.mode,
+            gap=question.gap,
+            lang=question.lang,
+            max_builds=self.limits.max_builds,
+        )
+        self.run(work)
+        return self._make(key, days, question, reads)
 
     def _make(
         self, key: str, days: Days, question: FactsQuestion, reads: list[DateRead]
@@ -226,6 +252,18 @@ class FactPages:
             while len(self._ready) > READY_KEPT:
                 self._ready.popitem(last=False)
         return ready
+
+
+def make_pages(
+    graph: KnowledgeGraph, *, days: Days, mode: str, gap: GapPolicy, lang: str, max_builds: int
+) -> None:
+    """Make (or reuse) the classification of ``days`` in ``mode`` and its pages in ``lang``,
+    as a build made for requests (a work of :class:`FactPages`, run in any process)."""
+    init, cutoff, current = days
+    build = BuildLimits(max_builds=max_builds).made_for_requests(
+        lambda: graph.answers.classification(cutoff, init, current, mode, gap)
+    )
+    paged_build(graph.layout, build, lang)
 
 
 def facts_link(days: Days, question: FactsQuestion) -> str:

@@ -24,9 +24,10 @@ from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.facts_copies import FactsCopies, build_facts_copy, facts_copy_path
 from kgdiff.query.graph_questions import GraphQuestions
-from kgdiff.query.lookup import LookupCopies, build_lookup, copied_views, store_tag
+from kgdiff.query.lookup import LookupCopies, copied_views, store_tag
+from kgdiff.query.lookup_build import build_lookup
 from kgdiff.query.memo import StoreMemos
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
@@ -38,12 +39,24 @@ from kgdiff.temporal.macros import add_time_macros, has_time_macros
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
 
+DUCKDB_MEMORY = "3GB"
+"""DuckDB's memory limit on the catalog's database unless ``settings`` name another (its own
+default is 80 % of the machine's memory): every command then stays within the 4 GB a step
+may take at any size, spilling past the limit (issue 36; ``kgdiff updates`` of 3 × 25 M
+statements peaked at 4.2 GB of RSS under the default). The export sets its own
+(:func:`kgdiff.export.benchmark.duckdb_memory`), the service's work processes theirs."""
+
+
 class KnowledgeGraph(GraphQuestions):
     """A store's knowledge graph: snapshots, classifications, timelines, pools, chains,
     updates, evidence and supporting revisions, and SQL over its catalog."""
 
-    def __init__(self, layout: StoreLayout, lookup: bool = True) -> None:
+    def __init__(
+        self, layout: StoreLayout, lookup: bool = True, settings: dict[str, str] | None = None
+    ) -> None:
         self.layout = layout
+        # of DuckDB, on the catalog's database
+        self.settings = {"memory_limit": DUCKDB_MEMORY, **(settings or {})}
         self._lock = threading.Lock()
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
@@ -158,6 +171,8 @@ class KnowledgeGraph(GraphQuestions):
                     self._base.close()
                 copy = catalog_copy(self.layout.catalog)  # never kg.duckdb itself: its lock
                 self._base = duckdb.connect(str(copy), read_only=True)
+                for name, value in self.settings.items():
+                    self._base.execute(f"SET {name} = {quote(value)}")
                 self._stamp = stamp
                 self._lacks_time_macros = not has_time_macros(self._base)
             return self._base

@@ -7,16 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import date
-from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
 
+from kgdiff.query.answers import Answers
 from kgdiff.query.frames import relation_frame
 from kgdiff.temporal.dates import GapPolicy
-
-if TYPE_CHECKING:
-    from kgdiff.query.answers import Answers
 
 
 class GraphQuestions:
@@ -44,14 +41,18 @@ class GraphQuestions:
         subject: str | Sequence[str] | None = None,
         lang: str = "en",
         gap: GapPolicy | None = None,
+        substantive: bool = False,
     ) -> pl.DataFrame:
         """Every (subject, property) group's level for a cutoff, sorted, with labels.
 
         ``init`` defaults to the first snapshot's date, ``current`` to the latest one's; the
-        classification is built once and reused (``STORE/builds/classify``)."""
+        classification is built once and reused (``STORE/builds/classify``). With
+        ``substantive``, an evolved group whose change is only reformatted or refined
+        (``change_nature``) is reported stable."""
         answer = self.answers.classify(
-            cutoff, init, current, mode, level, pid, subject, lang=lang, gap=gap
-        )
+            cutoff, init, current, mode, level, pid, subject, lang=lang, gap=gap,
+            substantive=substantive,
+        )  # fmt: skip
         return answer.frame
 
     def search(self, text: str, lang: str = "en", limit: int = 10) -> pl.DataFrame:

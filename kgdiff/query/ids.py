@@ -1,38 +1,22 @@
-"""Entity and property ids as users type them: normalised, checked against the store, and
-the reason a question about a known one has no answer.
+"""Entity and property ids checked against the store, and the reason a question about a known
+one has no answer (:mod:`kgdiff.ids` normalises them as users type them: ``p6`` is ``P6``).
 
-An id no snapshot knows is a usage error (exit 2) naming it, never an empty answer; ``p6``
-is ``P6``. A known id whose question has no answer gets a one-line reason (not in the
-snapshot that answers the date, no statements of that property, a redirect, …).
+An id no snapshot knows is a usage error (exit 2) naming it, never an empty answer. A known id
+whose question has no answer gets a one-line reason (not in the snapshot that answers the date,
+no statements of that property, a redirect, …).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
 import duckdb
 
-from kgdiff.errors import UnknownIdError, UsageError
+from kgdiff.errors import UnknownIdError
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
-
-ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
-
-
-def normalise_id(value: str, what: str = "id") -> str:
-    """``value`` as Wikidata writes ids (``q42`` → ``Q42``); a usage error if it is none."""
-    text = value.strip().upper()
-    if not ENTITY_ID.fullmatch(text):
-        raise UsageError(f"{what} {value!r} is not a Wikidata id such as Q42, P31 or L7")
-    return text
-
-
-def normalise_ids(values: Iterable[str], what: str = "id") -> list[str]:
-    """Every value normalised (:func:`normalise_id`), in order, without repeats."""
-    return list(dict.fromkeys(normalise_id(value, what) for value in values))
 
 
 def check_known(

@@ -12,25 +12,17 @@ from dataclasses import dataclass, field
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from kgdiff.query.ids import ENTITY_ID
+from kgdiff.ids import DEFAULT_LANG, is_entity_id, repeated_ids
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import store_macros
-
-DEFAULT_LANG = "en"
 
 
 def catalog_macro() -> str:
     """``entity_labels(label_ids, label_snapshot := NULL, label_lang := 'en')`` (the store
     defines it in every catalog; connections that are no catalog define it with this)."""
     return store_macros()[0]
-
-
-def is_entity_id(value: object) -> bool:
-    """True for an item, property or lexeme id (a value that can have a label)."""
-    return isinstance(value, str) and ENTITY_ID.fullmatch(value) is not None
 
 
 @dataclass
@@ -104,15 +96,6 @@ def _read_labels(
         return connection.execute(load_sql("labels/latest_labels"), values).fetchall()
     values = {"label_ids": ids, "label_snapshot": snapshot, "label_lang": lang}
     return connection.execute(load_sql("labels/entity_labels"), values).fetchall()
-
-
-def repeated_ids(ids: pa.Array | pa.ChunkedArray, labels: pa.Array | pa.ChunkedArray) -> set[str]:
-    """The entity ids among ``ids`` that their labels (an answer's label column, same shape,
-    lists or not) repeat: the ids an answer shows without a label."""
-    if pa.types.is_list(ids.type) or pa.types.is_large_list(ids.type):
-        ids, labels = pc.list_flatten(ids), pc.list_flatten(labels)
-    same = pc.fill_null(pc.equal(ids, labels), False)
-    return {value for value in pc.filter(ids, same).to_pylist() if is_entity_id(value)}
 
 
 def unlabelled_in(table: pa.Table, pairs: list[tuple[str, str]]) -> set[str]:

@@ -5,19 +5,23 @@ Through the catalog's views it decodes whole Parquet row groups of hundreds of t
 rows and reads every manifest, several times per question: tens to hundreds of milliseconds.
 The lookup copy holds ``snapshots``, ``entities``, ``entity_redirects``, ``statements``,
 ``labels`` and ``coverage`` as tables sorted by their id, so the same SQL reads only the row
-groups that can hold the entity; and, derived from them by the catalog's own SQL, every
-entity's timeline and its latest label per language, so those are reads too. It is made
-once per state of the store (``kgdiff serve`` makes it in the background;
-``kg.build_lookup()`` from Python), kept in ``STORE/builds/lookup/`` under the store's
+groups that can hold the entity (of the entities and statements only the columns the
+questions read; the labels once for all the snapshots that repeat them, behind a view with
+the catalog's columns); derived from them by the catalog's own SQL, every entity's
+timeline, so that is a read too; and a search index of every label and alias, sorted by
+language and text. It is made once per state of the store (``kgdiff serve`` makes it in the
+background; ``kg.build_lookup()`` from Python), range by range in bounded memory
+(:mod:`kgdiff.query.lookup_build`), kept in ``STORE/builds/lookup/`` under the store's
 fingerprint, and read only while that fingerprint is the store's: after an ingest the
-questions go back to the views until it is made again. It takes more disk than the
-snapshots' Parquet files (865 MB beside their 444 MB on the bench store of three snapshots
-of 5 M statements).
+questions go back to the views until it is made again. It takes a little more disk than the
+Parquet files it is made of (525 MB beside their 462 MB on the bench store of three
+snapshots of 5 M statements; layout 4 took 865 MB).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -27,12 +31,10 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.query.thread_cursors import ThreadCursors
-from kgdiff.sqlfiles import load_sql, quote, render
+from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
-from kgdiff.temporal.macros import time_macros
-from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 
 SORTED_TABLES = {
     "entities": "qid",
@@ -42,15 +44,24 @@ SORTED_TABLES = {
     "coverage": "qid",
 }
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
-DERIVED_TABLES = ("timelines", "latest_labels")
+DERIVED_TABLES = ("timelines",)
 """Tables the copy derives from those (``sql/lookup/copy_<name>.sql``): what a question
 would otherwise compute per entity, computed once for all by the same SQL."""
+INDEX_TABLES = ("names",)
+"""Tables the copy sorts by something else than an id (``sql/lookup/copy_<name>.sql``, one
+statement each): ``names``, every label and alias lowercased and sorted by language and
+text, so that a search by the start of a name reads a range of it
+(sql/query/search_hits_copied.sql) instead of every label of every snapshot."""
 CATALOG_ALIAS = "kgdiff_catalog"
 COPY_ALIAS = "kgdiff_lookup"
 ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
 8,192 ~4 ms, for a copy ~25 % larger."""
+BLOCK_BYTES = 65536
+"""The copy's block size: DuckDB's 256 KB blocks left much of the last block of each table
+and column empty (the copy of the test samples, 6 MB of Parquet, took 11.8 MB with them,
+8.9 MB with these)."""
 READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "threads": 1,
     "memory_limit": "256MB",
@@ -59,8 +70,14 @@ READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
 a long-running service grow with every entity asked; evicted blocks are read again from the
 file, which the system's cache holds)."""
-COPY_LAYOUT = 4
-"""The copy's tables and their order: a copy of another layout is made again, not read."""
+COPY_LAYOUT = 7
+"""The copy's tables, their columns and their order (7: statements keep their datatype, which a
+classification reads for the change's nature): a copy of another layout is made again,
+not read."""
+WRITER_MEMORY = "1GB"
+"""DuckDB's memory while a copy is made (:mod:`kgdiff.query.lookup_build`): each range's
+sort fits; past it DuckDB spills."""
+SPILL_PREFIX = ".spill-"
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
@@ -87,26 +104,6 @@ def store_tag(connection: duckdb.DuckDBPyConnection) -> str:
     return str(row[0]) if row else ""
 
 
-def build_lookup(
-    layout: StoreLayout, tag: str, progress: Callable[[str], None] | None = None
-) -> Path:
-    """Make the lookup copy of ``tag`` unless it exists; return its path.
-
-    Written to a temporary file and renamed, so a reader never sees half a copy; older
-    copies of the store are removed once the new one is in place.
-    """
-    target = lookup_path(layout, tag)
-    if target.is_file():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _remove_orphans(target.parent)
-    made_whole(target, lambda partial: _fill(layout, partial, tag, progress or (lambda _: None)))
-    for older in lookup_folder(layout).glob("*.duckdb"):
-        if not older.name.startswith(target.stem):  # its facts copies stay with it
-            older.unlink(missing_ok=True)
-    return target
-
-
 def made_whole(target: Path, fill: Callable[[Path], None]) -> None:
     """``fill`` a temporary file beside ``target``, then rename it to ``target``: a reader
     sees the whole file or none; nothing is left of a failed or interrupted one."""
@@ -121,64 +118,36 @@ def made_whole(target: Path, fill: Callable[[Path], None]) -> None:
         raise
 
 
-def _remove_orphans(folder: Path) -> None:
-    """Remove the partial copies (and their WALs) of builds whose process is gone (killed
-    before its cleanup ran); a live process's partial copy is left to it."""
-    for partial in folder.glob(".*.duckdb.tmp-*"):
-        pid = partial.name.rsplit("-", 1)[-1].removesuffix(".wal")
-        if pid.isdigit() and not _running(int(pid)):
-            partial.unlink(missing_ok=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Callable[[str], None]) -> None:
-    with writing_beside_catalog(layout, partial, "lookup") as connection:
-        # the timelines are made by this version's SQL even when the catalog was written by
-        # an older kgdiff (whose `timeline` macro gives other columns, and which may lack
-        # the time value macros it calls): temporary macros of the same names come first
-        for macro in [*time_macros(), timeline_macro()]:
-            connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
-        connection.execute(load_sql("lookup/copy_snapshots"))
-        made = [render("lookup/copy_table", table=t, key=k) for t, k in SORTED_TABLES.items()]
-        made += [load_sql(f"lookup/copy_{table}") for table in DERIVED_TABLES]
-        for table, statement in zip([*SORTED_TABLES, *DERIVED_TABLES], made, strict=True):
-            started = time.monotonic()
-            connection.execute(statement)
-            rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
-            count = int(rows[0]) if rows else 0
-            progress(f"lookup copy: {table}, {count:,} rows in {time.monotonic() - started:.1f} s")
-        connection.execute(load_sql("lookup/stamp"), {"tag": tag})
-
-
 @contextmanager
 def writing_beside_catalog(
     layout: StoreLayout, partial: Path, alias: str
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection that reads the catalog's views (its default database) and writes the new
-    database ``partial`` as ``alias``, in row groups of :data:`ROW_GROUP_ROWS`; detached
-    (written out) when the block ends without an error."""
-    connection = duckdb.connect()
+    database ``partial`` as ``alias``, in row groups of :data:`ROW_GROUP_ROWS`, within
+    :data:`WRITER_MEMORY` (spilling into a folder beside ``partial``, removed after);
+    detached (written out) when the block ends without an error."""
+    spill = spill_folder(partial.parent, os.getpid())
+    connection = duckdb.connect(config={"memory_limit": WRITER_MEMORY})
     try:
         connection.execute("SET enable_progress_bar = false")
+        connection.execute(f"SET temp_directory = {quote(str(spill))}")
         attach_catalog(connection, layout)
         connection.execute(f"USE {CATALOG_ALIAS}")
         set_store_root(connection, layout)
         connection.execute(
-            f"ATTACH {quote(str(partial))} AS {alias} (ROW_GROUP_SIZE {ROW_GROUP_ROWS})"
+            f"ATTACH {quote(str(partial))} AS {alias}"
+            f" (ROW_GROUP_SIZE {ROW_GROUP_ROWS}, BLOCK_SIZE {BLOCK_BYTES})"
         )
         yield connection
         connection.execute(f"DETACH {alias}")
     finally:
         connection.close()
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def spill_folder(folder: Path, pid: int | str) -> Path:
+    """Where the process ``pid`` making a copy in ``folder`` spills what exceeds its memory."""
+    return folder / f"{SPILL_PREFIX}{pid}"
 
 
 def attach_catalog(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import polars as pl
 
 from kgdiff.errors import UsageError
+from kgdiff.ids import normalise_id
 from kgdiff.query.answer import Answer, Day, Ids, id_list
 from kgdiff.query.answers import Answers
-from kgdiff.query.ids import normalise_id
 from kgdiff.temporal.chains import Relations, load_relations
 from kgdiff.temporal.dates import GapPolicy
 

@@ -3,22 +3,18 @@ name, and the staleness curve (a part of :class:`~kgdiff.query.answers.Answers`)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import polars as pl
 
 from kgdiff.query.answer import Answer
+from kgdiff.query.graph_access import GraphAccess
 from kgdiff.query.search import search_entities
 from kgdiff.temporal.staleness import MonthDone, staleness_curve
-
-if TYPE_CHECKING:
-    from kgdiff.query.graph import KnowledgeGraph
 
 
 class OverviewAnswers:
     """Entity search and the staleness curve, each answered as an :class:`Answer`."""
 
-    graph: KnowledgeGraph
+    graph: GraphAccess
 
     def snapshots(self) -> Answer:
         """The Wikidata snapshots, oldest first."""
@@ -27,8 +23,8 @@ class OverviewAnswers:
     def search(self, text: str, lang: str = "en", limit: int = 10) -> Answer:
         """Entities whose id is ``text`` or whose label or alias starts with it, best first;
         a note when none does."""
-        with self.graph.lookup() as connection:
-            frame = search_entities(connection, text, lang, limit)
+        with self.graph.lookup_source() as (connection, copied):
+            frame = search_entities(connection, text, lang, limit, copied)
         none = f"no entity's id is {text!r} and no label or alias in {lang} starts with it"
         notes = [] if frame.height else [none]
         return Answer(frame, [], notes)

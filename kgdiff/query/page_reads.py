@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from kgdiff.query.pages import Key, PageChoice, PagedBuild
 
 PAGE_COLUMNS = (
-    "subject", "subject_label", "pid", "pid_label", "level", "change_kind",
+    "subject", "subject_label", "pid", "pid_label", "level", "change_kind", "change_nature",
     "changed_after_cutoff", "latest", "latest_labels", "outdated", "outdated_labels",
     "all_answers", "all_answers_labels", "ambiguous_reason", "not_covered_in",
     "record_level", "valid_level", "backfilled",
@@ -68,9 +68,34 @@ class PageFileCache:
             self._bytes -= oldest.nbytes
 
 
+def moved_to_stable(table: pa.Table) -> pa.ChunkedArray:
+    """Which groups of ``table`` are evolved by a change that is not substantive (reported
+    stable when only substantive changes are asked for)."""
+    evolved = pc.equal(table.column("level"), "evolved")
+    nature = pc.fill_null(pc.not_equal(table.column("change_nature"), "substantive"), False)
+    return pc.and_(evolved, nature)
+
+
+def substantive_only(table: pa.Table) -> pa.Table:
+    """``table`` with each evolved group whose change is not substantive made stable: no
+    change kind, changed_after_cutoff or outdated values (its change_nature kept)."""
+    moved = moved_to_stable(table)
+    columns = {
+        "level": pc.if_else(moved, "stable", table.column("level")),
+        "change_kind": pc.if_else(moved, None, table.column("change_kind")),
+        "changed_after_cutoff": pc.if_else(moved, None, table.column("changed_after_cutoff")),
+    }
+    for name in ("outdated", "outdated_labels"):
+        empty = pa.array([[]] * table.num_rows, table.schema.field(name).type)
+        columns[name] = pc.if_else(moved, empty, table.column(name))
+    for name, column in columns.items():
+        table = table.set_column(table.schema.get_field_index(name), name, column)
+    return table
+
+
 def chosen_rows(table: pa.Table, choice: PageChoice, after: Key | None) -> pa.Array:
-    """The positions in ``table`` (one page file, in key order) of the chosen groups whose
-    key (subject, pid) comes after ``after``, in order."""
+    """The positions in ``table`` (one page file, in key order, levels as ``choice`` reports
+    them) of the chosen groups whose key (subject, pid) comes after ``after``, in order."""
     subjects, pids = table.column("subject"), table.column("pid")
     masks = []
     if after is not None:
@@ -100,7 +125,7 @@ def read_page(
     whether another page follows), from the files that can hold them."""
     wanted, parts, found = limit + 1, [], 0
     for file in pages.candidates(choice, after):
-        table = cache.table(pages.folder / file.name)
+        table = reported(cache.table(pages.folder / file.name), choice)
         rows = chosen_rows(table, choice, after)[: wanted - found]
         if len(rows):
             parts.append(table.take(rows))
@@ -112,10 +137,15 @@ def read_page(
     return pa.concat_tables(parts)
 
 
+def reported(table: pa.Table, choice: PageChoice) -> pa.Table:
+    """A page file's groups as ``choice`` reports them (:func:`substantive_only`)."""
+    return substantive_only(table) if choice.substantive else table
+
+
 def stream_pages(pages: PagedBuild, choice: PageChoice) -> Iterator[pa.Table]:
     """Every chosen group, in key order, a file at a time (memory stays flat)."""
     for file in pages.candidates(choice, None):
-        table = read_page_file(pages.folder / file.name)
+        table = reported(read_page_file(pages.folder / file.name), choice)
         rows = chosen_rows(table, choice, None)
         if len(rows):
             yield table.take(rows)

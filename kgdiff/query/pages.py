@@ -25,7 +25,7 @@ import duckdb
 import msgspec
 
 from kgdiff.errors import UsageError
-from kgdiff.export.classified import GroupChoice, classified_rows
+from kgdiff.query.classified import GroupChoice, classified_rows
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
@@ -52,11 +52,18 @@ class PageChoice:
     levels: Sequence[str] = ()
     pids: Sequence[str] = ()
     subjects: Sequence[str] = ()
+    substantive: bool = False
+    """Report an evolved group whose change is not substantive as stable."""
 
     def estimate(self, file: PageFile) -> int:
-        """At most how many chosen groups ``file`` holds (exact for a choice of levels)."""
+        """At most how many chosen groups ``file`` holds (exact for a choice of levels, but
+        for stable groups when only substantive changes are asked for: some evolved ones
+        are stable then)."""
         if self.levels:
-            return sum(file.levels.get(level, 0) for level in self.levels)
+            found = sum(file.levels.get(level, 0) for level in self.levels)
+            if self.substantive and "stable" in self.levels:
+                found += file.levels.get("evolved", 0)
+            return found
         return file.rows
 
 

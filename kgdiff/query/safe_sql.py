@@ -27,12 +27,9 @@ process). Safe to call from many threads at once: every call has its own process
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import signal
 import time
 from dataclasses import dataclass
-from functools import cache
-from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
@@ -43,6 +40,7 @@ import orjson
 
 from kgdiff.errors import StoreError
 from kgdiff.query.json_values import Json
+from kgdiff.query.service_children import service_forkserver, start_service_forkserver
 from kgdiff.query.sql_errors import (
     SqlCrashError,
     SqlError,
@@ -56,7 +54,6 @@ from kgdiff.query.sql_masking import source_folders, without_machine_folders
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 
-CHILD_MODULE = "kgdiff.query.sql_child"
 PROCESS_NAME = "kgdiff-sql"
 # How long past its time limit a query's process may take to report before it is killed:
 # an interrupted query reports within milliseconds; one that does not is stuck in DuckDB.
@@ -82,26 +79,18 @@ class SqlAnswer:
     elapsed_seconds: float
 
 
-@cache
 def _context() -> ForkServerContext:
-    """The forkserver context, its server preloading the query process's modules (DuckDB:
-    ~80 ms a child saves). The ingest's workers share the one server; whichever starts it
-    first sets what it preloads, and the other's children import their modules themselves.
-
-    Every child also imports the program's main script as ``__mp_main__`` (multiprocessing's
-    rule; Python 3.11's forkserver ignores ``"__main__"`` in its preload list), so a service
-    should start from a small script or ``python -m package`` (a ``__main__`` module is
-    never imported again)."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([CHILD_MODULE])
-    return context
+    """The forkserver context of the service's children (it preloads the query process's
+    modules: DuckDB, ~80 ms a child saves; :mod:`kgdiff.query.service_children`). The
+    ingest's workers share the one server; whichever starts it first sets what it preloads,
+    and the other's children import their modules themselves."""
+    return service_forkserver()
 
 
 def prepare_sql_processes() -> None:
     """Start the server the query processes are forked from now (a service's start-up),
     rather than on the first query."""
-    _context()
-    forkserver.ensure_running()
+    start_service_forkserver()
 
 
 def run_safe_sql(layout: StoreLayout, query: str, limits: SqlLimits = DEFAULT_LIMITS) -> SqlAnswer:

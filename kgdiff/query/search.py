@@ -6,8 +6,8 @@ import duckdb
 import polars as pl
 
 from kgdiff.errors import UsageError
+from kgdiff.ids import ENTITY_ID
 from kgdiff.query.frames import relation_frame
-from kgdiff.query.ids import ENTITY_ID
 from kgdiff.sqlfiles import load_sql
 
 MAX_TEXT = 200
@@ -17,10 +17,15 @@ MATCHES = {0: "id", 1: "label", 2: "label", 3: "alias"}
 
 
 def search_entities(
-    connection: duckdb.DuckDBPyConnection, text: str, lang: str = "en", limit: int = 10
+    connection: duckdb.DuckDBPyConnection,
+    text: str,
+    lang: str = "en",
+    limit: int = 10,
+    copied: bool = False,
 ) -> pl.DataFrame:
     """Up to ``limit`` entities for ``text``: the entity with that id, then those whose label
-    or alias in ``lang`` starts with it, any case (sql/query/search_hits.sql), named by
+    or alias in ``lang`` starts with it, any case (sql/query/search_hits.sql; on a lookup
+    copy, ``copied``, its ``names`` index: sql/query/search_hits_copied.sql), named by
     sql/query/search_names.sql; columns ``qid``, ``match`` (id, label or alias), ``label``
     and ``description``."""
     typed = text.strip()
@@ -32,7 +37,8 @@ def search_entities(
         raise UsageError(f"search limit {limit} is not between 1 and {MAX_RESULTS}")
     qid = typed.upper() if ENTITY_ID.fullmatch(typed.upper()) else None
     values = {"text": typed, "qid": qid, "lang": lang, "limit": limit}
-    hits = relation_frame(connection.sql(load_sql("query/search_hits"), params=values))
+    hits_sql = load_sql("query/search_hits_copied" if copied else "query/search_hits")
+    hits = relation_frame(connection.sql(hits_sql, params=values))
     names = relation_frame(
         connection.sql(
             load_sql("query/search_names"), params={"qids": hits["qid"].to_list(), "lang": lang}

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 import duckdb
 import polars as pl
 
-from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.vetting import LEFT_OUT_VIEW, LeftOut
+from kgdiff.version import __version__
 
 if TYPE_CHECKING:
     from kgdiff.query.graph import KnowledgeGraph

@@ -3,19 +3,39 @@ valid interval's bounds as people read them)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import pyarrow as pa
 
 from kgdiff.query.labels import Labels
-from kgdiff.timetext import bound_text, value_text
+from kgdiff.timetext import bound_text
+from kgdiff.valuetext import is_entity, value_texts
 
 BOUNDS = ("valid_from", "valid_until", "point")
 """The timeline's bounds, each a list of time value keys with its ``*_lo``/``*_hi`` days."""
 
 
+def label_ids(values: Iterable[str | None]) -> Iterator[str]:
+    """The ids whose labels the words of ``values`` need: each entity, and each quantity's
+    unit (``+357022|Q712226``: square kilometre)."""
+    for value in values:
+        if value is None:
+            continue
+        if is_entity(value):
+            yield value
+        elif "|" in value and is_entity(unit := value.rpartition("|")[2]):
+            yield unit
+
+
 def _value_label(value: str | None, labels: Labels) -> str:
-    """An entity's label, a time in words (:mod:`kgdiff.timetext`), any other value itself."""
-    label = labels.of(value)
-    return value_text(label) if value is not None and label == value else label
+    """An entity's label (its id without one); any other value as people write it, in the
+    words every face uses (:func:`kgdiff.valuetext.value_texts`): a time at its
+    precision, a quantity's amount and unit, a monolingual text's text, a coordinate pair;
+    ``<somevalue>`` and ``<novalue>`` as themselves."""
+    if value is None or is_entity(value):
+        return labels.of(value)
+    words = value_texts(value, lambda unit: labels.names.get(unit))
+    return words[0] if words else value
 
 
 def with_bound_texts(rows: pa.Table) -> pa.Table:

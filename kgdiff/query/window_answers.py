@@ -3,7 +3,9 @@ question found nothing (or where the pools stop)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -13,10 +15,13 @@ from kgdiff.errors import UsageError
 from kgdiff.query.frames import frame_of, relation_frame
 from kgdiff.query.ids import why_empty
 from kgdiff.query.labels import label_notes, unlabelled_in
+from kgdiff.query.pool_reads import read_lines, subject_snapshot
 from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, staged_unlabelled
 from kgdiff.temporal.dates import DateRead
+from kgdiff.temporal.parts import Part
 from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
-from kgdiff.temporal.updates import UpdatesQuery, find_updates
+from kgdiff.temporal.updates import UpdatesQuery, updates_in_parts
+from kgdiff.temporal.writers import write_reader
 from kgdiff.timetext import bound_text
 
 UPDATE_LABELS = [
@@ -32,6 +37,8 @@ POOL_LABELS = [
     ("all_objects", "all_objects_labels"),
 ]
 """The id columns of a group's pools and their label columns."""
+SHOWN_CHAINS = 25
+"""Chains a caller that writes them all to a file gets back to show."""
 FIRST_POOL_YEAR = 2010
 """The pools' first year by default (ChroKnowBench's), or the latest snapshot's if earlier."""
 
@@ -86,14 +93,20 @@ def why_no_pools(
     span = f"{request.from_year}–{request.to_year}"
     otherwise = f"none of them may be valid in {span}"
     if request.subjects:
-        missing = [s for s in request.subjects if s not in found]
-        return [
-            "no pools: " + why_empty(connection, s, request.pid, reach.snapshot, otherwise)
-            for s in missing
-        ]
+        reasons = []
+        for qid in (s for s in request.subjects if s not in found):
+            read = subject_snapshot(connection, qid, reach)
+            snapshot = read.snapshot if read is not None else reach.snapshot
+            reasons.append(
+                "no pools: " + why_empty(connection, qid, request.pid, snapshot, otherwise)
+            )
+        return reasons
     if found:
         return []
-    return [f"no pools: no statement of {request.pid} in {reach.snapshot} may be valid in {span}"]
+    where = reach.snapshot
+    if reach.read.coverage == "subset":
+        where += " (nor, for the subjects it lacks, in the latest earlier snapshot holding them)"
+    return [f"no pools: no statement of {request.pid} in {where} may be valid in {span}"]
 
 
 def pools_of(
@@ -103,7 +116,8 @@ def pools_of(
     reach = pools_reach(connection, request.to_year, request.gap)
     table = pools_table(connection, request)
     found = set(table.column("subject").to_pylist())
-    notes = reach_lines(reach, defaulted) + why_no_pools(connection, request, reach, found)
+    notes = reach_lines(reach, defaulted) + read_lines(table, reach)
+    notes += why_no_pools(connection, request, reach, found)
     unlabelled = unlabelled_in(table, POOL_LABELS)
     return frame_of(table), notes + label_notes(unlabelled, request.lang)
 
@@ -118,6 +132,39 @@ def chains_of(
     frame = with_start_texts(relation_frame(staged_relation(connection, None)))
     notes = [] if found else why_no_chain(connection, query, read)
     return frame, read, notes + label_notes(staged_unlabelled(connection, None), query.lang)
+
+
+CHAIN_BATCH = 20_000
+"""Chains converted and written at a time by :func:`write_chains_of` (a chain's hops become
+Python values for their start texts: a batch bounds that memory, not the result's size)."""
+
+
+def write_chains_of(
+    connection: duckdb.DuckDBPyConnection,
+    query: ChainQuery,
+    out: Path,
+    limit: int | None,
+    batch: int = CHAIN_BATCH,
+) -> tuple[pl.DataFrame, int, DateRead, list[str]]:
+    """Write the first ``limit`` chains of ``query`` (all when None) to ``out``, ``batch``
+    at a time, never holding them all; return the first :data:`SHOWN_CHAINS` of them, how
+    many were written, the read of its date and the notes (as :func:`chains_of`)."""
+    read = query.check_date(connection)
+    found = stage_chains(connection, query)
+    empty = with_start_texts(relation_frame(staged_relation(connection, 0)))
+    batches = (
+        with_start_texts(frame_of(pa.Table.from_batches([batch]))).to_arrow().to_batches()
+        for batch in staged_relation(connection, limit).to_arrow_reader(batch)
+    )
+    schema = empty.to_arrow().schema
+    reader = pa.RecordBatchReader.from_batches(
+        schema, (part.cast(schema) for chunk in batches for part in chunk)
+    )
+    written = write_reader(reader, out)
+    shown = with_start_texts(relation_frame(staged_relation(connection, SHOWN_CHAINS)))
+    notes = [] if found else why_no_chain(connection, query, read)
+    unlabelled = staged_unlabelled(connection, limit)
+    return shown, written, read, notes + label_notes(unlabelled, query.lang)
 
 
 def with_start_texts(chains: pl.DataFrame) -> pl.DataFrame:
@@ -153,11 +200,12 @@ def why_no_chain(
 
 
 def updates_of(
-    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery
+    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery, parts: Sequence[Part]
 ) -> tuple[pl.DataFrame, list[DateRead], list[str]]:
-    """The knowledge updates of ``query``, the reads of its dates, why none were found."""
+    """The knowledge updates of ``query`` found part by part, the reads of its dates, why
+    none were found."""
     reads = query.check(connection)
-    frame = relation_frame(find_updates(connection, query))
+    frame = frame_of(updates_in_parts(connection, query, parts))
     notes = [] if frame.height else [why_no_update(query, reads)]
     unlabelled = unlabelled_in(frame.to_arrow(), UPDATE_LABELS)
     return frame, reads, notes + label_notes(unlabelled, query.lang)

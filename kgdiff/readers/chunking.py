@@ -52,7 +52,7 @@ class ChunkView:
         return self.span.seq
 
 
-def _fill(stream: ReadIntoStream, target: memoryview) -> int:
+def fill_from(stream: ReadIntoStream, target: memoryview) -> int:
     """Read until ``target`` is full or the stream ends; return the bytes read."""
     filled = 0
     while filled < len(target):
@@ -79,7 +79,7 @@ def count_lines(buffer: bytearray, end: int) -> int:
     return count
 
 
-def _room_for(buffer: bytearray, carry: int, needed: int) -> bytearray:
+def room_for(buffer: bytearray, carry: int, needed: int) -> bytearray:
     """``buffer``, or a larger copy of its first ``carry`` bytes when ``needed`` won't fit.
 
     A new buffer rather than a resize: views of the old one may still be alive.
@@ -98,8 +98,8 @@ def plan_chunks(
     buffer = bytearray(chunk_bytes)
     carry = offset = first_line = seq = 0  # carry: bytes of an unfinished line at the start
     while True:
-        buffer = _room_for(buffer, carry, carry + chunk_bytes)
-        end = carry + _fill(stream, memoryview(buffer)[carry : carry + chunk_bytes])
+        buffer = room_for(buffer, carry, carry + chunk_bytes)
+        end = carry + fill_from(stream, memoryview(buffer)[carry : carry + chunk_bytes])
         if end == carry:
             break
         if framing.kind is None:

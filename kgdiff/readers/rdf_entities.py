@@ -37,7 +37,6 @@ from kgdiff.readers.rdf_nodes import NODE_CACHE, NodeCache, PendingEntity, RdfSt
 from kgdiff.readers.rdf_statements import StatementReading
 from kgdiff.readers.rdf_terms import entity_terms, guess_type, site_id
 from kgdiff.readers.rdf_values import (
-    WIKIBASE,
     datatype_id,
     entity_id,
 )
@@ -47,12 +46,12 @@ from kgdiff.readers.rdf_vocabulary import (
     DUMP_NODE,
     OWL_SAME_AS,
     REFERENCE_IRI,
-    SCHEMA,
     VALUE_IRI,
     Pairs,
     prop_kind,
     statement_id,
 )
+from kgdiff.wikibase_rdf import SCHEMA, WIKIBASE
 
 RECENT_ENTITIES = 100_000
 """Entities already written that are remembered, to tell a file not grouped by entity."""

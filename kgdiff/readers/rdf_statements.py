@@ -12,8 +12,9 @@ from rdflib.term import Node
 
 from kgdiff.readers.rdf_nodes import NodeCache, PendingEntity, RdfStats, local_name
 from kgdiff.readers.rdf_terms import NODE_DATATYPES, node_kind
-from kgdiff.readers.rdf_values import NODE_READERS, WIKIBASE, DataValue, is_unknown, simple_value
+from kgdiff.readers.rdf_values import NODE_READERS, DataValue, is_unknown, simple_value
 from kgdiff.readers.rdf_vocabulary import PROV_DERIVED, RANKS, Pairs, prop_kind, statement_id
+from kgdiff.wikibase_rdf import WIKIBASE
 
 
 class StatementReading:

@@ -11,8 +11,8 @@ from typing import Any
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
-from kgdiff.readers.rdf_values import WIKIBASE
-from kgdiff.readers.rdf_vocabulary import RDFS_LABEL, SCHEMA, SKOS, Pairs
+from kgdiff.readers.rdf_vocabulary import RDFS_LABEL, Pairs
+from kgdiff.wikibase_rdf import SCHEMA, SKOS, WIKIBASE
 from kgdiff.wikisites import FAMILIES, SPECIAL_HOSTS
 
 NODE_DATATYPES = {

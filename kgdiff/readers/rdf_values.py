@@ -17,13 +17,8 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
 from kgdiff.calendars import date_of_day, day_number
+from kgdiff.wikibase_rdf import COMMONS_DATA, GEO_WKT, MEDIA, WD, XSD
 
-WD = "http://www.wikidata.org/entity/"
-WIKIBASE = "http://wikiba.se/ontology#"
-XSD = "http://www.w3.org/2001/XMLSchema#"
-GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
-MEDIA = "http://commons.wikimedia.org/wiki/Special:FilePath/"
-COMMONS_DATA = "http://commons.wikimedia.org/data/main/"
 GENID = "/.well-known/genid/"
 GREGORIAN = WD + "Q1985727"
 JULIAN = WD + "Q1985786"

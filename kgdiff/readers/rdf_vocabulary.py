@@ -1,6 +1,7 @@
 """The IRIs and names of Wikibase's RDF mapping that the RDF reader recognises: property
 predicates (``p:``, ``ps:``, ``pq:`` …), statement, value and reference nodes, entity classes
-and ranks, and the other vocabularies (schema.org, SKOS, OWL, PROV) the mapping uses."""
+and ranks, and the other vocabularies (schema.org, SKOS, OWL, PROV) the mapping uses, as rdflib
+nodes and patterns over the IRIs that :mod:`kgdiff.wikibase_rdf` shares with the RDF export."""
 
 from __future__ import annotations
 
@@ -9,28 +10,10 @@ import re
 from rdflib import URIRef
 from rdflib.term import Node
 
-from kgdiff.readers.rdf_values import WIKIBASE
+from kgdiff import wikibase_rdf as vocab
 
-PROP_IRI = re.compile(
-    r".*/prop/(direct/|direct-normalized/|statement/|statement/value/|"
-    r"statement/value-normalized/|qualifier/|qualifier/value/|qualifier/value-normalized/|"
-    r"reference/|reference/value/|reference/value-normalized/|novalue/|)(P[1-9]\d*)"
-)
-KINDS = {
-    "": "p",
-    "direct/": "wdt",
-    "direct-normalized/": "wdtn",
-    "statement/": "ps",
-    "statement/value/": "psv",
-    "statement/value-normalized/": "psn",
-    "qualifier/": "pq",
-    "qualifier/value/": "pqv",
-    "qualifier/value-normalized/": "pqn",
-    "reference/": "pr",
-    "reference/value/": "prv",
-    "reference/value-normalized/": "prn",
-    "novalue/": "wdno",
-}
+KINDS = {path: kind for kind, path in vocab.PROPERTY_PATHS.items()}
+PROP_IRI = re.compile(r".*/prop/(" + "|".join(map(re.escape, KINDS)) + r")(P[1-9]\d*)")
 STATEMENT_IRI = re.compile(
     r".*/entity/statement/([Ll][1-9]\d*-[FS][1-9]\d{0,5}|[A-Za-z][1-9]\d*)-(.+)"
 )
@@ -38,24 +21,22 @@ STATEMENT_IRI = re.compile(
 be the 8 hex digits a statement's UUID starts with, as in ``Q1009-F1658822-…``), its id."""
 VALUE_IRI = re.compile(r".*/value/[^/]+")
 REFERENCE_IRI = re.compile(r".*/reference/([^/]+)")
-SCHEMA = "http://schema.org/"
-RDFS_LABEL = URIRef("http://www.w3.org/2000/01/rdf-schema#label")
-SKOS = "http://www.w3.org/2004/02/skos/core#"
-OWL_SAME_AS = URIRef("http://www.w3.org/2002/07/owl#sameAs")
-PROV_DERIVED = URIRef("http://www.w3.org/ns/prov#wasDerivedFrom")
-ONTOLEX_ENTRY = URIRef("http://www.w3.org/ns/lemon/ontolex#LexicalEntry")
+RDFS_LABEL = URIRef(vocab.RDFS_LABEL)
+OWL_SAME_AS = URIRef(vocab.OWL_SAME_AS)
+PROV_DERIVED = URIRef(vocab.PROV_DERIVED)
+ONTOLEX_ENTRY = URIRef(vocab.ONTOLEX_ENTRY)
 CLASSES: dict[Node, str] = {
-    URIRef(WIKIBASE + "Item"): "item",
-    URIRef(WIKIBASE + "Property"): "property",
-    URIRef(WIKIBASE + "Lexeme"): "lexeme",
+    URIRef(vocab.WIKIBASE + "Item"): "item",
+    URIRef(vocab.WIKIBASE + "Property"): "property",
+    URIRef(vocab.WIKIBASE + "Lexeme"): "lexeme",
     ONTOLEX_ENTRY: "lexeme",
-    URIRef(WIKIBASE + "Mediainfo"): "mediainfo",
+    URIRef(vocab.WIKIBASE + "Mediainfo"): "mediainfo",
 }
-RANKS = {"PreferredRank": "preferred", "NormalRank": "normal", "DeprecatedRank": "deprecated"}
-DUMP_NODE = URIRef(WIKIBASE + "Dump")
-ABOUT = URIRef(SCHEMA + "about")
-ARTICLE = URIRef(SCHEMA + "Article")
-IS_PART_OF = URIRef(SCHEMA + "isPartOf")
+RANKS = {name: rank for rank, name in vocab.RANK_CLASSES.items()}
+DUMP_NODE = URIRef(vocab.WIKIBASE + "Dump")
+ABOUT = URIRef(vocab.SCHEMA + "about")
+ARTICLE = URIRef(vocab.SCHEMA + "Article")
+IS_PART_OF = URIRef(vocab.SCHEMA + "isPartOf")
 Pairs = list[tuple[Node, Node]]
 
 

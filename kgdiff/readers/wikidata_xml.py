@@ -19,7 +19,6 @@ from lxml import etree
 from kgdiff.readers.legacy import JsonDict, to_canonical
 from kgdiff.readers.streams import ByteStream
 from kgdiff.readers.xml_stream import (
-    CountingReader,
     XmlDumpError,
     children,
     drop,
@@ -27,6 +26,7 @@ from kgdiff.readers.xml_stream import (
     syntax_error,
     text_of,
 )
+from kgdiff.readers.xml_texts import CUT_ATTRIBUTE, TextCutter, unescape
 
 _MODEL_OF_NS = {0: "wikibase-item", 120: "wikibase-property", 146: "wikibase-lexeme"}
 ENTITY_MODELS = frozenset([*_MODEL_OF_NS.values(), "wikibase-mediainfo"])
@@ -37,6 +37,13 @@ _TAGS = ("{*}page", "{*}revision")
 
 class EntityJsonError(ValueError):
     """The text of an entity revision is not a JSON object."""
+
+
+ENTITY_PAGE = "entity_pages"
+PAGE_FATES = (ENTITY_PAGE, "skipped_deleted", "skipped_after_cutoff", "skipped_non_entity")
+"""What becomes of a page, by precedence: the parts of one page read apart (a page cut into
+chunks, :mod:`kgdiff.readers.xml_chunks`) make it an entity page if any part has a visible
+revision, else a deleted one if any has an entity revision at or before the cutoff, ..."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +78,17 @@ class XmlStats:
     revisions_after_cutoff: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A revision's text: as the file has it (``escaped``) or as the parser decoded it."""
+
+    data: bytes
+    escaped: bool
+
+    def decoded(self) -> bytes:
+        return unescape(self.data) if self.escaped else self.data
+
+
 @dataclass(slots=True)
 class _Page:
     offset: int
@@ -79,31 +97,37 @@ class _Page:
     page_id: int = 0
     entity_seen: bool = False
     before_cutoff: bool = False
-    best: tuple[int, str, str, str] | None = None
+    best: tuple[int, str, str, _Text] | None = None
+    """Revision id, time, model and text of the revision kept so far."""
 
 
 def iter_entity_pages(
-    stream: ByteStream, *, as_of: datetime | None = None, stats: XmlStats | None = None
+    stream: ByteStream,
+    *,
+    as_of: datetime | None = None,
+    stats: XmlStats | None = None,
+    fates: list[str] | None = None,
 ) -> Iterator[EntityPage]:
     """Yield one :class:`EntityPage` per entity page of a decompressed XML dump stream.
 
     ``as_of`` selects the latest revision at or before it (a naive datetime is taken as UTC).
-    ``stats``, when given, is updated as pages are read. Raises :class:`XmlDumpError`."""
+    ``stats``, when given, is updated as pages are read; ``fates`` gets the fate of every
+    page in order (one of :data:`PAGE_FATES`). Raises :class:`XmlDumpError`."""
     stats = XmlStats() if stats is None else stats
     cutoff = _cutoff(as_of)
-    reader = CountingReader(stream)
+    reader = TextCutter(stream)
     events = etree.iterparse(reader, events=("start", "end"), tag=_TAGS, huge_tree=True)
     page: _Page | None = None
     try:
         for event, elem in events:
             if elem.tag.endswith("revision"):
                 if event == "end" and page is not None:
-                    _read_revision(page, elem, cutoff, stats)
+                    _read_revision(page, elem, cutoff, stats, reader)
                     drop(elem, keep_header=True)
             elif event == "start":
                 page = _Page(offset=reader.chunk_start)
             elif page is not None:
-                entity = _finish_page(page, stats)
+                entity = _finish_page(page, stats, fates)
                 drop(elem, keep_header=False)
                 page = None
                 if entity is not None:
@@ -147,15 +171,27 @@ def _read_header(page: _Page, page_elem: etree._Element) -> None:
         page.ns = _NS_OF_PREFIX.get(prefix, 0) if colon else 0
 
 
-def _read_revision(page: _Page, rev: etree._Element, cutoff: str | None, stats: XmlStats) -> None:
+def _text(elem: etree._Element | None, cutter: TextCutter) -> _Text | None:
+    """A revision's ``<text>`` (None: missing, deleted or empty)."""
+    if elem is None:
+        return None
+    content = cutter.take(elem.get(CUT_ATTRIBUTE))
+    if elem.get("deleted") is not None:
+        return None
+    if content is not None:
+        return _Text(content, escaped=True) if content else None
+    return _Text(elem.text.encode(), escaped=False) if elem.text else None  # not cut
+
+
+def _read_revision(
+    page: _Page, rev: etree._Element, cutoff: str | None, stats: XmlStats, cutter: TextCutter
+) -> None:
     stats.revisions += 1
     if page.ns < 0 and (parent := rev.getparent()) is not None:
         _read_header(page, parent)
     fields = children(rev)
     model, timestamp = text_of(fields.get("model")), text_of(fields.get("timestamp"))
-    text_elem = fields.get("text")
-    deleted = text_elem is None or text_elem.get("deleted") is not None
-    text = None if deleted or text_elem is None else text_elem.text or None
+    text = _text(fields.get("text"), cutter)
     if not _is_entity(page, model, text):
         return
     page.entity_seen = True
@@ -172,28 +208,41 @@ def _read_revision(page: _Page, rev: etree._Element, cutoff: str | None, stats: 
         page.best = (revision_id, timestamp, model or _MODEL_OF_NS[page.ns], text)
 
 
-def _is_entity(page: _Page, model: str, text: str | None) -> bool:
+def _is_entity(page: _Page, model: str, text: _Text | None) -> bool:
     if model:
         return model in ENTITY_MODELS
     prefix = _TITLE_PREFIX_OF_NS.get(page.ns)
     number = page.title[len(prefix) :] if prefix and page.title.startswith(prefix) else ""
     if not (number.isascii() and number.isdigit()):
         return False
-    return text is None or text.lstrip().startswith("{")
+    return text is None or text.data.lstrip().startswith(b"{")
 
 
-def _finish_page(page: _Page, stats: XmlStats) -> EntityPage | None:
+def page_fate(page: _Page) -> str:
+    """What becomes of a page read whole: the stats field it counts in."""
+    if page.best is not None:
+        return ENTITY_PAGE
+    if not page.entity_seen:
+        return "skipped_non_entity"
+    return "skipped_deleted" if page.before_cutoff else "skipped_after_cutoff"
+
+
+def _finish_page(page: _Page, stats: XmlStats, fates: list[str] | None) -> EntityPage | None:
     stats.pages += 1
+    fate = page_fate(page)
+    setattr(stats, fate, getattr(stats, fate) + 1)
+    if fates is not None:
+        fates.append(fate)
     if page.best is None:
-        if not page.entity_seen:
-            stats.skipped_non_entity += 1
-        elif page.before_cutoff:
-            stats.skipped_deleted += 1
-        else:
-            stats.skipped_after_cutoff += 1
         return None
-    stats.entity_pages += 1
     revision_id, timestamp, model, text = page.best
     return EntityPage(
-        page.title, page.ns, page.page_id, revision_id, timestamp, model, text.encode(), page.offset
+        page.title,
+        page.ns,
+        page.page_id,
+        revision_id,
+        timestamp,
+        model,
+        text.decoded(),
+        page.offset,
     )

@@ -43,9 +43,21 @@ class CountingReader:
         return data
 
 
+_LOCAL_NAMES: dict[object, str] = {}
+"""The local name of each tag met so far: a dump uses a few dozen, and a dict lookup per
+element costs a third of splitting its tag."""
+_MAX_NAMES = 1024
+
+
 def local(elem: etree._Element) -> str:
     """The tag name without its namespace URI ('' for comments and processing instructions)."""
-    return elem.tag.rpartition("}")[2] if isinstance(elem.tag, str) else ""
+    tag = elem.tag
+    name = _LOCAL_NAMES.get(tag)
+    if name is None:
+        name = tag.rpartition("}")[2] if isinstance(tag, str) else ""
+        if len(_LOCAL_NAMES) < _MAX_NAMES:
+            _LOCAL_NAMES[tag] = name
+    return name
 
 
 def children(elem: etree._Element) -> dict[str, etree._Element]:

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from kgdiff.spark.translate import Translator
+from kgdiff.store.catalog import TABLE_KEYS
 from kgdiff.store.coverage import COVERAGE_TABLE
+from kgdiff.store.delta import CHANGES_TABLE, chain
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.manifest import Manifest
 from kgdiff.temporal.dates import DateRead
@@ -42,25 +44,61 @@ SNAPSHOTS_SCHEMA = pa.schema(
 EMPTY_COVERAGE = "SELECT CAST(NULL AS STRING) AS snapshot, CAST(NULL AS STRING) AS qid WHERE false"
 
 
+def _files(layout: StoreLayout, name: str, table: str) -> list[str]:
+    return [str(path) for path in table_files(layout.snapshot_dir(name), table)]
+
+
 def _table_frame(
-    spark: SparkSession, layout: StoreLayout, names: Sequence[str], table: str
+    spark: SparkSession, layout: StoreLayout, manifests: Sequence[Manifest], table: str
 ) -> DataFrame | None:
-    """Every snapshot's files of ``table``, ``snapshot`` first (None: no snapshot has it)."""
+    """Every snapshot's rows of ``table``, ``snapshot`` first (None: no snapshot has it); a
+    delta's own rows and those it takes from below it (:mod:`kgdiff.store.delta`), as the
+    DuckDB catalog's ``delta_table_view.sql`` reads them."""
     from pyspark.sql import functions
 
+    by_name = {m.name: m for m in manifests}
     frames = []
-    for name in names:
-        files = [str(path) for path in table_files(layout.snapshot_dir(name), table)]
-        if not files:
-            continue
-        rows = spark.read.parquet(*files)
-        frames.append(rows.select(functions.lit(name).alias("snapshot"), *rows.columns))
+    for manifest in manifests:
+        files = _files(layout, manifest.name, table)
+        if files:
+            rows = spark.read.parquet(*files)
+            frames.append(
+                rows.select(functions.lit(manifest.name).alias("snapshot"), *rows.columns)
+            )
+        if manifest.delta is not None:
+            frames.extend(_carried(spark, layout, by_name, manifest.name, table))
     if not frames:
         return None
     union = frames[0]
     for frame in frames[1:]:
         union = union.unionByName(frame)
     return union
+
+
+def _carried(
+    spark: SparkSession,
+    layout: StoreLayout,
+    by_name: dict[str, Manifest],
+    delta: str,
+    table: str,
+) -> list[DataFrame]:
+    """The rows of ``table`` the delta ``delta`` takes from each snapshot below it: those
+    whose subject neither it nor a snapshot between them lists in ``changes``."""
+    from pyspark.sql import functions
+
+    key = TABLE_KEYS.get(table, "qid")
+    links = chain(by_name, delta)
+    frames = []
+    for depth, layer in enumerate(links[1:], start=1):
+        files = _files(layout, layer, table)
+        if not files:
+            continue
+        rows = spark.read.parquet(*files)
+        changed = [f for above in links[:depth] for f in _files(layout, above, CHANGES_TABLE)]
+        hidden = spark.read.parquet(*changed).select(functions.col("qid").alias("hidden_qid"))
+        kept = rows.join(hidden, rows[key] == hidden["hidden_qid"], "left_anti")
+        frames.append(kept.select(functions.lit(delta).alias("snapshot"), *rows.columns))
+    return frames
 
 
 def register_store_views(
@@ -80,7 +118,7 @@ def register_store_views(
     )
     spark.createDataFrame(snapshots).createOrReplaceTempView("snapshots")
     for table in ("statements", "entities", COVERAGE_TABLE):
-        frame = _table_frame(spark, layout, names, table)
+        frame = _table_frame(spark, layout, manifests, table)
         if frame is None and table == COVERAGE_TABLE:
             frame = spark.sql(EMPTY_COVERAGE)
         if frame is None:

@@ -10,9 +10,10 @@ moved store keeps working without a rebuild.
 
 The store layer makes the views of what it holds (snapshots, their tables, Wikipedia
 pages, page views) and the macros over them; the layers above contribute theirs as
-*catalog parts* (the classification's macros and build views, the evidence views),
-which the package assembles: ``kgdiff.CATALOG_PARTS`` names the modules, each with a
-``CATALOG_PART``, in the order their statements must run. The store imports none of them.
+*catalog parts* (the classification's macros and build views, the evidence views):
+:data:`CATALOG_PARTS` names the modules, each with a ``CATALOG_PART``, in the order their
+statements must run. The store names them but imports none of them with an import statement
+(it loads them by name when it makes a catalog), so it depends on no layer above it.
 """
 
 from __future__ import annotations
@@ -29,14 +30,20 @@ from typing import Protocol
 
 import duckdb
 
-import kgdiff
-from kgdiff.sqlfiles import as_table_macro, quote, render
+from kgdiff.sqlfiles import as_table_macro, load_sql, quote, render
 from kgdiff.store.builds_index import index_builds
-from kgdiff.store.catalog_reuse import copy_previous, keep_macros, macro_mark, mark_macros
+from kgdiff.store.catalog_reuse import (
+    MARK_STATEMENTS,
+    copy_previous,
+    keep_macros,
+    macro_mark,
+    mark_macros,
+)
 from kgdiff.store.coverage import COVERAGE_TABLE
+from kgdiff.store.delta import CHANGES_TABLE, CarryPlan, carry_plan
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_sources
 from kgdiff.store.manifest import Manifest
-from kgdiff.store.store_root import root_macros, set_store_root, store_relative
+from kgdiff.store.store_root import open_catalog, root_macros, set_store_root, store_relative
 from kgdiff.store.vetting import (
     LeftOut,
     evidence_tables,
@@ -49,6 +56,9 @@ LOG = logging.getLogger(__name__)
 """Warns of each published folder a rebuild leaves out (the command line prints them)."""
 
 CATALOG_STORAGE_VERSION = "v1.0.0"
+CATALOG_PARTS = ("kgdiff.temporal.catalog_part", "kgdiff.evidence.catalog_part")
+"""The modules that add views and macros to a store's catalog, in the order they run (each
+has a ``CATALOG_PART``; the store makes its own views and macros first)."""
 
 
 @contextmanager
@@ -74,8 +84,8 @@ class CatalogPart(Protocol):
 
 
 def catalog_parts() -> list[CatalogPart]:
-    """The parts the package assembles (``kgdiff.CATALOG_PARTS``), in order."""
-    return [importlib.import_module(name).CATALOG_PART for name in kgdiff.CATALOG_PARTS]
+    """The parts the layers above add (:data:`CATALOG_PARTS`), in order."""
+    return [importlib.import_module(name).CATALOG_PART for name in CATALOG_PARTS]
 
 
 LABEL_DEFAULTS = {"label_snapshot": "NULL", "label_lang": "'en'"}
@@ -124,8 +134,9 @@ def catalog_plan(layout: StoreLayout) -> CatalogPlan:
     dirs = [layout.snapshot_dir(m.name) for m in manifests]
     paths = [store_relative(layout, d / "manifest.json") for d in dirs]
     views = [render("catalog/snapshots_view", manifests=paths)]
-    views.extend(_table_views(layout, TABLES, dirs))
-    coverage = _table_views(layout, (COVERAGE_TABLE,), dirs)  # subset snapshots only
+    plan = carry_plan({m.name: m for m in manifests}, [m.name for m in manifests if m.delta])
+    views.extend(_snapshot_table_views(layout, TABLES, dirs, plan))
+    coverage = _snapshot_table_views(layout, (COVERAGE_TABLE,), dirs, plan)  # subsets only
     views.extend(coverage or [render("catalog/coverage_empty")])
     views.extend(others)
     for part in catalog_parts():
@@ -158,6 +169,51 @@ def _table_views(layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path])
         files = [source for d in dirs for source in table_sources(layout.root, d, table)]
         if files:
             views.append(render("catalog/table_view", table=table, files=files))
+    return views
+
+
+TABLE_KEYS = {"statements": "subject", "qualifiers": "subject"}
+"""The subject column of each snapshot table whose subject is not ``qid``."""
+
+
+def _snapshot_table_views(
+    layout: StoreLayout, tables: tuple[str, ...], dirs: list[Path], plan: CarryPlan
+) -> list[str]:
+    """One view per snapshot table: every snapshot's own rows, then, when some snapshots
+    are deltas, the rows each reads from the snapshots below it (:mod:`kgdiff.store.delta`)."""
+    if not plan.deltas:
+        return _table_views(layout, tables, dirs)
+    changes = [
+        source
+        for name in plan.deltas
+        for source in table_sources(layout.root, layout.snapshot_dir(name), CHANGES_TABLE)
+    ]
+    views = []
+    for table in tables:
+        files = [source for d in dirs for source in table_sources(layout.root, d, table)]
+        carried = [
+            source
+            for name in plan.layers
+            for source in table_sources(layout.root, layout.snapshot_dir(name), table)
+        ]
+        if not carried:
+            views.extend(_table_views(layout, (table,), dirs))
+            continue
+        views.append(
+            render(
+                "catalog/delta_table_view",
+                table=table,
+                key=TABLE_KEYS.get(table, "qid"),
+                files=files,
+                carried_files=carried,
+                change_files=changes,
+                carry_deltas=plan.carry_deltas,
+                carry_layers=plan.carry_layers,
+                mask_deltas=plan.mask_deltas,
+                mask_layers=plan.mask_layers,
+                mask_by=plan.mask_by,
+            )
+        )
     return views
 
 
@@ -212,6 +268,15 @@ def rebuild_catalog(layout: StoreLayout) -> Path:
     for item in plan.left_out:
         LOG.warning("%s", item.line)
     return target
+
+
+def macros_current(layout: StoreLayout) -> bool:
+    """Whether the catalog's macros are the ones this kgdiff makes: a catalog an older
+    kgdiff made holds its own (e.g. a ``classify`` macro without a column added since)."""
+    mark = macro_mark(catalog_plan(layout).marked, CATALOG_STORAGE_VERSION)
+    with open_catalog(layout) as connection:
+        objects = connection.execute(load_sql("catalog/catalog_objects")).fetchall()
+    return all(comment == mark for kind, _, comment in objects if kind in MARK_STATEMENTS)
 
 
 def _fill(tmp: Path, layout: StoreLayout, plan: CatalogPlan, from_copy: bool = True) -> bool:

@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
 from kgdiff.store.coverage import COVERAGE_TABLE
+from kgdiff.store.delta import CHANGES_TABLE
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, table_files
 from kgdiff.store.manifest import SUBSET, Manifest
 
@@ -25,12 +26,14 @@ COVERED = "covered"
 
 def expected_tables(manifest: Manifest) -> dict[str, str]:
     """The tables a snapshot of this manifest must hold, each with the key of its row count
-    in the manifest's ``counts``."""
+    in the manifest's ``stored_counts`` (a delta's ``changes`` table too)."""
     if manifest.kind == "wikipedia":
         return {table: table for table in WIKIPEDIA_TABLES}
     tables = {table: table for table in TABLES}
     if manifest.coverage == SUBSET:
         tables[COVERAGE_TABLE] = COVERED
+    if manifest.delta is not None:
+        tables[CHANGES_TABLE] = CHANGES_TABLE
     return tables
 
 
@@ -64,7 +67,7 @@ def check_complete(folder: Path, manifest: Manifest) -> None:
     least one readable Parquet file each, with the rows the manifest counts)."""
     try:
         for table, key in expected_tables(manifest).items():
-            _check_table(folder, table, manifest.counts.get(key))
+            _check_table(folder, table, manifest.stored_counts.get(key))
     except _IncompleteError as problem:
         raise StoreError(
             f"snapshot {manifest.name!r} is incomplete: {problem}; nothing was published "

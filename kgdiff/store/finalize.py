@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,7 +26,7 @@ from kgdiff.store.layout import TABLES
 from kgdiff.store.occurrences import Dropped
 from kgdiff.store.part_reader import read_rows
 from kgdiff.store.publish import fsync_dir
-from kgdiff.store.staging import Staging, part_file, part_name
+from kgdiff.store.staging import Staging, part_file
 
 DEFAULT_MEMORY_LIMIT_MB = 1024
 SAMPLE_ROWS = 1 << 20
@@ -35,15 +35,14 @@ SAMPLE_ROWS = 1 << 20
 
 def _part_files(staging: Staging) -> tuple[dict[str, list[PartFile]], int]:
     """Every table's part files in chunk order (size of rows, subject ranges); entity count."""
-    metas = sorted(staging.finished().values(), key=lambda meta: meta.seq)
+    folders = staging.part_folders()
     files: dict[str, list[PartFile]] = {table: [] for table in TABLES}
-    for meta in metas:
-        folder = staging.parts / part_name(meta.seq)
+    for meta, folder in folders:
         for table in TABLES:
             path = part_file(folder, table)
             size = meta.table_bytes.get(table) or path.stat().st_size
             files[table].append(PartFile(str(path), size, meta.key_ranges))
-    return files, sum(meta.entities for meta in metas)
+    return files, sum(meta.entities for meta, _ in folders)
 
 
 def _quantiles(entity_parts: list[PartFile], count: int, entities: int) -> list[str]:
@@ -72,15 +71,15 @@ def dropped_file(target: Path) -> Path:
     return target.with_name(f".{target.stem}{DROPPED_SUFFIX}")
 
 
-def write_bucket(table: str, bucket: Bucket, target: Path) -> int:
+def write_bucket(table: str, bucket: Bucket, target: Path, record: bool = True) -> int:
     """Sort the rows of one bucket of ``table`` into the Parquet file ``target``; its rows.
 
     The rows of the occurrences of repeated entity ids the plan found in the bucket's range
     are left out (:mod:`kgdiff.store.duplicates`); the entities buckets, which cover every
-    id once, record them in :func:`dropped_file`."""
+    id once, record them in :func:`dropped_file` (unless not ``record``)."""
     rows = bucket_rows(table, bucket, bucket.dropped)
     write_rows(table, rows, target)
-    if bucket.dropped and table == "entities":
+    if record and bucket.dropped and table == "entities":
         write_dropped(bucket.dropped, dropped_file(target))
     return int(rows.num_rows)
 
@@ -90,7 +89,7 @@ SortProgress = Callable[[float, float], None]
 
 
 def _submit_all(
-    pool: ThreadPoolExecutor, plans: dict[str, list[Bucket]], out: Path
+    pool: ThreadPoolExecutor, plans: dict[str, list[Bucket]], out: Path, record: bool
 ) -> dict[Future[int], tuple[str, float]]:
     """Queue every bucket, largest first, so the threads finish together; each future's
     table and estimated size."""
@@ -104,19 +103,23 @@ def _submit_all(
         (out / table).mkdir()
     for table, index, bucket in sorted(jobs, key=lambda job: -job[2].size):
         target = out / table / f"part-{index:05d}.parquet"
-        futures[pool.submit(write_bucket, table, bucket, target)] = (table, bucket.size)
+        futures[pool.submit(write_bucket, table, bucket, target, record)] = (table, bucket.size)
     return futures
 
 
 def _run(
-    plans: dict[str, list[Bucket]], out: Path, threads: int, progress: SortProgress
+    plans: dict[str, list[Bucket]],
+    out: Path,
+    threads: int,
+    progress: SortProgress,
+    record: bool = True,
 ) -> dict[str, int]:
     """Sort every bucket, ``threads`` at once; on Ctrl-C or a failed bucket, drop the queued
     ones and wait for the running ones (a few seconds) before raising."""
     pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="kgdiff-sort")
     rows = dict.fromkeys(plans, 0)
     try:
-        futures = _submit_all(pool, plans, out)
+        futures = _submit_all(pool, plans, out, record)
         total, done, pending = sum(size for _, size in futures.values()), 0.0, set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -184,17 +187,22 @@ def finalize(
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     bucket_bytes: int | None = None,
     progress: SortProgress | None = None,
+    left_out: Sequence[Dropped] | None = None,
 ) -> Finalized:
     """Write the sorted tables into a fresh ``final`` folder; return row counts, the rejects
     file and the number of duplicates left out.
 
     ``bucket_bytes``: bytes of rows per bucket (default: ``threads`` buckets sorting at
     once fit ``memory_limit_mb``). ``progress`` is told how far the sort got after each bucket.
+    ``left_out``: the entity occurrences to leave out, sorted by id, chosen by the caller
+    (``kgdiff refresh`` keeps each entity's latest revision), instead of the duplicates the
+    plan finds; they are not rejects.
     """
     out = staging.fresh_final()
-    plans = plan_tables(staging, threads, memory_limit_mb, bucket_bytes)
+    plans = plan_tables(staging, threads, memory_limit_mb, bucket_bytes, left_out)
+    record = left_out is None
     with without_huge_pages():
-        rows = _run(plans, out, threads, progress or (lambda done, total: None))
+        rows = _run(plans, out, threads, progress or (lambda done, total: None), record)
     rejected = merge_rejects(staging, out)
     return Finalized(rows, rejected.file, rejected.duplicates)
 
@@ -204,25 +212,34 @@ def plan_tables(
     threads: int,
     memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
     bucket_bytes: int | None = None,
+    left_out: Sequence[Dropped] | None = None,
 ) -> dict[str, list[Bucket]]:
     """The buckets of every table: ``threads`` of them sorting at once fit the memory limit
-    (or each holds ``bucket_bytes`` of rows); see :mod:`kgdiff.store.buckets`."""
+    (or each holds ``bucket_bytes`` of rows); see :mod:`kgdiff.store.buckets`. Each bucket
+    leaves out the repeated ids' occurrences the plan finds, or those of ``left_out``."""
     files, entities = _part_files(staging)
     budget = bucket_bytes or bucket_budget(memory_limit_mb, threads)
     counts = {table: bucket_count(sum(f.size for f in files[table]), budget) for table in TABLES}
     quantiles = _quantiles(files["entities"], max(counts.values()), entities)
     plans = {table: plan_buckets(files[table], quantiles, counts[table]) for table in TABLES}
-    return _with_dropped(plans)
+    return _with_dropped(plans, left_out)
 
 
-def _with_dropped(plans: dict[str, list[Bucket]]) -> dict[str, list[Bucket]]:
-    """``plans`` with, in each bucket, the occurrences of repeated ids in its range to leave
-    out: found once, in the entities buckets (which cover every entity), for every table."""
-    dropped = [
-        drop
-        for bucket in plans["entities"]
-        for drop in find_dropped(entity_parts(bucket), bucket.lo, bucket.hi)
-    ]
+def _with_dropped(
+    plans: dict[str, list[Bucket]], left_out: Sequence[Dropped] | None = None
+) -> dict[str, list[Bucket]]:
+    """``plans`` with, in each bucket, the occurrences in its range to leave out: those of
+    repeated ids, found once in the entities buckets (which cover every entity), or
+    ``left_out``; for every table."""
+    dropped = (
+        list(left_out)
+        if left_out is not None
+        else [
+            drop
+            for bucket in plans["entities"]
+            for drop in find_dropped(entity_parts(bucket), bucket.lo, bucket.hi)
+        ]
+    )
     if not dropped:
         return plans
     ids = [drop.loser.qid for drop in dropped]  # sorted: buckets in order, each sorted by id

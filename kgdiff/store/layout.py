@@ -89,7 +89,7 @@ def duckdb_glob(pattern: Path) -> str:
     return GLOB_CHARACTER.sub(r"[\1]", str(pattern.parent)) + "/" + pattern.name
 
 
-CLASSIFY_RULES = "coverage-gaps"
+CLASSIFY_RULES = "change-nature"
 """The version of the classification's rules and columns, recorded in every build's
 parameters (and its key): builds by earlier rules are neither reused nor shown."""
 

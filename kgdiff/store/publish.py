@@ -13,7 +13,6 @@ from typing import TypedDict
 import duckdb
 import msgspec
 
-from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.complete import check_complete
@@ -21,6 +20,7 @@ from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, write_manifest
 from kgdiff.store.vetting import manifest_problem
+from kgdiff.version import __version__
 
 
 class ToolVersions(TypedDict):
@@ -76,11 +76,11 @@ def already_published(
             f"snapshot {name!r} was built from this file as a {manifest.coverage} snapshot, "
             f"not {coverage}; remove it with 'kgdiff snapshots rm {name}' and ingest again"
         )
-    _repair_after_publish(layout, name, directory)
+    repair_after_publish(layout, name, directory)
     return manifest
 
 
-def _repair_after_publish(layout: StoreLayout, name: str, directory: Path) -> None:
+def repair_after_publish(layout: StoreLayout, name: str, directory: Path) -> None:
     """Finish what a run killed between the publishing rename and its clean-up left undone.
 
     The manifest is written before the rename and the catalog after it, so a catalog

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from kgdiff.errors import StoreError
 from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.delta import dependents
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.vetting import (
@@ -55,12 +56,32 @@ def get_snapshot(layout: StoreLayout, name: str) -> Manifest:
     return manifest
 
 
+def published_manifests(layout: StoreLayout) -> list[Manifest]:
+    """The manifests of every published Wikidata snapshot that can be read (shown or not)."""
+    found = (manifest_problem(layout.snapshot_dir(name))[0] for name in layout.published_names())
+    return [manifest for manifest in found if manifest is not None]
+
+
+def refuse_needed_base(layout: StoreLayout, name: str) -> None:
+    """A :class:`StoreError` when snapshots stored as deltas of ``name`` need it."""
+    needing = dependents(published_manifests(layout), name)
+    if needing:
+        listed = ", ".join(repr(other) for other in needing)
+        first = needing[0]
+        raise StoreError(
+            f"snapshot {name!r} is the base of {listed} (stored as deltas of it); rewrite "
+            f"each whole first ('kgdiff snapshots compact {first}') or remove it"
+        )
+
+
 def remove_snapshot(layout: StoreLayout, name: str) -> None:
-    """Unpublish ``name`` atomically (catalog first consistent without it), then delete it."""
+    """Unpublish ``name`` atomically (catalog first consistent without it), then delete it.
+    A base that deltas need is refused (:func:`refuse_needed_base`)."""
     folder = snapshot_folder(layout, name)
     layout.ensure()
     trash = layout.staging_dir / f".trash-{name}-{os.getpid()}"
     with store_lock(layout):
+        refuse_needed_base(layout, name)
         folder.rename(trash)
         rebuild_catalog(layout)
     shutil.rmtree(trash, ignore_errors=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -88,6 +88,7 @@ def write_part(
     groups: Sequence[tuple[dict[str, pa.Table], KeyRanges]],
     rejects: Iterable[bytes],
     compression: str = STAGING_CODECS[0],
+    extras: Mapping[str, bytes] | None = None,
 ) -> None:
     """Write one chunk's tables and rejects, then publish the folder by rename.
 
@@ -98,6 +99,7 @@ def write_part(
     (:func:`kgdiff.store.bucket_sort.read_part`). Buffers are compressed with
     ``compression``, one of :data:`STAGING_CODECS` (each file names its codec, so finalize
     reads either). IPC costs a third of Parquet's encoding time to write and less to read.
+    ``extras`` are more files of the folder, by name (what an XML chunk's pages were).
     """
     final = parts_dir / part_name(meta.seq)
     tmp = parts_dir / f".tmp-{part_name(meta.seq)}"
@@ -114,6 +116,8 @@ def write_part(
     lines = list(rejects)
     if lines:
         (tmp / "rejects.jsonl").write_bytes(b"".join(lines))
+    for name, content in (extras or {}).items():
+        (tmp / name).write_bytes(content)
     (tmp / "meta.json").write_bytes(msgspec.json.encode(meta))
     tmp.replace(final)
 
@@ -213,6 +217,11 @@ class Staging:
             meta = msgspec.json.decode(meta_path.read_bytes(), type=PartMeta)
             done[meta.seq] = meta
         return done
+
+    def part_folders(self) -> list[tuple[PartMeta, Path]]:
+        """Every finished chunk's metadata and folder, in chunk order (what finalize sorts)."""
+        metas = sorted(self.finished().values(), key=lambda meta: meta.seq)
+        return [(meta, self.parts / part_name(meta.seq)) for meta in metas]
 
     def reject_files(self) -> list[Path]:
         """Rejects files of the finished chunks, in chunk order."""

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kgdiff.store.coverage import COVERAGE_TABLE
+from kgdiff.store.delta import CHANGES_TABLE, manifest_sha256, pins
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_files
 from kgdiff.store.manifest import SUBSET, Manifest, read_manifest
 
@@ -130,6 +131,8 @@ def _vet_snapshot(folder: Path, name: str, tables: tuple[str, ...]) -> tuple[Man
     if manifest.name != name:
         return None, f"its manifest names it {manifest.name!r}"
     needed = (*tables, COVERAGE_TABLE) if manifest.coverage == SUBSET else tables
+    if manifest.delta is not None:
+        needed = (*needed, CHANGES_TABLE)
     problem = tables_problem(folder, needed)
     if problem is not None:
         return None, problem
@@ -156,8 +159,62 @@ def _snapshots(
 
 def wikidata_snapshots(layout: StoreLayout) -> tuple[list[Manifest], list[LeftOut]]:
     """The Wikidata snapshots a catalog shows (by name, the order of its views' files), and
-    those it leaves out."""
-    return _snapshots(layout, "snapshot", layout.published_names(), layout.snapshot_dir, TABLES)
+    those it leaves out (a delta whose base is not shown, or not the one it was made on, too)."""
+    shown, left_out = _snapshots(
+        layout, "snapshot", layout.published_names(), layout.snapshot_dir, TABLES
+    )
+    return _with_bases(layout, shown, left_out)
+
+
+def _with_bases(
+    layout: StoreLayout, shown: list[Manifest], left_out: list[LeftOut]
+) -> tuple[list[Manifest], list[LeftOut]]:
+    """``shown`` without the deltas whose chain of bases is broken (added to ``left_out``)."""
+    by_name = {m.name: m for m in shown}
+    changed = True
+    while changed:  # a delta on a delta left out is left out in the next round
+        changed = False
+        for manifest in list(by_name.values()):
+            problem = base_problem(layout, manifest, by_name)
+            if problem is not None:
+                del by_name[manifest.name]
+                folder = _relative(layout, layout.snapshot_dir(manifest.name))
+                left_out.append(
+                    LeftOut("snapshot", manifest.name, folder, problem, _base_fix(manifest))
+                )
+                changed = True
+    return [m for m in shown if m.name in by_name], left_out
+
+
+def base_problem(layout: StoreLayout, manifest: Manifest, shown: dict[str, Manifest]) -> str | None:
+    """Why the delta ``manifest`` cannot read its base (None: it can, or it is no delta)."""
+    delta = manifest.delta
+    if delta is None:
+        return None
+    base = shown.get(delta.base)
+    if base is None:
+        return f"it is stored as a delta of {delta.base!r}, which the store does not show"
+    if not pins(base, _manifest_digest(layout.snapshot_dir(base.name)), delta.base_manifest_sha256):
+        return (
+            f"it is stored as a delta of {delta.base!r}, which has changed since (its "
+            "manifest is not the one the delta was made on)"
+        )
+    return None
+
+
+def _manifest_digest(folder: Path) -> str:
+    try:
+        return manifest_sha256(folder)
+    except OSError:
+        return ""
+
+
+def _base_fix(manifest: Manifest) -> str:
+    base = manifest.delta.base if manifest.delta is not None else ""
+    return (
+        f"restore {base!r} as it was, or remove {manifest.name!r} with 'kgdiff snapshots rm "
+        f"{manifest.name}' and run its 'kgdiff refresh' again"
+    )
 
 
 def wikipedia_snapshots(layout: StoreLayout) -> tuple[list[Manifest], list[LeftOut]]:

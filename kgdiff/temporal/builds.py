@@ -20,19 +20,20 @@ from pathlib import Path
 import duckdb
 import msgspec
 
-from kgdiff import __version__
 from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.builds_index import build_problem
-from kgdiff.store.catalog import rebuild_catalog, store_lock
+from kgdiff.store.catalog import macros_current, rebuild_catalog, store_lock
 from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, build_files, classification_view
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.classify import check_dates, check_mode, role_days
-from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
-from kgdiff.temporal.parts import PLANNER_SETTING, PartDone, classify_in_parts, plan_parts
+from kgdiff.temporal.dates import DateRead, GapPolicy
+from kgdiff.temporal.parts import PartDone, classify_in_parts, classifying, plan_parts
 from kgdiff.temporal.served_builds import evict_if_serving, kept_for_caller, mark_if_serving
+from kgdiff.temporal.window import Window, check_window
+from kgdiff.version import __version__
 
 BUILD_LAYOUT = "result-parts"
 """How a build stores its rows (part of the key): ``result/part-*.parquet``. Builds made
@@ -106,14 +107,14 @@ def planned_build(
 ) -> tuple[list[Manifest], BuildParams, list[DateRead]]:
     """The snapshots, the parameters and the dates' reads of the build for ``days`` (init,
     cutoff, current) in ``mode``; a usage error for dates the snapshots cannot answer
-    unless ``gap`` allows them (:mod:`kgdiff.temporal.dates`)."""
+    unless ``gap`` allows them, or out of order (:mod:`kgdiff.temporal.window`)."""
+    check_mode(mode)
     manifests = list_snapshots(layout)
-    params = build_params(layout, manifests, days, mode)
-    with open_catalog(layout) as connection:
-        reads = check_answerable(
-            connection, role_days(*days), mode, gap or GapPolicy(), as_of=days[2]
-        )
-    return manifests, params, reads
+    reads: list[DateRead] = []
+    if manifests:  # else build_params says the store has none
+        with open_catalog(layout) as connection:
+            reads = check_window(connection, Window(role_days(*days)), mode, gap or GapPolicy())
+    return manifests, build_params(layout, manifests, days, mode), reads
 
 
 def publish_build(
@@ -204,8 +205,10 @@ def classification(
     values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
 
     def fill(result: Path) -> None:
-        with open_catalog(layout) as connection:
-            connection.execute(PLANNER_SETTING)
+        if not macros_current(layout):  # an older kgdiff's classify macro: not these rules
+            with store_lock(layout):
+                rebuild_catalog(layout)
+        with classifying(layout) as connection:
             parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
             classify_in_parts(connection, values, parts, result, on_part)
 

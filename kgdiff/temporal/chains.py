@@ -27,7 +27,7 @@ import duckdb
 import msgspec
 
 from kgdiff.errors import UsageError
-from kgdiff.query.labels import DEFAULT_LANG
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.resources import data_text
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable

@@ -13,7 +13,8 @@ import duckdb
 
 from kgdiff.errors import UsageError
 from kgdiff.sqlfiles import as_table_macro, load_sql
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, check_answerable, date_reads_macro
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy, date_reads_macro
+from kgdiff.temporal.window import Window, check_order, check_window
 
 MODES = ("record", "valid", "both")
 OPTIONAL_PARAMS = {
@@ -33,11 +34,9 @@ WHOLE: dict[str, object] = {"part": "all", "lo": "", "hi": "", "as_of": None}
 
 
 def check_dates(init: date, cutoff: date, current: date) -> None:
-    """Raise :class:`UsageError` unless init < cutoff < current."""
-    if not init < cutoff < current:
-        raise UsageError(
-            f"dates must satisfy init < cutoff < current (got {init}, {cutoff}, {current})"
-        )
+    """Raise :class:`UsageError` unless init < cutoff < current (without the store: the faces
+    check with :func:`~kgdiff.temporal.window.check_window`, which names the snapshots)."""
+    check_order(Window(role_days(init, cutoff, current)))
 
 
 def check_mode(mode: str) -> None:
@@ -80,9 +79,8 @@ def classify(
     current_gap_days.
     """
     gap = gap or GapPolicy()
-    check_dates(init, cutoff, current)
     check_mode(mode)
-    check_answerable(connection, role_days(init, cutoff, current), mode, gap, as_of=current)
+    check_window(connection, Window(role_days(init, cutoff, current)), mode, gap)
     parameters = {"init": init, "cutoff": cutoff, "current": current, "mode": mode, **WHOLE}
     parameters |= {"max_gap": gap.max_gap, "allow_gap": True}  # checked just above
     return connection.execute(load_sql("classify/classify"), parameters)

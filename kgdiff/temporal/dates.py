@@ -91,8 +91,14 @@ def check_answerable(
     problems = list(dict.fromkeys(r.problem for r in reads if r.problem is not None))
     if problems and not gap.allow:
         listing = snapshot_listing(connection)
-        raise BeyondDataError(f"{'; '.join(problems)}. Snapshots: {listing}. {hint}")
+        raise BeyondDataError(refusal("; ".join(problems), listing, hint))
     return reads
+
+
+def refusal(problem: str, listing: str, hint: str) -> str:
+    """The one message every face refuses a date with: what is wrong with which date, the
+    store's snapshots, what to do (:mod:`kgdiff.temporal.window`)."""
+    return f"{problem}. Snapshots: {listing}. {hint}"
 
 
 def snapshot_listing(connection: duckdb.DuckDBPyConnection) -> str:

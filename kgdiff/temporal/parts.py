@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,8 +21,10 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.sqlfiles import load_sql, render
+from kgdiff.store.delta import chain
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.manifest import Manifest
+from kgdiff.store.store_root import open_catalog
 
 ROWS_PER_PART = 8_000_000
 """Statements read per part: DuckDB peaks at about 2.5 GB for that many (bench/)."""
@@ -31,6 +34,12 @@ PLANNER_SETTING = "SET disabled_optimizers = 'build_side_probe_side'"
 """DuckDB's estimates through the catalog views are poor; without this setting it builds
 hash tables on millions of statements instead of on the few snapshots read and runs out of
 memory (3 × 20 M benchmark)."""
+
+CLASSIFY_MEMORY = "3GB"
+"""DuckDB's memory limit while a store is classified (its default is 80 % of the machine's
+memory): a part's peak of about 2.5 GB fits, and the process stays within the 4 GB a step
+may take at any size (issue 36; ``kgdiff classify --mode valid`` of 3 × 25 M statements
+peaked at 4.1 GB under the default)."""
 
 PartDone = Callable[[int, int], None]
 """Called with (parts done, parts in all) after each part."""
@@ -63,6 +72,16 @@ def cut(bounds: list[str], count: int) -> list[Part]:
     return [Part("range", lo, hi) for lo, hi in itertools.pairwise(edges)] + [Part("merged")]
 
 
+@contextmanager
+def classifying(layout: StoreLayout) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the store's catalog set for classifying it in parts: the planner
+    held to good join sides (:data:`PLANNER_SETTING`), DuckDB to :data:`CLASSIFY_MEMORY`."""
+    with open_catalog(layout) as connection:
+        connection.execute(PLANNER_SETTING)
+        connection.execute(f"SET memory_limit = '{CLASSIFY_MEMORY}'")
+        yield connection
+
+
 def snapshots_read(manifests: list[Manifest], days: list[date], mode: str) -> list[Manifest]:
     """The snapshots a classification reads (as ``reads`` in classify.sql; only sizes parts)."""
     ordered = sorted(manifests, key=lambda m: (m.date, m.name))
@@ -91,7 +110,9 @@ def plan_parts(
     if count <= 1:
         return [EVERY_GROUP]
     latest = max(read, key=lambda m: (m.date, m.name))
-    files = [str(path) for path in table_files(layout.snapshot_dir(latest.name), "statements")]
+    # a delta's own files hold its changed entities only: its chain's whole snapshot is cut
+    stored = chain({m.name: m for m in manifests}, latest.name)[-1]
+    files = [str(path) for path in table_files(layout.snapshot_dir(stored), "statements")]
     found = connection.execute(load_sql("classify/part_bounds"), {"files": files})
     return cut([str(row[0]) for row in found.fetchall()], count)
 

@@ -15,7 +15,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgdiff.query.labels import repeated_ids
+from kgdiff.ids import repeated_ids
 from kgdiff.temporal.pools import PoolRequest, pool_readers
 from kgdiff.temporal.writers import check_out, write_reader
 

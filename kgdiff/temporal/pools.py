@@ -1,8 +1,12 @@
 """Chronological object pools, ChroKnowBench style (docs/questions.md; sql/pools/pools.sql).
 
 For a (subject, pid) group and each period (year or month) of ``[from_year, to_year]``,
-the pool is the set of value keys of the group's non-deprecated statements in the
-**latest** snapshot (valid time) that may be valid on some day of the period:
+the pool is the set of value keys of the group's non-deprecated statements in the subject's
+**latest** snapshot (valid time) that may be valid on some day of the period. The subject's
+latest snapshot is the store's latest, unless that is a subset snapshot that does not hold the
+subject: then the latest earlier snapshot that speaks for it (a subset snapshot that holds it,
+or a full snapshot, which speaks for every entity: one it lacks did not exist). Each row's
+``snapshot`` names it.
 
 * A statement with a start (P580) or an end (P582) is valid on day T when start ≤ T < end
   (the end is exclusive, as in docs/classification.md). It *surely* overlaps a period
@@ -27,12 +31,13 @@ the pool is the set of value keys of the group's non-deprecated statements in th
   else ``static``; ``changes`` counts those differences. Groups whose periods are all empty
   are not reported.
 
-The pools read the latest snapshot, so they know nothing of the days after it: they reach
-the last day of ``to_year`` (in the latest snapshot's own year, its date), and a reach more
-than ``max_gap`` days after the latest snapshot is refused unless the gap is allowed
-(:func:`pools_reach`); each period carries ``gap_days``, its last day minus the snapshot's
-date. Rows carry the labels of their ids as of that snapshot. Exports (:mod:`pool_export`)
-add ChroKnowBench's per-period lists (``objects_2014``, ``objects_2014-03``) to each record.
+The pools know nothing of the days after the snapshot they read: they reach the last day of
+``to_year`` (in the latest snapshot's own year, its date), and a reach more than ``max_gap``
+days after the latest snapshot is refused unless the gap is allowed (:func:`pools_reach`);
+each period carries ``gap_days``, its last day minus the date of the subject's snapshot. Rows
+carry the labels of their ids as of the latest snapshot (or the nearest that has one).
+Exports (:mod:`pool_export`) add ChroKnowBench's per-period lists (``objects_2014``,
+``objects_2014-03``) to each record.
 The Python API takes years 1…9999; the SQL itself (and the catalog macro) any year.
 """
 
@@ -48,7 +53,7 @@ import duckdb
 import pyarrow as pa
 
 from kgdiff.errors import StoreError, UsageError
-from kgdiff.query.labels import DEFAULT_LANG
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql
 from kgdiff.temporal.dates import (
     DEFAULT_MAX_GAP,

@@ -2,10 +2,10 @@
 month by month, from the first snapshot (init) to the latest (current).
 
 Each month's counts are those of the classification for (first snapshot, the month's first
-day, latest snapshot), made by :func:`~kgdiff.temporal.builds.classification` like any
-other. In record time a cutoff's levels depend only on the snapshots its three dates read
-(object sets and coverage), so months that read the same snapshots share one build; in valid
-time every month is classified. The curve is written once per store state to
+day, latest snapshot). In record and valid time they are counted in one pass over the
+statements for all the months (:mod:`kgdiff.temporal.curve_pass`: about the cost of one
+classification); in mode 'both' each month is classified
+(:mod:`kgdiff.temporal.staleness_months`). The curve is written once per store state to
 ``STORE/builds/staleness/<key>.parquet`` (the key hashes the snapshots, the mode, the rules
 and the kgdiff version) and read back after that.
 """
@@ -18,23 +18,22 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-import duckdb
 import msgspec
 import polars as pl
 
-from kgdiff import __version__
-from kgdiff.sqlfiles import render
-from kgdiff.store.catalog import rebuild_catalog, store_lock
-from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout, duckdb_glob
+from kgdiff.store.layout import CLASSIFY_RULES, StoreLayout
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.store.store_root import open_catalog
-from kgdiff.temporal.builds import classification, lacks_view
-from kgdiff.temporal.classify import check_mode, role_days
-from kgdiff.temporal.dates import GapPolicy, check_answerable
+from kgdiff.temporal.classify import check_mode
+from kgdiff.temporal.curve_pass import PASS_MODES, MonthCounts, next_month, store_curve_counts
 from kgdiff.temporal.levels import LEVELS
+from kgdiff.temporal.staleness_months import months_classified
+from kgdiff.version import __version__
 
-CURVE_LAYOUT = 1
-"""The curve file's columns (part of the key: a curve of another layout is made again)."""
+CURVE_LAYOUT = 2
+"""The curve file's columns and how it is counted (part of the key: a curve of another layout
+is made again). 2: one pass in record and valid time; record time's months no longer share
+the classification of the first month that reads the same snapshots, which missed the
+qualifiers that change between those months."""
 SCHEMA = {
     "cutoff": pl.Date,
     "level": pl.String,
@@ -49,11 +48,11 @@ MonthDone = Callable[[date, int, int], None]
 def month_cutoffs(init: date, current: date) -> list[date]:
     """The first day of every month strictly after ``init`` and strictly before ``current``
     (the cutoffs a classification between them accepts)."""
-    day = date(init.year + init.month // 12, init.month % 12 + 1, 1)
+    day = next_month(init)
     months = []
     while day < current:
         months.append(day)
-        day = date(day.year + day.month // 12, day.month % 12 + 1, 1)
+        day = next_month(day)
     return months
 
 
@@ -73,26 +72,33 @@ def staleness_curve(
         return pl.read_parquet(path)
     init, current = date.fromisoformat(manifests[0].date), date.fromisoformat(manifests[-1].date)
     months = month_cutoffs(init, current)
-    counted: dict[tuple[str | None, ...], dict[str, int]] = {}
-    rows, made = [], []
-    try:
-        for done, cutoff in enumerate(months, start=1):
-            key = _reads_key(layout, (init, cutoff, current), mode)
-            if key not in counted:
-                build = classification(layout, init, cutoff, current, mode, catalog=False)
-                counted[key] = _level_counts(build.path)
-                # a reused build whose view a killed run never made gets it with the new ones
-                made += [] if build.reused and not lacks_view(layout, build.params) else [build]
-            rows += _month_rows(cutoff, counted[key])
-            if on_month is not None:
-                on_month(cutoff, done, len(months))
-    finally:  # the builds' missing views, in one rebuild (one per build cost more than them)
-        if made:
-            with store_lock(layout):
-                rebuild_catalog(layout)
+    counts = _counts(layout, (init, months, current), mode, on_month)
+    rows = [row for cutoff in months for row in _month_rows(cutoff, counts[cutoff])]
     frame = pl.DataFrame(rows, schema=SCHEMA, orient="row")
     _publish(frame, path)
     return frame
+
+
+def _counts(
+    layout: StoreLayout,
+    days: tuple[date, list[date], date],
+    mode: str,
+    on_month: MonthDone | None,
+) -> MonthCounts:
+    """Each month's groups per level: in one pass in record and valid time, else by a
+    classification per month; ``on_month`` hears of each month as it is counted."""
+    months, done = days[1], 0
+
+    def counted(cutoffs: list[date]) -> None:
+        nonlocal done
+        for cutoff in cutoffs:
+            done += 1
+            if on_month is not None:
+                on_month(cutoff, done, len(months))
+
+    if mode in PASS_MODES:
+        return store_curve_counts(layout, days, mode, counted)
+    return months_classified(layout, days, mode, lambda cutoff: counted([cutoff]))
 
 
 def curve_path(layout: StoreLayout, mode: str) -> Path:
@@ -101,25 +107,6 @@ def curve_path(layout: StoreLayout, mode: str) -> Path:
     params = [snapshots, mode, CLASSIFY_RULES, CURVE_LAYOUT, __version__]
     key = hashlib.sha256(msgspec.json.encode(params)).hexdigest()[:16]
     return layout.root / "builds" / "staleness" / f"{key}.parquet"
-
-
-def _reads_key(
-    layout: StoreLayout, days: tuple[date, date, date], mode: str
-) -> tuple[str | None, ...]:
-    """What a month's counts depend on: in record time the snapshots its dates read; in
-    valid time the cutoff itself (every month is classified)."""
-    if mode != "record":
-        return (days[1].isoformat(),)
-    with open_catalog(layout) as connection:
-        reads = check_answerable(connection, role_days(*days), mode, GapPolicy(), as_of=days[2])
-    return tuple(read.snapshot for read in reads)
-
-
-def _level_counts(build: Path) -> dict[str, int]:
-    query = render("classify/level_counts", build=duckdb_glob(build))
-    with duckdb.connect() as connection:
-        rows = connection.execute(query, {"pids": [], "levels": [], "subjects": []}).fetchall()
-    return {str(level): int(groups) for level, groups in rows}
 
 
 def _month_rows(cutoff: date, counts: dict[str, int]) -> list[tuple[date, str, int, int, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from kgdiff.query.ids import normalise_id, normalise_ids
+from kgdiff.ids import normalise_id, normalise_ids
 from kgdiff.sqlfiles import as_table_macro, run_arrow
 
 

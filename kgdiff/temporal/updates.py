@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from kgdiff.errors import UsageError
-from kgdiff.query.labels import DEFAULT_LANG
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql
-from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
+from kgdiff.temporal.parts import EVERY_GROUP, Part
+from kgdiff.temporal.window import Window, check_window
 
 UPDATES_PARAMS = ["cutoff"]
 OPTIONAL_PARAMS = {
@@ -27,23 +30,20 @@ OPTIONAL_PARAMS = {
     "max_gap": str(DEFAULT_MAX_GAP),
     "allow_gap": "false",
     "lang": f"'{DEFAULT_LANG}'",
+    "part": "'all'",
+    "lo": "''",
+    "hi": "''",
 }
 """Optional macro parameters: only some properties, how far past the data the dates may go,
-and the labels' language."""
+the labels' language, and which part of the groups (every one by default)."""
 
 
 def catalog_macro() -> str:
     """``updates(cutoff, current := <latest snapshot's date>, pids := [], max_gap := 31,
-    allow_gap := false, lang := 'en')`` for the catalog (after ``classify`` and
-    ``entity_labels``)."""
+    allow_gap := false, lang := 'en', part := 'all', lo := '', hi := '')`` for the catalog
+    (after ``classify`` and ``entity_labels``)."""
     params = [*UPDATES_PARAMS, *OPTIONAL_PARAMS]
     return as_table_macro("updates/updates", "updates", params, OPTIONAL_PARAMS)
-
-
-def check_window(cutoff: date, current: date) -> None:
-    """Raise :class:`UsageError` unless cutoff < current."""
-    if not cutoff < current:
-        raise UsageError(f"dates must satisfy cutoff < current (got {cutoff}, {current})")
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,12 @@ class UpdatesQuery:
     def check(self, connection: duckdb.DuckDBPyConnection) -> list[DateRead]:
         """The reads of both dates (valid time, the latest snapshot at or before current); a
         usage error for a wrong window or a date beyond the data the gap does not allow."""
-        check_window(self.cutoff, self.current)
-        days = {"cutoff": self.cutoff, "current": self.current}
-        return check_answerable(connection, days, "valid", self.gap, as_of=self.current)
+        window = Window({"cutoff": self.cutoff, "current": self.current})
+        return check_window(connection, window, "valid", self.gap)
 
-    def params(self) -> dict[str, object]:
-        """The bind parameters of sql/updates/updates.sql (its dates checked already)."""
+    def params(self, part: Part = EVERY_GROUP) -> dict[str, object]:
+        """The bind parameters of sql/updates/updates.sql (its dates checked already), for
+        the groups of ``part`` (every one by default)."""
         return {
             "cutoff": self.cutoff,
             "current": self.current,
@@ -73,7 +73,14 @@ class UpdatesQuery:
             "max_gap": self.gap.max_gap,
             "allow_gap": True,
             "lang": self.lang,
+            **part.values(),
         }
+
+    def days(self) -> list[date]:
+        """The dates of the classification the updates rest on (init = the cutoff's eve; a
+        cutoff of 1 January of year 1 has none, and is refused later as before every snapshot)."""
+        eve = self.cutoff - timedelta(days=1) if self.cutoff > date.min else date.min
+        return [eve, self.cutoff, self.current]
 
 
 def knowledge_updates(
@@ -93,7 +100,24 @@ def find_updates(
 
     Columns: subject, pid, new_object, old_objects, new_statement_id, new_start_lo,
     new_start_hi, old_statement_ids, old_end_hi, snapshot (the one that answered), gap_days
-    (current minus its date), subject_label, pid_label, new_object_label, old_objects_labels.
+    (current minus its date), subject_label, pid_label, new_object_label, old_objects_labels,
+    change_nature (substantive, or only reformatted or refined).
     """
     query.check(connection)
     return connection.sql(load_sql("updates/updates"), params=query.params())
+
+
+def updates_in_parts(
+    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery, parts: Sequence[Part]
+) -> pa.Table:
+    """The rows of :func:`find_updates`, found part by part as a large store is classified
+    (:func:`kgdiff.temporal.parts.plan_parts` with :meth:`UpdatesQuery.days`, valid time), so
+    that DuckDB works on one subject range at a time; in the same order."""
+    query.check(connection)
+    statement = load_sql("updates/updates")
+    tables = [connection.execute(statement, query.params(part)).to_arrow_table() for part in parts]
+    if len(tables) == 1:
+        return tables[0]
+    found = pa.concat_tables(tables)
+    order = [("subject", "ascending"), ("pid", "ascending"), ("new_object", "ascending")]
+    return found.take(pc.sort_indices(found, sort_keys=order))

@@ -22,7 +22,7 @@ import mwclient
 import requests
 from requests.exceptions import ChunkedEncodingError
 
-from kgdiff import __version__
+from kgdiff.version import __version__
 from kgdiff.wikiapi.cache import RevisionCache
 from kgdiff.wikiapi.errors import RequestBudgetError, WikiApiError
 

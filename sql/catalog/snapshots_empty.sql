@@ -9,5 +9,5 @@ SELECT
     NULL::BIGINT AS source_limit, NULL::BIGINT AS entities, NULL::BIGINT AS statements,
     NULL::BIGINT AS qualifiers, NULL::BIGINT AS labels, NULL::BIGINT AS sitelinks,
     NULL::BIGINT AS rejects, NULL::VARCHAR AS tool_version, NULL::VARCHAR AS duckdb_version,
-    NULL::TIMESTAMP AS created_at, NULL::VARCHAR AS coverage
+    NULL::TIMESTAMP AS created_at, NULL::VARCHAR AS coverage, NULL::VARCHAR AS base
 WHERE false;

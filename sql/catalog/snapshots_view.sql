@@ -2,7 +2,9 @@
 -- purpose: Catalog view `snapshots(name, date, ..., coverage)`: one row per published
 --          snapshot, read from the manifests; `coverage` is 'full' or 'subset' (manifests
 --          written before coverage was recorded are full); `duplicates` the entities left out
---          as repeated ids (0 in manifests written before they were counted).
+--          as repeated ids (0 in manifests written before they were counted); `base` the
+--          snapshot one stored as a delta reads the rest of its rows from (kgdiff refresh;
+--          NULL for one stored whole).
 -- params: {{manifests}} list of manifest.json files, relative to the store root.
 CREATE OR REPLACE VIEW snapshots AS
 SELECT
@@ -26,7 +28,8 @@ SELECT
     tool_version,
     duckdb_version,
     CAST(created_at AS TIMESTAMP) AS created_at,
-    coalesce(coverage, 'full') AS coverage
+    coalesce(coverage, 'full') AS coverage,
+    delta.base AS base
 FROM read_json(
     kgdiff_store_files({{manifests}}),
     format = 'unstructured',
@@ -35,6 +38,6 @@ FROM read_json(
         source: 'STRUCT(path VARCHAR, size BIGINT, sha256 VARCHAR, compression VARCHAR, format VARCHAR, "limit" BIGINT)',
         counts: 'STRUCT(entities BIGINT, statements BIGINT, qualifiers BIGINT, labels BIGINT, sitelinks BIGINT)',
         rejects: 'BIGINT', duplicates: 'BIGINT', tool_version: 'VARCHAR', duckdb_version: 'VARCHAR', created_at: 'VARCHAR',
-        coverage: 'VARCHAR'
+        coverage: 'VARCHAR', delta: 'STRUCT(base VARCHAR)'
     }
 );

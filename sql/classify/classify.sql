@@ -173,6 +173,7 @@ covered AS (
 candidates AS (
     SELECT
         r.view, r.day_i, r.day_c, r.day_n, st.subject, st.pid, st.value, st.rank, st.value_type,
+        st.datatype, st.time_lo, st.time_hi,
         coalesce(st.start_snaktype IN ('value', 'somevalue'), false) AS has_start,
         coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS has_end,
         coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS has_point,
@@ -193,8 +194,8 @@ candidates AS (
 bounded AS (
     -- an implied start replaces the missing one (columns listed: Spark SQL has no REPLACE)
     SELECT
-        view, day_i, day_c, day_n, subject, pid, value, rank, value_type,
-        has_start OR implied AS has_start, has_end, has_point,
+        view, day_i, day_c, day_n, subject, pid, value, rank, value_type, datatype, time_lo,
+        time_hi, has_start OR implied AS has_start, has_end, has_point,
         CASE WHEN implied THEN 'value' ELSE start_snaktype END AS start_snaktype,
         CASE WHEN implied THEN implied_lo ELSE start_lo END AS start_lo,
         CASE WHEN implied THEN implied_hi ELSE start_hi END AS start_hi,
@@ -208,7 +209,7 @@ bounded AS (
 judged AS (
     -- validity at each date whose snapshot this row belongs to (NULL: not read for it)
     SELECT
-        view, subject, pid, value, value_type, rank, point_lo,
+        view, subject, pid, value, value_type, datatype, time_lo, time_hi, rank, point_lo,
         coalesce(value_type = 'quantity', false) AND has_point AND NOT has_start AND NOT has_end
             AS series_like,
         CASE
@@ -261,7 +262,9 @@ judged AS (
 evaluated AS (
     -- merged items are followed, for subjects and for item values; one bit mask per row:
     -- 1/2/4 valid at init/cutoff/current, 8/16/32 unknown there, 64 valid at current with
-    -- preferred rank, 128/256/512 read there and not series-like, 1024/2048/4096 read there
+    -- preferred rank, 128/256/512 read there and not series-like, 1024/2048/4096 read there;
+    -- what a change's nature compares: 8192 an external identifier, 16384/32768/65536/
+    -- 131072/262144 a time, quantity, coordinate, monolingual text, string (and a time's days)
     SELECT
         e.view, coalesce(rs.target, e.subject) AS subject, e.subject AS subject0, e.pid,
         CASE WHEN e.value_type = 'wikibase-entityid' THEN coalesce(rv.target, e.value)
@@ -274,7 +277,13 @@ evaluated AS (
         | (CASE WHEN e.v_i IS NULL THEN 0 WHEN e.series_like THEN 1024 ELSE 1152 END)
         | (CASE WHEN e.v_c IS NULL THEN 0 WHEN e.series_like THEN 2048 ELSE 2304 END)
         | (CASE WHEN e.v_n IS NULL THEN 0 WHEN e.series_like THEN 4096 ELSE 4608 END)
-            AS bits
+        | (CASE WHEN e.datatype = 'external-id' THEN 8192 ELSE 0 END)
+        | (CASE e.value_type WHEN 'time' THEN 16384 WHEN 'quantity' THEN 32768
+                             WHEN 'globecoordinate' THEN 65536 WHEN 'monolingualtext' THEN 131072
+                             WHEN 'string' THEN 262144 ELSE 0 END)
+            AS bits,
+        CASE WHEN e.value_type = 'time' THEN e.time_lo END AS time_lo,
+        CASE WHEN e.value_type = 'time' THEN e.time_hi END AS time_hi
     FROM judged AS e
     LEFT JOIN resolved AS rs ON rs.qid = e.subject
     LEFT JOIN resolved AS rv ON e.value_type = 'wikibase-entityid' AND rv.qid = e.value
@@ -286,7 +295,9 @@ per_value AS (
         max(point_lo) FILTER (bits & 1 <> 0) AS p_i,
         max(point_lo) FILTER (bits & 2 <> 0) AS p_c,
         max(point_lo) FILTER (bits & 4 <> 0) AS p_n,
-        max(point_lo) FILTER (bits & 64 <> 0) AS pp_n
+        max(point_lo) FILTER (bits & 64 <> 0) AS pp_n,
+        min(time_lo) AS t_lo,
+        max(time_hi) AS t_hi
     FROM evaluated
     GROUP BY view, subject, subject0, pid, value
 ),
@@ -294,7 +305,8 @@ grouped AS (
     SELECT
         view, subject, pid,
         list({'value': value, 'subject0': subject0, 'bits': bits,
-               'p_i': p_i, 'p_c': p_c, 'p_n': p_n, 'pp_n': pp_n}) AS vals,
+               'p_i': p_i, 'p_c': p_c, 'p_n': p_n, 'pp_n': pp_n, 't_lo': t_lo, 't_hi': t_hi})
+            AS vals,
         min(subject0) = max(subject0) AS single,
         bit_or(bits) AS gbits,
         max(p_i) AS newest_i,
@@ -321,7 +333,7 @@ flagged AS (
     -- per value: in I, C, N (and preferred in N) after the series rule: a measurement series
     -- (every statement read for the date is series-like) keeps only its newest valid figure(s)
     SELECT
-        view, subject, pid,
+        view, subject, pid, gbits & 8192 <> 0 AS ids, gbits & 507904 AS kinds,
         CASE
             WHEN gbits & 8 <> 0 THEN 'unknown at init'
             WHEN gbits & 16 <> 0 THEN 'unknown at cutoff'
@@ -332,7 +344,8 @@ flagged AS (
             'i': x.bits & 1 <> 0 AND (gbits & 1152 <> 1024 OR x.p_i = newest_i),
             'c': x.bits & 2 <> 0 AND (gbits & 2304 <> 2048 OR x.p_c = newest_c),
             'n': x.bits & 4 <> 0 AND (gbits & 4608 <> 4096 OR x.p_n = newest_n),
-            'pn': x.bits & 64 <> 0 AND (gbits & 4608 <> 4096 OR x.pp_n = newest_n)
+            'pn': x.bits & 64 <> 0 AND (gbits & 4608 <> 4096 OR x.pp_n = newest_n),
+            'k': x.bits & 507904, 't_lo': x.t_lo, 't_hi': x.t_hi
         })
         -- items merged into this subject: the series rule applies to each original subject's
         -- statements (the entries y with y.subject0 = x.subject0), and a value counts when
@@ -382,14 +395,20 @@ flagged AS (
                         list_filter(vals, lambda y: y.subject0 = x.subject0), lambda y: y.p_n
                     ))
                 )
-            )), false)
+            )), false),
+            'k': list_bit_or(list_transform(
+                list_filter(vals, lambda x: x.value = v), lambda x: x.bits)) & 507904,
+            't_lo': list_min(list_transform(
+                list_filter(vals, lambda x: x.value = v), lambda x: x.t_lo)),
+            't_hi': list_max(list_transform(
+                list_filter(vals, lambda x: x.value = v), lambda x: x.t_hi))
         })
         END AS f
     FROM grouped
 ),
 sizes AS (
     SELECT
-        view, subject, pid, ambiguous_reason, f,
+        view, subject, pid, ids, kinds, ambiguous_reason, f,
         array_length(list_filter(f, lambda x: x.i)) AS n_i,
         array_length(list_filter(f, lambda x: x.c)) AS n_c,
         array_length(list_filter(f, lambda x: x.n)) AS n_n,
@@ -429,6 +448,156 @@ levels AS (
     FROM sizes AS z
     LEFT JOIN uncovered AS u ON u.view = z.view AND u.subject = z.subject
 ),
+natured AS (
+    -- an evolved group's change nature (docs/classification.md, "Change nature"): each value's
+    -- kind, then its normal form (two values with the same form are the same value written
+    -- otherwise) and the forms of the values it refines (lies inside, more precise: a time of
+    -- a finer precision within their days, a coordinate written with more decimals within
+    -- half a unit of their last one); then each step (init -> cutoff, cutoff -> current):
+    -- 0 nothing moved, 1 reformatted (the same forms on both sides), 2 refined (every form on
+    -- one side only is refined by, or refines, one on the other side), 3 substantive; the
+    -- group's nature is its greater step. Lambdas over the group's values, no join: Spark SQL
+    -- would compute the classification again for each reference to a further CTE.
+    SELECT
+        *,
+        CASE
+            WHEN level <> 'evolved' THEN NULL
+            -- items and unknown values only: each value is its own form, and the sets differ
+            WHEN kinds = 0 THEN 'substantive'
+            ELSE list_transform([list_transform(list_transform(f, lambda x: {
+                'value': x.value, 'i': x.i, 'c': x.c, 'n': x.n, 't_lo': x.t_lo, 't_hi': x.t_hi,
+                'kind': CASE
+                    -- a time within a million years of now (its days are exact DATEs)
+                    WHEN x.k = 16384 AND x.t_lo IS NOT NULL AND x.t_hi IS NOT NULL
+                         AND regexp_matches(x.value,
+                             '^[+-][0-9]{1,6}-[0-9]{2}-[0-9]{2}T[^|]*[|][0-9]{1,2}[|]') THEN 'time'
+                    WHEN x.k = 32768 THEN 'quantity'
+                    -- a coordinate of two decimal numbers (Python's repr, no exponent)
+                    WHEN x.k = 65536 AND regexp_matches(
+                        x.value, '^-?[0-9]+[.][0-9]+,-?[0-9]+[.][0-9]+,') THEN 'coordinate'
+                    WHEN x.k = 131072 THEN 'text'
+                    WHEN x.k = 262144
+                         AND regexp_matches(x.value, '^[A-Za-z][A-Za-z0-9+.-]*://') THEN 'url'
+                    WHEN x.k = 262144 AND ids THEN 'id'
+                    WHEN x.k = 262144 THEN 'string'
+                    ELSE 'other'
+                END
+            }), lambda x: {
+                'i': x.i, 'c': x.c, 'n': x.n, 'kind': x.kind, 't_lo': x.t_lo, 't_hi': x.t_hi,
+                'form': CASE x.kind
+                    WHEN 'time' THEN 't|' || regexp_extract(x.value, '[|]([0-9]+)[|]', 1)
+                        || '|' || CAST(x.t_lo AS VARCHAR) || '|' || CAST(x.t_hi AS VARCHAR)
+                    -- no http/https, the host in lower case without www., no trailing slash
+                    WHEN 'url' THEN 'u|'
+                        || CASE WHEN lower(regexp_extract(x.value, '^([^:]*):', 1))
+                                     IN ('http', 'https') THEN ''
+                                ELSE lower(regexp_extract(x.value, '^([^:]*):', 1)) END
+                        || '//' || regexp_replace(
+                            lower(regexp_extract(x.value, '^[^:]*://([^/?#]*)', 1)), '^www[.]', '')
+                        || regexp_replace(
+                            regexp_extract(x.value, '(?s)^[^:]*://[^/?#]*(.*)$', 1), '/+$', '')
+                    -- no whitespace or hyphens, lower case, a number without leading zeros
+                    WHEN 'id' THEN list_transform(
+                        [lower(regexp_replace(x.value, '[ \t\r\n\x{00A0}-]+', '', 'g'))],
+                        lambda t: 'i|' || CASE WHEN regexp_matches(t, '^[0-9]+$')
+                                               THEN coalesce(nullif(ltrim(t, '0'), ''), '0')
+                                               ELSE t END)[1]
+                    -- whitespace runs as one space, trimmed, lower case
+                    WHEN 'string' THEN 's|' || lower(trim(
+                        regexp_replace(x.value, '[ \t\r\n\x{00A0}]+', ' ', 'g')))
+                    WHEN 'text' THEN 'm|' || lower(regexp_extract(x.value, '^([^:]*):', 1))
+                        || ':' || lower(trim(regexp_replace(
+                            regexp_extract(x.value, '(?s)^[^:]*:(.*)$', 1),
+                            '[ \t\r\n\x{00A0}]+', ' ', 'g')))
+                    -- a plain decimal amount without '+', leading or trailing zeros; the unit
+                    WHEN 'quantity' THEN list_transform(
+                        [regexp_extract(x.value, '^([^|]*)[|]', 1)],
+                        lambda a: CASE
+                            WHEN regexp_matches(a, '^[+-]?[0-9]+([.][0-9]+)?$') THEN 'q|'
+                                || CASE WHEN a LIKE '-%' AND NOT regexp_matches(a, '^-[0.]+$')
+                                        THEN '-' ELSE '' END
+                                || coalesce(nullif(ltrim(regexp_extract(a, '([0-9]+)', 1), '0'),
+                                                   ''), '0')
+                                || coalesce('.' || nullif(rtrim(
+                                       regexp_extract(a, '[.]([0-9]+)$', 1), '0'), ''), '')
+                                || '|' || regexp_extract(x.value, '[|]([^|]*)$', 1)
+                            ELSE 'v|' || x.value
+                        END)[1]
+                    ELSE 'v|' || x.value
+                END,
+                'precision': CASE WHEN x.kind = 'time'
+                    THEN CAST(regexp_extract(x.value, '[|]([0-9]+)[|]', 1) AS INTEGER) END,
+                'lat': CASE WHEN x.kind = 'coordinate'
+                    THEN CAST(regexp_extract(x.value, '^([^,]*),', 1) AS DOUBLE) END,
+                'lon': CASE WHEN x.kind = 'coordinate'
+                    THEN CAST(regexp_extract(x.value, '^[^,]*,([^,]*),', 1) AS DOUBLE) END,
+                'globe': CASE WHEN x.kind = 'coordinate'
+                    THEN regexp_extract(x.value, ',([^,]*)$', 1) END,
+                -- the decimals written (Python writes a whole number of degrees as 50.0)
+                'lat_digits': CASE
+                    WHEN x.kind <> 'coordinate' THEN NULL
+                    WHEN regexp_matches(x.value, '^[^,]*[.]0,') THEN 0
+                    ELSE length(regexp_extract(x.value, '^[^,]*[.]([0-9]*),', 1)) END,
+                'lon_digits': CASE
+                    WHEN x.kind <> 'coordinate' THEN NULL
+                    WHEN regexp_matches(x.value, '^[^,]*,[^,]*[.]0,') THEN 0
+                    ELSE length(regexp_extract(x.value, '^[^,]*,[^,]*[.]([0-9]*),', 1)) END
+            })], lambda fs: list_transform([list_transform(fs, lambda x: {
+                'i': x.i, 'c': x.c, 'n': x.n, 'form': x.form,
+                -- the forms of the values x refines
+                'coarser': CASE WHEN x.kind IN ('time', 'coordinate') THEN list_transform(
+                    list_filter(fs, lambda y: coalesce(
+                        (x.kind = 'time' AND y.kind = 'time' AND x.precision > y.precision
+                         AND x.t_lo >= y.t_lo AND x.t_hi <= y.t_hi)
+                        OR (x.kind = 'coordinate' AND y.kind = 'coordinate'
+                            AND x.globe = y.globe AND x.lat_digits >= y.lat_digits
+                            AND x.lon_digits >= y.lon_digits
+                            AND x.lat_digits + x.lon_digits > y.lat_digits + y.lon_digits
+                            AND abs(x.lat - y.lat) <= 0.5 * power(10, -y.lat_digits) + 0.000000001
+                            AND abs(x.lon - y.lon) <= 0.5 * power(10, -y.lon_digits) + 0.000000001),
+                        false)),
+                    lambda y: y.form) ELSE [] END
+            })], lambda rs: list_transform([{
+                'at_i': list_transform(list_filter(rs, lambda y: y.i), lambda y: y.form),
+                'at_c': list_transform(list_filter(rs, lambda y: y.c), lambda y: y.form),
+                'at_n': list_transform(list_filter(rs, lambda y: y.n), lambda y: y.form)
+            }], lambda g: CASE greatest(
+                CASE
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x: x.i <> x.c)),
+                                      false) THEN 0
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x:
+                        (x.i AND NOT list_contains(g.at_c, x.form))
+                        OR (x.c AND NOT list_contains(g.at_i, x.form)))), false) THEN 1
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x:
+                        (x.i AND NOT list_contains(g.at_c, x.form)
+                         AND NOT coalesce(list_bool_or(list_transform(
+                             rs, lambda y: y.c AND list_contains(y.coarser, x.form))), false))
+                        OR (x.c AND NOT list_contains(g.at_i, x.form)
+                            AND NOT coalesce(list_bool_or(list_transform(
+                                x.coarser, lambda h: list_contains(g.at_i, h))), false)))),
+                        false) THEN 2
+                    ELSE 3
+                END,
+                CASE
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x: x.c <> x.n)),
+                                      false) THEN 0
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x:
+                        (x.c AND NOT list_contains(g.at_n, x.form))
+                        OR (x.n AND NOT list_contains(g.at_c, x.form)))), false) THEN 1
+                    WHEN NOT coalesce(list_bool_or(list_transform(rs, lambda x:
+                        (x.c AND NOT list_contains(g.at_n, x.form)
+                         AND NOT coalesce(list_bool_or(list_transform(
+                             rs, lambda y: y.n AND list_contains(y.coarser, x.form))), false))
+                        OR (x.n AND NOT list_contains(g.at_c, x.form)
+                            AND NOT coalesce(list_bool_or(list_transform(
+                                x.coarser, lambda h: list_contains(g.at_c, h))), false)))),
+                        false) THEN 2
+                    ELSE 3
+                END
+            ) WHEN 1 THEN 'reformatted' WHEN 2 THEN 'refined' ELSE 'substantive' END)[1])[1])[1]
+        END AS change_nature
+    FROM levels
+),
 per_view AS (
     SELECT
         l.view, l.subject, l.pid, l.level,
@@ -446,8 +615,9 @@ per_view AS (
         CASE WHEN l.level IN ('ambiguous', 'not_covered') THEN []
              ELSE coalesce(l.all_values, []) END AS all_answers,
         CASE WHEN l.level = 'ambiguous' THEN l.ambiguous_reason END AS ambiguous_reason,
-        l.not_covered_in
-    FROM levels AS l
+        l.not_covered_in,
+        l.change_nature
+    FROM natured AS l
     WHERE l.level IS NOT NULL
 ),
 backfill AS (
@@ -476,7 +646,7 @@ paired AS (
             AS disagree,
         r.level AS record_level, v.level AS valid_level,
         r.change_kind, r.changed_after_cutoff, r.latest, r.outdated, r.all_answers,
-        r.ambiguous_reason,
+        r.ambiguous_reason, r.change_nature,
         'record and valid time disagree: record '
             || coalesce(r.level || coalesce('/' || r.change_kind, '')
                         || coalesce(' (' || r.ambiguous_reason || ')', ''), 'nothing')
@@ -495,7 +665,8 @@ combined AS (
         CASE WHEN view = 'record' THEN level END AS record_level,
         CASE WHEN view = 'valid' THEN level END AS valid_level,
         CAST(NULL AS BOOLEAN) AS backfilled,
-        not_covered_in
+        not_covered_in,
+        change_nature
     FROM per_view
     WHERE $mode <> 'both'
     UNION ALL
@@ -512,7 +683,8 @@ combined AS (
              WHEN p.disagree THEN p.disagreement ELSE p.ambiguous_reason END,
         p.record_level, p.valid_level,
         coalesce(bf.backfilled, false),
-        p.not_covered_in
+        p.not_covered_in,
+        CASE WHEN NOT p.disagree THEN p.change_nature END
     FROM paired AS p
     LEFT JOIN backfill AS bf USING (subject, pid)
 ),
@@ -529,7 +701,9 @@ read_names AS (
     FROM reads
     WHERE view = (CASE WHEN $mode = 'valid' THEN 'valid' ELSE 'record' END)
 )
-SELECT c.*, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot,
-       n.init_gap_days, n.cutoff_gap_days, n.current_gap_days
+SELECT c.subject, c.pid, c.level, c.change_kind, c.changed_after_cutoff, c.latest, c.outdated,
+       c.all_answers, c.ambiguous_reason, c.record_level, c.valid_level, c.backfilled,
+       c.not_covered_in, n.init_snapshot, n.cutoff_snapshot, n.current_snapshot,
+       n.init_gap_days, n.cutoff_gap_days, n.current_gap_days, c.change_nature
 FROM combined AS c
 CROSS JOIN read_names AS n;

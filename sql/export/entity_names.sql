@@ -1,29 +1,168 @@
 -- name: entity_names
 -- purpose: For the benchmark export: each entity id of $ids that has a label in $lang, with
 --          that label (as the catalog macro `entity_labels` chooses it: the snapshot
---          $snapshot first, then the nearest earlier one, then the nearest later one), the
---          aliases in $lang of the same snapshot in their order, and its classes (P31) in
---          that snapshot. Ids without a label are absent. Sorted by id.
+--          $snapshot first, then the nearest earlier one, then the nearest later one), its
+--          aliases in $lang of the same snapshot in their order, with their words, and what
+--          kgdiff/export/alias_names.py reads to tell which of them name it
+--          (docs/benchmark-export.md#answers-and-aliases): the words of its labels in every
+--          language, of its label in $lang, of all its other names (labels, and aliases in other
+--          languages) and those other names of two words or more whose words are all words of
+--          its aliases. Words: the text in lower case without accents or apostrophes, split at
+--          every character that is not a letter or a digit. An alias of one snapshot alone is
+--          left out: when the snapshots just before and just after the label's (by date) both
+--          hold the entity and neither lists the alias, it is taken for vandalism that was
+--          reverted. Then its classes in that snapshot (its instance-of values (P31) in their
+--          order, then the values of its non-deprecated subclass-of statements (P279), each
+--          once), its number of sitelinks in that snapshot, whether that snapshot gives it a
+--          coordinate location (P625: a place), and whether another item of that snapshot has
+--          the same label in $lang with at least as many sitelinks (the label names that item
+--          first: Alexandria, Virginia beside Alexandria, Egypt). Ids without a label are
+--          absent; an entity without aliases has nulls for them and their words. Sorted by
+--          id.
 -- params: $ids (VARCHAR[]); $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR).
---         Reads the views `labels`, `entities` and `snapshots`.
+--         Reads the views `labels`, `entities`, `statements` and `snapshots`.
 WITH
-named AS (
+named AS MATERIALIZED (
     SELECT id, label, label_snapshot
     FROM entity_labels(CAST($ids AS VARCHAR[]), label_snapshot := $snapshot, label_lang := $lang)
 ),
-aliases AS (
-    SELECT l.qid, list(l.value ORDER BY l.ordinal) AS aliases
+neighbours AS (
+    SELECT
+        name,
+        lag(name) OVER (ORDER BY date, name) AS before,
+        lead(name) OVER (ORDER BY date, name) AS after
+    FROM snapshots
+),
+found AS (
+    SELECT l.qid, l.value, l.ordinal, b.before, b.after
     FROM labels AS l
     JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
+    JOIN neighbours AS b ON b.name = n.label_snapshot
     WHERE l.kind = 'alias' AND l.lang = $lang
-    GROUP BY l.qid
+),
+-- the aliases of entities that both neighbouring snapshots hold, and whether either lists it
+bracketed AS (
+    SELECT f.qid, f.value
+    FROM found AS f
+    WHERE f.before IS NOT NULL AND f.after IS NOT NULL
+      AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.before)
+      AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.after)
+      AND NOT EXISTS (
+          SELECT 1 FROM labels AS o
+          WHERE o.qid = f.qid AND o.kind = 'alias' AND o.lang = $lang AND o.value = f.value
+            AND o.snapshot IN (f.before, f.after)
+      )
+),
+alias_words AS MATERIALIZED (
+    SELECT
+        f.qid, f.value, f.ordinal,
+        list_filter(
+            regexp_split_to_array(
+                strip_accents(lower(regexp_replace(f.value, '[''’]', '', 'g'))), '[^\p{L}\p{N}]+'
+            ),
+            lambda w: w <> ''
+        ) AS words
+    FROM found AS f
+    ANTI JOIN bracketed AS v ON v.qid = f.qid AND v.value = f.value
+),
+-- every other name (a label, or an alias in another language) of the entities with aliases
+names_of AS MATERIALIZED (
+    SELECT
+        qid, kind,
+        list_filter(
+            regexp_split_to_array(
+                strip_accents(lower(regexp_replace(value, '[''’]', '', 'g'))), '[^\p{L}\p{N}]+'
+            ),
+            lambda w: w <> ''
+        ) AS words
+    FROM (
+        SELECT DISTINCT
+            l.qid,
+            CASE WHEN l.kind = 'alias' THEN 'alias' WHEN l.lang = $lang THEN 'own' ELSE 'label' END
+                AS kind,
+            l.value
+        FROM labels AS l
+        JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
+        WHERE (l.kind = 'label' OR (l.kind = 'alias' AND l.lang <> $lang))
+          AND l.qid IN (SELECT qid FROM alias_words)
+    )
+),
+aliases AS (
+    SELECT
+        qid,
+        list(value ORDER BY ordinal) AS aliases,
+        list(words ORDER BY ordinal) AS alias_words
+    FROM alias_words
+    GROUP BY qid
+),
+-- per entity: its labels' words (in every language, and in $lang), every other name's words,
+-- and the names an alias may have words inserted into (two words or more, each of them a
+-- word of its aliases)
+other_names AS (
+    SELECT
+        o.qid,
+        list_distinct(flatten(list(o.words) FILTER (WHERE o.kind <> 'alias'))) AS label_words,
+        first(o.words) FILTER (WHERE o.kind = 'own') AS own_words,
+        list_distinct(flatten(list(o.words))) AS attested,
+        list(o.words) FILTER (WHERE len(o.words) > 1 AND list_has_all(v.vocabulary, o.words))
+            AS inside
+    FROM names_of AS o
+    JOIN (
+        SELECT qid, list_distinct(flatten(list(words))) AS vocabulary
+        FROM alias_words
+        GROUP BY qid
+    ) AS v ON v.qid = o.qid
+    GROUP BY o.qid
+),
+subclass_of AS (
+    SELECT s.subject AS qid, list(DISTINCT s.object_qid ORDER BY s.object_qid) AS p279
+    FROM statements AS s
+    JOIN named AS n ON n.id = s.subject AND n.label_snapshot = s.snapshot
+    WHERE s.pid = 'P279' AND s.object_qid IS NOT NULL AND s.rank <> 'deprecated'
+    GROUP BY s.subject
+),
+located AS (
+    SELECT DISTINCT s.subject AS qid
+    FROM statements AS s
+    JOIN named AS n ON n.id = s.subject AND n.label_snapshot = s.snapshot
+    WHERE s.pid = 'P625' AND s.snaktype = 'value'
+      AND s.snapshot IN (SELECT DISTINCT label_snapshot FROM named)
+),
+-- the items of each label's snapshot that share a label with a named entity
+namesakes AS (
+    SELECT n.id, max(coalesce(e.n_sitelinks, 0)) AS sitelinks
+    FROM named AS n
+    JOIN labels AS l
+      ON l.snapshot = n.label_snapshot AND l.value = n.label
+     AND l.kind = 'label' AND l.lang = $lang AND l.qid <> n.id AND l.qid LIKE 'Q%'
+    LEFT JOIN entities AS e ON e.qid = l.qid AND e.snapshot = l.snapshot
+    WHERE l.snapshot IN (SELECT DISTINCT label_snapshot FROM named)
+    GROUP BY n.id
 )
 SELECT
     n.id,
     n.label,
-    coalesce(a.aliases, CAST([] AS VARCHAR[])) AS aliases,
-    coalesce(e.p31, CAST([] AS VARCHAR[])) AS classes
+    a.aliases,
+    a.alias_words,
+    o.label_words,
+    o.own_words,
+    o.attested,
+    o.inside,
+    list_concat(
+        coalesce(e.p31, CAST([] AS VARCHAR[])),
+        list_filter(
+            coalesce(c.p279, CAST([] AS VARCHAR[])),
+            lambda x: NOT list_contains(coalesce(e.p31, CAST([] AS VARCHAR[])), x)
+        )
+    ) AS classes,
+    coalesce(e.n_sitelinks, 0) AS sitelinks,
+    p.qid IS NOT NULL AS located,
+    coalesce(m.sitelinks >= coalesce(e.n_sitelinks, 0), false) AS outranked
 FROM named AS n
 LEFT JOIN aliases AS a ON a.qid = n.id
+LEFT JOIN other_names AS o ON o.qid = n.id
 LEFT JOIN entities AS e ON e.qid = n.id AND e.snapshot = n.label_snapshot
+LEFT JOIN subclass_of AS c ON c.qid = n.id
+LEFT JOIN located AS p ON p.qid = n.id
+LEFT JOIN namesakes AS m ON m.id = n.id
 ORDER BY n.id;

@@ -4,14 +4,17 @@
 --          `pool_groups(subject, pid)`, one row per group and year of $from_year…$to_year,
 --          as sql/pools/pools.sql computes them (the same rules, CTE for CTE, from `candidates`
 --          to `pooled`: kgdiff/temporal/pools.py) but only for the groups asked for, all
---          properties at once, without labels or the range check (the caller checks the range
---          with kgdiff.temporal.pools.pools_reach and passes the snapshot it reads). Each row:
+--          properties at once, of the subjects read from one snapshot ($snapshot: the caller
+--          runs it once per snapshot its subjects read, sql/export/pool_reads.sql), without
+--          labels or the range check (the caller checks the range with
+--          kgdiff.temporal.pools.pools_reach). Each row:
 --          `subject`, `pid`, `year`, `objects` (value keys, sorted), `precision_only` (those
 --          no statement surely places in the year) and `filled` (an empty year given the
 --          previous year's pool); empty years before a group's first object have no objects
 --          and are not filled. Groups with no object in any year have no row. Unsorted.
 --          tests/test_benchmark_pools.py checks it against kg.pools on the samples.
--- params: $snapshot (VARCHAR: the latest snapshot, read in valid time); $from_year, $to_year
+-- params: $snapshot (VARCHAR: the snapshot the subjects of `pool_groups` read, in valid time:
+--         the latest, or the latest earlier one that holds them); $from_year, $to_year
 --         (INTEGER, from_year <= to_year). Reads the view `statements` and the relation
 --         `pool_groups(subject, pid)` registered by the caller.
 WITH

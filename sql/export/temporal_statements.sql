@@ -8,11 +8,22 @@
 --          its qualifiers' intervals as the store parsed them (`start_*`, `end_*`, `point_*`),
 --          the value key of its start and of its end qualifier when it has exactly one known
 --          value (`start_value`, `end_value`: the precision and calendar are in the key) and
---          how many known values each has (`start_values`, `end_values`), and the subject's
---          start of existence (`existence_lo`: the earliest day of its birth P569 or inception
---          P571) and end (`existence_end_lo`: the earliest day of its death P570 or
---          dissolution P576), NULL when the snapshot has neither. Every row names the
---          snapshot read and its date. Sorted by subject, property, value, statement id.
+--          how many known values each has (`start_values`, `end_values`), the subject's
+--          birth (`birth_lo`, `birth_hi`: the earliest and the latest day its birth dates P569
+--          may denote; an inception P571 is no start of existence a question may rest on)
+--          and its end of existence (`existence_end_lo`: the earliest day of its death P570
+--          or dissolution P576), NULL when the snapshot has none; whether the statement's
+--          start may be the subject's birth (`started_at_birth`) and its end the subject's
+--          death P570 (`ended_at_death`); and whether the object held the same value more
+--          than once: the group's statements of the same object (`object_statements`) and
+--          how many of them have an end (`object_ends`), and `office_held_again`, true when
+--          the object (a person) holds a position (P39) in more than one statement, one of
+--          which starts when this statement starts or ends when it ends (the same office:
+--          Michelle Bachelet's second term as President of Chile starts on the day her term
+--          as Chile's head of state does, and her first term is a statement of its own),
+--          read in the latest snapshot at or before $current that holds the object's
+--          positions. Every row names the snapshot read and its date. Sorted by subject,
+--          property, value, statement id.
 -- params: $current (DATE). Reads the views `snapshots`, `statements` and `qualifiers`, and
 --         the relation `temporal_groups` registered by the caller.
 WITH
@@ -47,15 +58,47 @@ bounds AS (
       AND q.qualifier_pid IN ('P580', 'P582') AND q.snaktype = 'value'
     GROUP BY ALL
 ),
+same_object AS (
+    SELECT
+        f.subject, f.pid, f.value,
+        count(*) AS n_statements,
+        count(*) FILTER (f.end_snaktype IN ('value', 'somevalue')) AS n_ends
+    FROM facts AS f
+    GROUP BY f.subject, f.pid, f.value
+),
+positions AS (
+    -- the positions held (P39) by the objects, in the latest snapshot at or before $current
+    -- that holds any of an object's (a subset snapshot may not hold the object at all)
+    SELECT
+        st.subject AS holder, st.value AS position,
+        st.start_lo, st.start_hi, st.end_lo, st.end_hi
+    FROM statements AS st
+    JOIN snapshots AS s ON s.name = st.snapshot
+    SEMI JOIN (SELECT DISTINCT f.value FROM facts AS f) AS o ON o.value = st.subject
+    WHERE s.date <= CAST($current AS DATE) AND st.pid = 'P39' AND st.rank <> 'deprecated'
+    QUALIFY dense_rank() OVER (PARTITION BY st.subject ORDER BY s.date DESC, s.name DESC) = 1
+),
+terms AS (
+    -- the positions held in more than one statement
+    SELECT t.*
+    FROM (
+        SELECT p.*, count(*) OVER (PARTITION BY p.holder, p.position) AS n_terms
+        FROM positions AS p
+    ) AS t
+    WHERE t.n_terms > 1
+),
 existence AS (
     SELECT
         st.subject,
-        min(st.time_lo) FILTER (st.pid IN ('P569', 'P571')) AS lo,
+        min(st.time_lo) FILTER (st.pid = 'P569') AS birth_lo,
+        max(st.time_hi) FILTER (st.pid = 'P569') AS birth_hi,
+        min(st.time_lo) FILTER (st.pid = 'P570') AS death_lo,
+        max(st.time_hi) FILTER (st.pid = 'P570') AS death_hi,
         min(st.time_lo) FILTER (st.pid IN ('P570', 'P576')) AS end_lo
     FROM statements AS st
     SEMI JOIN (SELECT DISTINCT d.subject FROM dated AS d) AS ds ON ds.subject = st.subject
     WHERE st.snapshot = (SELECT r.name FROM read AS r)
-      AND st.pid IN ('P569', 'P570', 'P571', 'P576') AND st.rank <> 'deprecated'
+      AND st.pid IN ('P569', 'P570', 'P576') AND st.rank <> 'deprecated'
       AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
     GROUP BY st.subject
 )
@@ -68,8 +111,23 @@ SELECT
     coalesce(sb.n_values, 0) AS start_values,
     CASE WHEN eb.n_values = 1 THEN eb.value END AS end_value,
     coalesce(eb.n_values, 0) AS end_values,
-    x.lo AS existence_lo,
+    x.birth_lo,
+    x.birth_hi,
     x.end_lo AS existence_end_lo,
+    coalesce(f.start_snaktype = 'value' AND f.start_lo <= x.birth_hi
+             AND f.start_hi >= x.birth_lo, false) AS started_at_birth,
+    coalesce(f.end_snaktype = 'value' AND f.end_lo <= x.death_hi
+             AND f.end_hi >= x.death_lo, false) AS ended_at_death,
+    so.n_statements AS object_statements,
+    so.n_ends AS object_ends,
+    EXISTS (
+        SELECT 1 FROM terms AS t
+        WHERE t.holder = f.value
+          AND ((f.start_snaktype = 'value' AND t.start_lo <= f.start_hi
+                AND t.start_hi >= f.start_lo)
+               OR (f.end_snaktype = 'value' AND t.end_lo <= f.end_hi
+                   AND t.end_hi >= f.end_lo))
+    ) AS office_held_again,
     r.name AS snapshot,
     r.date AS snapshot_date
 FROM facts AS f
@@ -82,4 +140,6 @@ LEFT JOIN bounds AS eb
     ON eb.subject = f.subject AND eb.pid = f.pid AND eb.statement_id = f.statement_id
    AND eb.qualifier_pid = 'P582'
 LEFT JOIN existence AS x ON x.subject = f.subject
+JOIN same_object AS so
+    ON so.subject = f.subject AND so.pid = f.pid AND so.value IS NOT DISTINCT FROM f.value
 ORDER BY f.subject, f.pid, f.value, f.statement_id;

@@ -6,8 +6,8 @@
 --         `kgdiff_page_rows` (the build's rows as `classify/export_rows` labels them).
 COPY (
     SELECT
-        subject, pid, level, change_kind, changed_after_cutoff, latest, outdated, all_answers,
-        ambiguous_reason, record_level, valid_level, backfilled, not_covered_in,
+        subject, pid, level, change_kind, change_nature, changed_after_cutoff, latest, outdated,
+        all_answers, ambiguous_reason, record_level, valid_level, backfilled, not_covered_in,
         subject_label, pid_label, latest_labels, outdated_labels, all_answers_labels
     FROM kgdiff_page_rows
     ORDER BY subject, pid

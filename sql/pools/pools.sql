@@ -1,28 +1,37 @@
 -- name: pools
 -- purpose: Chronological object pools (ChroKnowBench, docs/questions.md): for each (subject, pid)
 --          group and each year (or month) of a range, the value keys of the group's
---          non-deprecated statements in the latest snapshot (valid time) that may be valid on
---          some day of that period. One row per group with its periods in order, each with
---          its objects, the ones only precision makes overlap (`precision_only`), the ones
---          without temporal qualifiers (`unqualified`, kept in every period), `filled`
---          (an empty period given the previous period's pool) and `gap_days` (the period's
---          last day minus the date of the snapshot read: positive for the days of the period
---          that the data do not reach); `state` is 'dynamic' if the pool changes over the
+--          non-deprecated statements in the subject's latest snapshot (valid time) that may be
+--          valid on some day of that period. A subject's latest snapshot is the latest that
+--          speaks for it: a full snapshot speaks for every entity (one it lacks did not exist),
+--          a subset snapshot only for the ids of its coverage table; a subject that the latest
+--          snapshot, a subset, does not hold is read from the latest earlier one that does.
+--          One row per group with its periods in order, each with its objects, the ones only
+--          precision makes overlap (`precision_only`), the ones without temporal qualifiers
+--          (`unqualified`, kept in every period), `filled` (an empty period given the
+--          previous period's pool) and `gap_days` (the period's
+--          last day minus the date of the subject's snapshot: positive for the days of the
+--          period that its data do not reach); `state` is 'dynamic' if the pool changes over the
 --          range, else 'static'. Groups with no object in any period are not reported.
 --          Exact semantics: the docstring of kgdiff/temporal/pools.py. The benchmark export
---          reads its groups' pools by the same rules (sql/export/pool_years.sql): change both.
+--          reads its groups' pools by the same rules (sql/export/pool_reads.sql picks each
+--          subject's snapshot as `subject_reads` does, sql/export/pool_years.sql pools them):
+--          change them all.
 --          The range is checked against the store (sql/dates/date_reads.sql, valid time): the
 --          pools reach the last day of $to_year (in the latest snapshot's own year: its date);
 --          a reach more than $max_gap days after the latest snapshot (a year after the latest
 --          snapshot's year, unless $max_gap covers all of it) is an error naming the
---          snapshots unless $allow_gap. Each row names the snapshot read and carries
---          the labels in $lang of its subject, property and objects as of that snapshot (an id
---          without a label stands for itself; sql/labels/entity_labels.sql): `subject_label`,
---          `pid_label`, `all_objects_labels` and each period's `objects_labels`.
---          Reads the views `snapshots(name, date, coverage)`, `statements(snapshot, subject,
---          pid, rank, value, start_*, end_*, point_*)` and `labels`, and the macros
---          `date_reads` and `entity_labels`. (Column `pid` is never named unqualified here:
---          in the catalog macro that name is the parameter; nor is `lang`.)
+--          snapshots unless $allow_gap. Each row names the snapshot its subject's pools read
+--          (`snapshot`) and carries the labels in $lang of its subject, property and objects
+--          as of the latest snapshot (an id without a label there: as of the nearest earlier
+--          one, then later one; an id without any label stands for itself;
+--          sql/labels/entity_labels.sql): `subject_label`, `pid_label`, `all_objects_labels`
+--          and each period's `objects_labels`.
+--          Reads the views `snapshots(name, date, coverage)`, `coverage(snapshot, qid)`,
+--          `statements(snapshot, subject, pid, rank, value, start_*, end_*, point_*)` and
+--          `labels`, and the macros `date_reads` and `entity_labels`. (Columns `pid` and `qid`
+--          are never named unqualified here: in the catalog macro those names are parameters;
+--          nor is `lang`.)
 -- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
 --         $from_year, $to_year (INTEGER, from_year <= to_year; NULL: to_year the latest
 --         snapshot's year, from_year 2010 or to_year if earlier); $granularity ('year' | 'month');
@@ -58,6 +67,25 @@ reach AS (
         allow_gap := $allow_gap
     ) AS r
 ),
+latest_full AS (
+    -- the latest full snapshot at or before the one read: it speaks for every entity
+    SELECT arg_max(s.name, (s.date, s.name)) AS name, max(s.date) AS day
+    FROM snapshots AS s
+    WHERE s.coverage = 'full' AND s.date <= (SELECT r.snapshot_date FROM reach AS r)
+),
+subject_reads AS (
+    -- the subjects a subset snapshot later than the latest full one holds, each with the
+    -- latest such snapshot (every other subject reads the latest full snapshot)
+    SELECT c.qid AS subject, arg_max(s.name, (s.date, s.name)) AS snapshot
+    FROM coverage AS c
+    JOIN snapshots AS s ON s.name = c.snapshot
+    CROSS JOIN latest_full AS f
+    WHERE s.coverage = 'subset'
+      AND s.date <= (SELECT r.snapshot_date FROM reach AS r)
+      AND (f.name IS NULL OR s.date > f.day OR (s.date = f.day AND s.name > f.name))
+      AND ($qid IS NULL OR c.qid = $qid)
+    GROUP BY c.qid
+),
 periods AS (
     SELECT row_number() OVER (ORDER BY x.lo) AS idx, x.label, x.lo, x.hi
     FROM (
@@ -74,20 +102,49 @@ periods AS (
         WHERE $granularity = 'month'
     ) AS x
 ),
+read_statements AS (
+    -- each subject's statements in its snapshot: the one read (every subject it holds reads
+    -- it), an earlier subset snapshot (subject_reads), or the latest full snapshot (a subject
+    -- no later snapshot holds); three branches, so that each scan reads its snapshots alone
+    SELECT st.*
+    FROM statements AS st
+    WHERE st.snapshot = (SELECT r.name FROM reach AS r)
+      AND ($qid IS NULL OR st.subject = $qid)
+      AND ($pid IS NULL OR st.pid = $pid)
+    UNION ALL
+    SELECT st.*
+    FROM statements AS st
+    JOIN subject_reads AS sr ON sr.snapshot = st.snapshot AND sr.subject = st.subject
+    WHERE sr.snapshot <> (SELECT r.name FROM reach AS r)
+      AND ($qid IS NULL OR st.subject = $qid)
+      AND ($pid IS NULL OR st.pid = $pid)
+    UNION ALL
+    SELECT st.*
+    FROM statements AS st
+    ANTI JOIN subject_reads AS sr ON sr.subject = st.subject
+    WHERE st.snapshot = coalesce(
+        (SELECT f.name FROM latest_full AS f, reach AS r WHERE f.name <> r.name), ''
+    )
+      AND ($qid IS NULL OR st.subject = $qid)
+      AND ($pid IS NULL OR st.pid = $pid)
+),
 candidates AS (
     SELECT
-        st.subject, st.pid AS property, st.value,
+        st.subject, st.snapshot, st.pid AS property, st.value,
         st.start_snaktype AS s_kind, st.start_lo, st.start_hi,
         st.end_snaktype AS e_kind, st.end_lo, st.end_hi,
         st.point_snaktype AS p_kind, st.point_lo, st.point_hi,
         coalesce(st.start_snaktype IN ('value', 'somevalue'), false)
             OR coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS ranged,
         coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS pointed
-    FROM statements AS st
-    WHERE st.snapshot = (SELECT r.name FROM reach AS r)
-      AND st.rank <> 'deprecated'
-      AND ($qid IS NULL OR st.subject = $qid)
-      AND ($pid IS NULL OR st.pid = $pid)
+    FROM read_statements AS st
+    WHERE st.rank <> 'deprecated'
+),
+read_from AS (
+    -- the snapshot each subject with statements was read from, and its date
+    SELECT DISTINCT c.subject, c.snapshot, s.date AS snapshot_date
+    FROM candidates AS c
+    JOIN snapshots AS s ON s.name = c.snapshot
 ),
 spans AS (
     -- the days on which a statement may be valid ([may_lo, may_hi]) and, for ranged
@@ -177,6 +234,7 @@ grouped AS (
     SELECT
         ch.subject,
         ch.property,
+        any_value(rf.snapshot) AS snapshot,
         CASE WHEN bool_or(ch.changed) THEN 'dynamic' ELSE 'static' END AS state,
         count(*) FILTER (ch.changed) AS changes,
         list_sort(list_distinct(flatten(list(ch.objects)))) AS all_objects,
@@ -188,9 +246,10 @@ grouped AS (
             'precision_only': ch.precision_only,
             'unqualified': ch.unqualified,
             'filled': ch.filled,
-            'gap_days': ch.hi - (SELECT r.snapshot_date FROM reach AS r)
+            'gap_days': ch.hi - rf.snapshot_date
         } ORDER BY ch.idx) AS periods
     FROM changes AS ch
+    JOIN read_from AS rf ON rf.subject = ch.subject
     GROUP BY ch.subject, ch.property
 ),
 names AS (
@@ -226,7 +285,7 @@ SELECT
     list_transform(g.periods, lambda p: struct_insert(p, objects_labels := list_transform(
         p.objects, lambda x: ol.labels[list_position(g.all_objects, x)]
     ))) AS periods,
-    (SELECT r.name FROM reach AS r) AS snapshot,
+    g.snapshot,
     coalesce(ns.label, g.subject) AS subject_label,
     coalesce(np.label, g.property) AS pid_label,
     ol.labels AS all_objects_labels

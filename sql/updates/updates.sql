@@ -6,29 +6,35 @@
 --          a known start surely after the cutoff (its precision's whole interval after it).
 --          Unlike the original: dates compared as precision-aware intervals, deprecated
 --          statements excluded, ambiguous groups (a bound unknown at a date) left out.
---          One row per (subject, pid, new object), with the snapshot that answered (the
---          latest at or before `current`) and `gap_days` (`current` minus its date), and the
+--          One row per (subject, pid, new object), with the group's `change_nature`
+--          (substantive, or only reformatted or refined: docs/classification.md), the
+--          snapshot that answered (the latest at or before `current`) and `gap_days`
+--          (`current` minus its date), and the
 --          labels in $lang of the subject, the property and the objects as of that snapshot
 --          (an id without a label stands for itself: sql/labels/entity_labels.sql).
 --          A `current` more than $max_gap days after the latest snapshot, or before the first,
 --          is an error naming the snapshots unless $allow_gap (sql/dates/date_reads.sql).
---          Needs the `classify` and `entity_labels` macros.
+--          Needs the `classify` and `entity_labels` macros. A large store is answered part
+--          by part as it is classified ($part, $lo, $hi: kgdiff/temporal/parts.py): each group
+--          is in one part, so the parts' rows together are the whole answer.
 -- params: $cutoff, $current (DATE, cutoff < current; NULL = the latest snapshot's date);
 --         $pids (VARCHAR[]: only these properties; empty = all); $max_gap (INTEGER days),
 --         $allow_gap (BOOLEAN);
---         $lang (VARCHAR) (macro defaults [], 31, false, 'en').
+--         $lang (VARCHAR); $part ('all' | 'range' | 'merged'), $lo, $hi (VARCHAR: the
+--         subjects lo <= subject < hi, 'range') (macro defaults [], 31, false, 'en', 'all',
+--         '', '').
 WITH
 present AS (
     -- the present: $current, else the latest snapshot's date
     SELECT coalesce(CAST($current AS DATE), (SELECT max(s.date) FROM snapshots AS s)) AS day
 ),
 replaced AS (
-    SELECT subject, pid, outdated,
+    SELECT subject, pid, outdated, change_nature,
            list_filter(all_answers, lambda v: NOT list_contains(outdated, v)) AS now
     FROM classify(
         CAST($cutoff AS DATE) - 1, CAST($cutoff AS DATE),
         (SELECT p.day FROM present AS p), 'valid',
-        max_gap := $max_gap, allow_gap := $allow_gap
+        max_gap := $max_gap, allow_gap := $allow_gap, part := $part, lo := $lo, hi := $hi
     )
     WHERE level = 'evolved' AND change_kind = 'replaced' AND changed_after_cutoff
       AND (len(CAST($pids AS VARCHAR[])) = 0 OR list_contains(CAST($pids AS VARCHAR[]), pid))
@@ -45,6 +51,8 @@ facts AS (
     FROM statements AS st
     SEMI JOIN replaced AS r ON r.subject = st.subject AND r.pid = st.pid
     WHERE st.snapshot = (SELECT name FROM latest_snapshot) AND st.rank <> 'deprecated'
+      -- a subject range reads only the row groups that can hold it
+      AND ($part <> 'range' OR (st.subject >= $lo AND st.subject < $hi))
 ),
 ended AS (
     -- old objects: valid at the cutoff, ended (a known end) by current
@@ -81,9 +89,10 @@ started AS (
 found AS (
     SELECT s.subject, s.pid, s.new_object, e.old_objects,
            s.new_statement_id, s.new_start_lo, s.new_start_hi,
-           e.old_statement_ids, e.old_end_hi
+           e.old_statement_ids, e.old_end_hi, r.change_nature
     FROM started AS s
     JOIN ended AS e USING (subject, pid)
+    JOIN replaced AS r USING (subject, pid)
 ),
 names AS (
     SELECT n.id, n.label
@@ -115,7 +124,8 @@ SELECT
     coalesce(ns.label, f.subject) AS subject_label,
     coalesce(np.label, f.pid) AS pid_label,
     coalesce(nn.label, f.new_object) AS new_object_label,
-    ol.labels AS old_objects_labels
+    ol.labels AS old_objects_labels,
+    f.change_nature
 FROM found AS f
 CROSS JOIN latest_snapshot AS l
 LEFT JOIN old_labels AS ol ON ol.subject = f.subject AND ol.pid = f.pid

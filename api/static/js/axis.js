@@ -5,8 +5,14 @@ import { firstDayOf, fromParts, parts, toDay, yearLabel, yearOf } from "./dates.
 import { svg } from "./svg.js";
 
 const SEEN_FIELDS = ["first_seen", "last_seen"]; // ISO dates of snapshots
-const DAY_FIELDS = [ // day numbers, of any size (the Big Bang is about -5e12)
-  "valid_from_lo", "valid_from_hi", "valid_until_lo", "valid_until_hi", "point_lo", "point_hi",
+const DAY_FIELDS = [
+  // day numbers, of any size (the Big Bang is about -5e12)
+  "valid_from_lo",
+  "valid_from_hi",
+  "valid_until_lo",
+  "valid_until_hi",
+  "point_lo",
+  "point_hi",
 ];
 const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500];
 
@@ -65,44 +71,123 @@ function yearStep(years) {
   }
 }
 
-// Snapshots closer than a label's width on screen share one label ("all dates" can squeeze a
-// year of snapshots into a few pixels).
-function clusters(snapshots, x) {
+// The header above the timeline, top to bottom: the snapshots' names (as many lines as it takes
+// for none to overprint another), the date ticks' labels, the cutoff's own line, then the axis.
+// Guides and the cutoff line start at the axis (or the cutoff's line), so no text is crossed.
+const LINE = 14;
+const NAME_GAP = 8;
+const MAX_NAME_LINES = 3;
+
+// Snapshots whose names would start within `near` pixels of each other share one name (the
+// same day, or on an axis of every date a year of snapshots in a few pixels).
+function clusters(snapshots, x, near) {
   const found = [];
   for (const snapshot of snapshots) {
     const last = found[found.length - 1];
-    if (last && x(toDay(snapshot.date)) - x(toDay(last[0].date)) < 40) last.push(snapshot);
+    if (last && x(toDay(snapshot.date)) - x(toDay(last[0].date)) < near) last.push(snapshot);
     else found.push([snapshot]);
   }
   return found;
 }
 
-export function drawAxis({ x, domain, snapshots, top, bottom }) {
+function clusterName(cluster, near) {
+  if (cluster.length === 1) return cluster[0].name;
+  if (near <= 2) return cluster.map((s) => s.name).join(", ");
+  return `${cluster[0].name} … ${cluster[cluster.length - 1].name} (${cluster.length} snapshots)`;
+}
+
+// Each name on the first line where it keeps NAME_GAP pixels from every name already there;
+// `measure(text)` is its width. A name reaching past the right edge ends at its guide instead.
+function stack(snapshots, x, right, measure, near) {
+  const lines = [];
+  const names = clusters(snapshots, x, near).map((cluster) => {
+    const text = clusterName(cluster, near);
+    const width = measure(text);
+    const at = x(toDay(cluster[0].date));
+    const end = at + 3 + width > right;
+    const from = end ? x(toDay(cluster[cluster.length - 1].date)) - 3 - width : at + 3;
+    let line = lines.findIndex((spans) =>
+      spans.every(([a, b]) => from > b + NAME_GAP || from + width < a - NAME_GAP),
+    );
+    if (line < 0) line = lines.push([]) - 1;
+    lines[line].push([from, from + width]);
+    return { text, line, x: end ? from + width : from, anchor: end ? "end" : "start" };
+  });
+  return { names, lines: lines.length };
+}
+
+// A width measure for texts of `cls` drawn in `chart` (which must be in the page).
+function measurer(chart, cls) {
+  const probe = svg("text", { class: cls, visibility: "hidden" });
+  chart.append(probe);
+  const measure = (text) => {
+    probe.textContent = text;
+    return probe.getComputedTextLength();
+  };
+  measure.done = () => probe.remove();
+  return measure;
+}
+
+// The date ticks, a label kept only where it keeps clear of the one before (an axis of every
+// date may name billions of years in a few pixels).
+function labelledTicks(domain, x, measure) {
+  let free = -Infinity;
+  return ticksOf(domain).map((tick) => {
+    const width = measure(tick.label);
+    const from = x(tick.day) - width / 2;
+    if (from < free + NAME_GAP) return { ...tick, label: "" };
+    free = from + width;
+    return tick;
+  });
+}
+
+// Where the header's parts go, each text measured in `chart` (which must be in the page).
+export function layoutHeader(chart, x, domain, snapshots) {
+  const names = measurer(chart, "snapshot-label");
+  let placed = stack(snapshots, x, x.range[1], names, 2);
+  if (placed.lines > MAX_NAME_LINES) placed = stack(snapshots, x, x.range[1], names, 40);
+  names.done();
+  const labels = measurer(chart, "tick-label");
+  const ticks = labelledTicks(domain, x, labels);
+  labels.done();
+  const ticksY = (placed.lines + 1) * LINE - 2;
+  const cutoffY = ticksY + LINE;
+  return {
+    names: placed.names,
+    ticks,
+    ticksY,
+    cutoffY,
+    cutoffTop: cutoffY - LINE + 3,
+    axisY: cutoffY + 6,
+  };
+}
+
+export function drawAxis({ x, domain, snapshots, header, bottom }) {
+  const { axisY } = header;
   const group = svg("g", { class: "axis", "aria-hidden": "true" });
-  group.append(svg("line", { x1: x(domain[0]), x2: x(domain[1]), y1: top - 4, y2: top - 4 }));
-  for (const tick of ticksOf(domain)) {
+  group.append(svg("line", { x1: x(domain[0]), x2: x(domain[1]), y1: axisY, y2: axisY }));
+  for (const tick of header.ticks) {
     const at = x(tick.day);
     group.append(
-      svg("line", { x1: at, x2: at, y1: top - 8, y2: top - 4 }),
-      svg("text", { x: at, y: top - 10, "text-anchor": "middle" }, tick.label),
+      svg("line", { x1: at, x2: at, y1: axisY - 4, y2: axisY }),
+      tick.label
+        ? svg(
+            "text",
+            { class: "tick-label", x: at, y: header.ticksY, "text-anchor": "middle" },
+            tick.label,
+          )
+        : null,
     );
   }
   for (const snapshot of snapshots) {
     const at = x(toDay(snapshot.date));
-    group.append(svg("line", { class: "snapshot-tick", x1: at, x2: at, y1: 15, y2: bottom }));
+    group.append(svg("line", { class: "snapshot-tick", x1: at, x2: at, y1: axisY, y2: bottom }));
   }
-  clusters(snapshots, x).forEach((cluster, index) => {
-    const first = cluster[0];
-    const last = cluster[cluster.length - 1];
-    const text = cluster.length === 1 ? first.name : `${first.name} … ${last.name} (${cluster.length} snapshots)`;
-    // Close snapshots would overprint each other: alternate two label rows.
-    const labelY = index % 2 === 0 ? 12 : 24;
-    const at = x(toDay(first.date));
-    // near the right edge the label ends at its tick instead of starting there
-    const nearEnd = at > x(domain[1]) - 8 * text.length;
-    const labelX = nearEnd ? x(toDay(last.date)) - 3 : at + 3;
-    const anchor = nearEnd ? "end" : "start";
-    group.append(svg("text", { class: "snapshot-label", x: labelX, y: labelY, "text-anchor": anchor }, text));
+  header.names.forEach((name) => {
+    const y = 11 + name.line * LINE;
+    group.append(
+      svg("text", { class: "snapshot-label", x: name.x, y, "text-anchor": name.anchor }, name.text),
+    );
   });
   return group;
 }

@@ -16,7 +16,8 @@ export function toIso(day) {
   const date = new Date(day * MS_PER_DAY);
   const y = date.getUTCFullYear();
   const pad = (n, w = 2) => String(n).padStart(w, "0");
-  return `${y < 0 ? "-" : ""}${pad(Math.abs(y), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+  const year = `${y < 0 ? "-" : ""}${pad(Math.abs(y), 4)}`;
+  return `${year}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 }
 
 export function parts(day) {
@@ -51,7 +52,9 @@ export function clamp(value, low, high) {
 }
 
 export function isIsoDay(text) {
-  return typeof text === "string" && /^\d{4}-\d{2}-\d{2}$/.test(text) && toIso(toDay(text)) === text;
+  return (
+    typeof text === "string" && /^\d{4}-\d{2}-\d{2}$/.test(text) && toIso(toDay(text)) === text
+  );
 }
 
 export function readable(iso) {

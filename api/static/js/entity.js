@@ -2,8 +2,8 @@
 // each property row with its group's level at the cutoff.
 
 import { getJson } from "./api.js";
-import { clear, html } from "./svg.js";
 import { clearMessages, loading, notes, problem, say } from "./messages.js";
+import { clear, html } from "./svg.js";
 import { createTimeline } from "./timeline.js";
 import { createTimelineTable } from "./timeline-table.js";
 
@@ -23,7 +23,9 @@ export function createEntityPanel({ card, chart, table, messages, onCutoff, cuto
     card.append(
       html("h3", {}, `${entity.label ?? qid} (${qid})`),
       html("p", {}, entity.description ?? ""),
-      entity.type_labels?.length ? html("p", {}, `Instance of: ${entity.type_labels.join(", ")}`) : "",
+      entity.type_labels?.length
+        ? html("p", {}, `Instance of: ${entity.type_labels.join(", ")}`)
+        : "",
     );
   }
 
@@ -56,7 +58,13 @@ export function createEntityPanel({ card, chart, table, messages, onCutoff, cuto
 
   function redraw(axis, cutoff) {
     if (!shown?.items.length) return;
-    timeline.draw({ items: shown.items, snapshots: shown.snapshots, axis, cutoff, entityName: shown.name });
+    timeline.draw({
+      items: shown.items,
+      snapshots: shown.snapshots,
+      axis,
+      cutoff,
+      entityName: shown.name,
+    });
     textTable.draw(shown.items);
   }
 
@@ -66,13 +74,24 @@ export function createEntityPanel({ card, chart, table, messages, onCutoff, cuto
     const mine = ++levelRequest;
     const levels = new Map();
     try {
-      const page = await getJson("/v1/facts", { cutoff, mode, subject: shown.qid, limit: 1000, lang: "en" });
+      const page = await getJson("/v1/facts", {
+        cutoff,
+        mode,
+        subject: shown.qid,
+        limit: 1000,
+        lang: "en",
+      });
       if (mine !== levelRequest) return;
       for (const item of page.items) levels.set(item.pid, item.level);
       for (const node of messages.querySelectorAll(".message-levels")) node.remove();
       if (!page.items.length) {
-        say(messages, "levels", `The ${mode} classification at ${cutoff} has no group of ${shown.qid}: ` +
-          "the snapshots it reads do not hold this entity (subset snapshots), so the rows are not coloured.");
+        say(
+          messages,
+          "levels",
+          `The ${mode} classification at ${cutoff} has no group of ${shown.qid}: ` +
+            "the snapshots it reads do not hold this entity (subset snapshots), " +
+            "so the rows are not coloured.",
+        );
       }
       for (const node of messages.querySelectorAll(".message-error")) node.remove();
     } catch (error) {

@@ -2,8 +2,8 @@
 // mention the fact and links each one's page and revision.
 
 import { getJson } from "./api.js";
+import { notes, problem, say } from "./messages.js";
 import { html } from "./svg.js";
-import { problem, notes, say } from "./messages.js";
 
 const WIKI = "https://en.wikipedia.org";
 
@@ -24,8 +24,11 @@ function sentenceItem(item) {
     item.revision_id
       ? [
           " · ",
-          html("a", { href: `${WIKI}/w/index.php?oldid=${item.revision_id}`, rel: "noopener" },
-            `revision ${item.revision_id}`),
+          html(
+            "a",
+            { href: `${WIKI}/w/index.php?oldid=${item.revision_id}`, rel: "noopener" },
+            `revision ${item.revision_id}`,
+          ),
         ]
       : "",
     item.timestamp ? ` (${item.timestamp.slice(0, 10)})` : "",
@@ -45,11 +48,16 @@ export function evidenceDetails(subject, pid) {
       const answer = await getJson("/v1/evidence", { subject, pid });
       body.replaceChildren();
       if (!answer.items.some((item) => item.sentence)) {
-        say(body, "note", "No evidence: no sentence of the store's Wikipedia articles mentions this fact.");
+        say(
+          body,
+          "note",
+          "No evidence: no sentence of the store's Wikipedia articles mentions this fact.",
+        );
       }
       // sentences first; the pages read without a mention say where the store looked
       const items = [...answer.items].sort((a, b) => Number(!a.sentence) - Number(!b.sentence));
-      if (items.length) body.append(html("ul", { class: "evidence-list" }, items.map(sentenceItem)));
+      if (items.length)
+        body.append(html("ul", { class: "evidence-list" }, items.map(sentenceItem)));
       notes(body, answer.notes);
     } catch (error) {
       body.replaceChildren();

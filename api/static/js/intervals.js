@@ -19,7 +19,9 @@ export function valueName(item) {
 export function hasValidInterval(item) {
   const kinds = [item.valid_from_snaktype, item.valid_until_snaktype, item.point_snaktype];
   return (
-    item.valid_from_lo != null || item.valid_until_lo != null || item.point_lo != null ||
+    item.valid_from_lo != null ||
+    item.valid_until_lo != null ||
+    item.point_lo != null ||
     kinds.some((kind) => kind === "somevalue" || kind === "novalue")
   );
 }
@@ -45,11 +47,19 @@ export function recordBar(item, x, y, height) {
   const to = x(toDay(item.last_seen));
   const width = Math.max(MIN_WIDTH, to - from);
   const seen = (item.snapshots ?? []).join(", ");
-  const title = `${valueName(item)}: recorded ${item.first_seen} – ${item.last_seen}` +
+  const title =
+    `${valueName(item)}: recorded ${item.first_seen} – ${item.last_seen}` +
     ` in ${seen}${item.current ? " (still in the latest snapshot)" : ""}; rank ${item.rank}`;
   return svg(
     "rect",
-    { class: "bar-record", "data-kind": "record", x: from - (to - from < MIN_WIDTH ? MIN_WIDTH / 2 : 0), y, width, height },
+    {
+      class: "bar-record",
+      "data-kind": "record",
+      x: from - (to - from < MIN_WIDTH ? MIN_WIDTH / 2 : 0),
+      y,
+      width,
+      height,
+    },
     svg("title", {}, title),
   );
 }
@@ -71,32 +81,44 @@ function band(x, lo, hi, y, height, [left, right]) {
   return svg("rect", { class: "bar-valid-band", x: x(from), y: y - 2, width, height: height + 4 });
 }
 
-// An interval wholly before or after the axis is a labelled pointer at that edge, so that
-// the lane does not look empty ("all dates" shows it whole).
-function offAxis(item, x, y, height, [left, right]) {
-  const starts = [[item.valid_from_lo, item.valid_from_text], [item.point_lo, item.point_text]]
-    .filter(([day]) => day != null);
-  const ends = [[item.valid_until_hi, item.valid_until_text], [item.point_hi, item.point_text]]
-    .filter(([day]) => day != null);
-  const endsBefore = ends.length && Math.max(...ends.map(([day]) => day)) < left && item.valid_until_snaktype !== "somevalue";
+// An interval wholly before or after the axis, in words for the label column (`◂ 1990`,
+// `2031 ▸`), and the edge it lies beyond; null for one the axis shows.
+export function offAxis(item, [left, right]) {
+  const starts = [
+    [item.valid_from_lo, item.valid_from_text],
+    [item.point_lo, item.point_text],
+  ].filter(([day]) => day != null);
+  const ends = [
+    [item.valid_until_hi, item.valid_until_text],
+    [item.point_hi, item.point_text],
+  ].filter(([day]) => day != null);
+  const endsBefore =
+    ends.length &&
+    Math.max(...ends.map(([day]) => day)) < left &&
+    item.valid_until_snaktype !== "somevalue";
   const startsAfter = starts.length && Math.min(...starts.map(([day]) => day)) > right;
   if (endsBefore) {
     const [, text] = ends.reduce((a, b) => (b[0] > a[0] ? b : a));
-    return svg("text", { class: "value-label off-axis", x: x(left) + 2, y: y + height + 1 }, `◂ ${text}`);
+    return { side: "before", text: `◂ ${text}` };
   }
   if (startsAfter) {
     const [, text] = starts.reduce((a, b) => (b[0] < a[0] ? b : a));
-    const at = { x: x(right) - 2, y: y + height + 1, "text-anchor": "end" };
-    return svg("text", { class: "value-label off-axis", ...at }, `${text} ▸`);
+    return { side: "after", text: `${text} ▸` };
   }
   return null;
 }
 
 export function validBar(item, x, y, height, domain) {
   const [left, right] = domain;
-  const pointer = offAxis(item, x, y, height, domain);
-  if (pointer) {
-    const group = svg("g", { "data-kind": "valid", class: "bar-valid" }, pointer);
+  const beyond = offAxis(item, domain);
+  if (beyond) {
+    // a pointer at the edge; its dates are written in the label column (timeline.js)
+    const before = beyond.side === "before";
+    const group = svg(
+      "g",
+      { "data-kind": "valid", class: "bar-valid" },
+      arrow(x(before ? left : right), y, height, !before),
+    );
     const text = `${valueName(item)}: ${describe(item)}`;
     group.append(svg("title", {}, `${text} (outside this axis: choose “all dates”)`));
     return group;
@@ -114,15 +136,35 @@ export function validBar(item, x, y, height, domain) {
     if (start === "unknown" || end === "unknown") {
       const from = start === "unknown" ? x(left) : a;
       const to = end === "unknown" ? x(right) : b;
-      group.append(svg("line", { class: "bar-valid-unknown", x1: from, x2: to, y1: y + height / 2, y2: y + height / 2 }));
+      group.append(
+        svg("line", {
+          class: "bar-valid-unknown",
+          x1: from,
+          x2: to,
+          y1: y + height / 2,
+          y2: y + height / 2,
+        }),
+      );
       const mark = start === "unknown" ? from + 2 : to - 10;
-      group.append(svg("text", { x: mark, y: y + height + 1, class: "value-label" }, "?"));
+      group.append(
+        svg("text", { x: mark, y: y + height + 1, class: "value-label unknown-mark" }, "?"),
+      );
     }
     if (solidTo > solidFrom || (start === "date" && end === "date")) {
-      group.append(svg("rect", { class: "bar-valid-body", x: solidFrom, y, width: Math.max(2, solidTo - solidFrom), height }));
+      group.append(
+        svg("rect", {
+          class: "bar-valid-body",
+          x: solidFrom,
+          y,
+          width: Math.max(2, solidTo - solidFrom),
+          height,
+        }),
+      );
     }
-    if (start === "date") group.append(band(x, item.valid_from_lo, item.valid_from_hi, y, height, domain) ?? "");
-    if (end === "date") group.append(band(x, item.valid_until_lo, item.valid_until_hi, y, height, domain) ?? "");
+    if (start === "date")
+      group.append(band(x, item.valid_from_lo, item.valid_from_hi, y, height, domain) ?? "");
+    if (end === "date")
+      group.append(band(x, item.valid_until_lo, item.valid_until_hi, y, height, domain) ?? "");
     if (start === "open" || start === "none") group.append(arrow(x(left), y, height, false));
     if (end === "open" || end === "none") group.append(arrow(x(right), y, height, true));
   }
@@ -131,7 +173,12 @@ export function validBar(item, x, y, height, domain) {
     group.append(band(x, item.point_lo, item.point_hi, y, height, domain) ?? "");
     const mid = clampX((x(item.point_lo) + x(item.point_hi)) / 2);
     const half = height / 2 + 3;
-    group.append(svg("path", { class: "bar-point", d: `M${mid},${y - 3} l5,${half} l-5,${half} l-5,${-half} Z` }));
+    group.append(
+      svg("path", {
+        class: "bar-point",
+        d: `M${mid},${y - 3} l5,${half} l-5,${half} l-5,${-half} Z`,
+      }),
+    );
   }
   const outside = outsideAxis(item, left, right);
   group.append(svg("title", {}, `${valueName(item)}: ${describe(item)}${outside}`));
@@ -153,6 +200,10 @@ function describe(item) {
 }
 
 function outsideAxis(item, left, right) {
-  const days = ["valid_from_lo", "valid_until_hi", "point_lo", "point_hi"].map((f) => item[f]).filter((d) => d != null);
-  return days.some((day) => day < left || day > right) ? " (partly outside this axis: choose “all dates”)" : "";
+  const days = ["valid_from_lo", "valid_until_hi", "point_lo", "point_hi"]
+    .map((f) => item[f])
+    .filter((d) => d != null);
+  return days.some((day) => day < left || day > right)
+    ? " (partly outside this axis: choose “all dates”)"
+    : "";
 }

@@ -1,6 +1,7 @@
 // Wires the explorer together: reads the URL state, loads the snapshots, then the panels, and
-// keeps them in step as the state changes. Sets <html data-ready="1"> once the first view is
-// drawn (the browser tests wait for it).
+// keeps them in step as the state changes. An address naming no entity opens the one with the
+// most changed groups at the cutoff (start.js), so the first screen is never empty. Sets
+// <html data-ready="1"> once the first view is drawn (the browser tests wait for it).
 
 import { getJson } from "./api.js";
 import { createCutoffControls } from "./cutoff.js";
@@ -8,9 +9,10 @@ import { clamp, firstOfMonth, toDay, toIso } from "./dates.js";
 import { createEntityPanel } from "./entity.js";
 import { createFacts } from "./facts.js";
 import { drawLegend } from "./legend.js";
-import { problem } from "./messages.js";
+import { problem, say } from "./messages.js";
 import { createSearch } from "./search.js";
 import { createStalenessPanel } from "./staleness-panel.js";
+import { createStart } from "./start.js";
 import { followHistory, loadFromUrl, state, subscribe, toSearch, update } from "./state.js";
 
 const DEBOUNCE_MS = 250;
@@ -21,7 +23,18 @@ let snapshots = [];
 const cutoffControls = createCutoffControls({
   dateInput: byId("cutoff-date"),
   range: byId("cutoff-range"),
-  onChange: (cutoff) => update({ cutoff }),
+  onChange: (cutoff) => {
+    byId("choose-messages").querySelector(".message-date")?.remove();
+    update({ cutoff });
+  },
+  onInvalid: (text) => {
+    byId("choose-messages").querySelector(".message-date")?.remove();
+    say(
+      byId("choose-messages"),
+      "date",
+      `“${text}” is not a date: write the cutoff as YYYY-MM-DD, for example ${state.cutoff}.`,
+    );
+  },
 });
 
 const entityPanel = createEntityPanel({
@@ -53,6 +66,13 @@ const facts = createFacts({
   onEntity: (entity) => update({ entity }, { push: true }),
 });
 
+const startList = createStart({
+  list: byId("start-list"),
+  caption: byId("start-caption"),
+  messages: byId("start-messages"),
+  onEntity: (entity) => update({ entity }, { push: true }),
+});
+
 createSearch({
   input: byId("search-input"),
   list: byId("search-list"),
@@ -75,16 +95,33 @@ function validCutoff(iso) {
 
 function loadEntity() {
   if (!state.entity) return Promise.resolve();
-  const loaded = entityPanel.load({ qid: state.entity, snapshots, axis: state.axis, cutoff: state.cutoff });
+  const loaded = entityPanel.load({
+    qid: state.entity,
+    snapshots,
+    axis: state.axis,
+    cutoff: state.cutoff,
+  });
   return loaded.then(() => entityPanel.paintLevels(state.cutoff, state.mode));
 }
 
 const loadFacts = () => facts.load(state);
 const loadStaleness = () => staleness.load(state);
 
+// The most changed entities; with no entity named yet, the first of them is opened (the
+// address then names it, so a reload or a link shows the same).
+async function loadStart() {
+  const first = await startList.load(state);
+  if (state.entity || !first) return;
+  state.entity = first;
+  history.replaceState(null, "", toSearch(state));
+  await loadEntity();
+}
+
 function showControls() {
   cutoffControls.show(state.cutoff);
-  document.querySelectorAll("input[name=axis]").forEach((radio) => (radio.checked = radio.value === state.axis));
+  for (const radio of document.querySelectorAll("input[name=axis]")) {
+    radio.checked = radio.value === state.axis;
+  }
   byId("mode-select").value = state.mode;
 }
 
@@ -104,14 +141,15 @@ function onChange(keys) {
     debounce = setTimeout(() => {
       if (!keys.has("entity")) entityPanel.paintLevels(state.cutoff, state.mode);
       loadFacts();
+      if (keys.has("cutoff") || keys.has("mode")) startList.load(state);
     }, DEBOUNCE_MS);
   }
 }
 
 byId("mode-select").addEventListener("change", (event) => update({ mode: event.target.value }));
-document.querySelectorAll("input[name=axis]").forEach((radio) =>
-  radio.addEventListener("change", () => update({ axis: radio.value })),
-);
+for (const radio of document.querySelectorAll("input[name=axis]")) {
+  radio.addEventListener("change", () => update({ axis: radio.value }));
+}
 
 async function start() {
   loadFromUrl();
@@ -125,9 +163,15 @@ async function start() {
   const subset = snapshots.some((s) => s.coverage === "subset");
   byId("store-summary").textContent =
     `${snapshots.length} snapshots: ${snapshots.map((s) => `${s.name} (${s.date})`).join(", ")}.` +
-    (subset ? " Subset snapshots each hold a different sample of entities, so many groups are not covered." : "");
+    (subset
+      ? " Subset snapshots each hold a different sample of entities, " +
+        "so many groups are not covered."
+      : "");
   if (snapshots.length < 2 || toDay(latest.date) - toDay(first.date) < 2) {
-    const why = { title: "Too few snapshots", detail: "a cutoff needs two snapshots at least two days apart" };
+    const why = {
+      title: "Too few snapshots",
+      detail: "a cutoff needs two snapshots at least two days apart",
+    };
     problem(byId("choose-messages"), why, "Cannot classify");
     return;
   }
@@ -146,7 +190,7 @@ async function start() {
   showControls();
   subscribe(onChange);
   followHistory();
-  await Promise.allSettled([loadEntity(), loadFacts(), loadStaleness()]);
+  await Promise.allSettled([loadEntity(), loadStart(), loadFacts(), loadStaleness()]);
 }
 
 start().finally(() => {

@@ -1,8 +1,8 @@
 // What a panel tells its reader: the service's notes, problems (title + detail) and loading
 // states, in a live region so screen readers hear them too.
 
-import { html, clear } from "./svg.js";
 import { isAbort } from "./api.js";
+import { clear, html } from "./svg.js";
 
 export function clearMessages(box) {
   clear(box);

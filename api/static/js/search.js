@@ -2,7 +2,7 @@
 // Arrow keys move through the options, Enter opens one, Escape closes the list.
 
 import { getJson, isAbort } from "./api.js";
-import { html, clear } from "./svg.js";
+import { clear, html } from "./svg.js";
 
 const DEBOUNCE_MS = 200;
 
@@ -21,7 +21,9 @@ export function createSearch({ input, list, messages, onChoose }) {
 
   function highlight(index) {
     active = index;
-    [...list.children].forEach((node, i) => node.setAttribute("aria-selected", String(i === index)));
+    for (const [i, option] of [...list.children].entries()) {
+      option.setAttribute("aria-selected", String(i === index));
+    }
     const node = list.children[index];
     if (node) {
       input.setAttribute("aria-activedescendant", node.id);
@@ -44,7 +46,9 @@ export function createSearch({ input, list, messages, onChoose }) {
     clear(list);
     clear(messages);
     if (!items.length) {
-      messages.append(html("p", { class: "message message-note" }, `No entity matches “${query}”.`));
+      messages.append(
+        html("p", { class: "message message-note" }, `No entity matches “${query}”.`),
+      );
       close();
       return;
     }
@@ -88,7 +92,8 @@ export function createSearch({ input, list, messages, onChoose }) {
       if (isAbort(error)) return;
       close();
       clear(messages);
-      const detail = error.status === 404 ? "this service has no /v1/search; type a QID" : error.message;
+      const detail =
+        error.status === 404 ? "this service has no /v1/search; type a QID" : error.message;
       messages.append(html("p", { class: "message message-error" }, `Search failed: ${detail}`));
     }
   }
@@ -114,7 +119,7 @@ export function createSearch({ input, list, messages, onChoose }) {
     } else if (event.key === "Enter") {
       event.preventDefault();
       const typed = input.value.trim().toUpperCase();
-      if (open) choose(active >= 0 ? active : 0);
+      if (open) choose(Math.max(active, 0));
       // a bare QID opens even when the service has no search
       else if (/^Q\d+$/.test(typed)) onChoose(typed);
     } else if (event.key === "Escape") {

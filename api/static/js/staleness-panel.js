@@ -4,10 +4,10 @@
 
 import { getJson } from "./api.js";
 import { toDay } from "./dates.js";
-import { clear, html } from "./svg.js";
 import { clearMessages, loading, notes, problem, say } from "./messages.js";
 import { createStaleness } from "./staleness.js";
 import { drawStalenessTable } from "./staleness-table.js";
+import { clear, html } from "./svg.js";
 
 export function createStalenessPanel({ chart, table, marksBox, messages, onCutoff, onMarks }) {
   const curve = createStaleness(chart, { onCutoff });
@@ -20,7 +20,11 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
     const high = toDay(answer.current);
     const outside = [];
     for (const seed of answer.seed_cutoffs ?? []) {
-      const box = html("input", { type: "checkbox", value: seed.name, checked: marked.includes(seed.name) });
+      const box = html("input", {
+        type: "checkbox",
+        value: seed.name,
+        checked: marked.includes(seed.name),
+      });
       box.addEventListener("change", () => {
         const names = [...marksBox.querySelectorAll("input:checked")].map((b) => b.value);
         onMarks(names);
@@ -30,13 +34,21 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
       const day = toDay(seed.date);
       if (marked.includes(seed.name) && (day < low || day > high)) outside.push(seed);
     }
-    if (!answer.seed_cutoffs?.length) marksBox.append(html("p", { class: "help" }, "The service lists no research cutoffs."));
+    if (!answer.seed_cutoffs?.length)
+      marksBox.append(html("p", { class: "help" }, "The service lists no research cutoffs."));
     for (const seed of outside) {
-      marksBox.append(html("p", { class: "message message-note" },
-        `${seed.name} (${seed.date}) lies outside this store's span ` +
-          `(${answer.init} – ${answer.current}), so the curve cannot show it.`));
+      marksBox.append(
+        html(
+          "p",
+          { class: "message message-note" },
+          `${seed.name} (${seed.date}) lies outside this store's span ` +
+            `(${answer.init} – ${answer.current}), so the curve cannot show it.`,
+        ),
+      );
     }
-    return (answer.seed_cutoffs ?? []).filter((seed) => marked.includes(seed.name) && !outside.includes(seed));
+    return (answer.seed_cutoffs ?? []).filter(
+      (seed) => marked.includes(seed.name) && !outside.includes(seed),
+    );
   }
 
   function draw() {
@@ -48,15 +60,27 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
 
   async function load({ mode, marks, cutoff }) {
     view = { marks, cutoff };
-    loading(messages, "Loading the staleness curve (made once per store; the first time can take a while)…");
+    loading(
+      messages,
+      "Loading the staleness curve (made once per store; the first time can take a while)…",
+    );
     try {
-      answer = await getJson("/v1/staleness", { mode }, {
-        onWait: () => loading(messages, "The monthly classifications are being made; waiting for them…"),
-      });
+      answer = await getJson(
+        "/v1/staleness",
+        { mode },
+        {
+          onWait: () =>
+            loading(messages, "The monthly classifications are being made; waiting for them…"),
+        },
+      );
       clearMessages(messages);
       notes(messages, answer.notes);
       if (!answer.months.length) {
-        say(messages, "note", "The store's snapshots leave no whole month between the first and the latest.");
+        say(
+          messages,
+          "note",
+          "The store's snapshots leave no whole month between the first and the latest.",
+        );
       }
       draw();
     } catch (error) {
@@ -65,7 +89,11 @@ export function createStalenessPanel({ chart, table, marksBox, messages, onCutof
       clear(chart);
       clear(table);
       if (error.status === 404 && error.problem?.type?.endsWith("/not-found")) {
-        say(messages, "note", "This service has no /v1/staleness yet, so the curve cannot be drawn.");
+        say(
+          messages,
+          "note",
+          "This service has no /v1/staleness yet, so the curve cannot be drawn.",
+        );
       } else {
         problem(messages, error, "Could not load the staleness curve");
       }

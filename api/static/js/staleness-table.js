@@ -14,9 +14,19 @@ export function drawStalenessTable(container, months, onCutoff) {
       html("th", { scope: "row" }, month.cutoff),
       html("td", { class: "number" }, month.total),
       html("td", { class: "number" }, month.covered),
-      LEVEL_NAMES.map((level) => html("td", { class: "number", "data-level": level }, month.counts[level] ?? 0)),
-      html("td", { class: "number" }, month.covered ? `${((100 * month.counts.stable) / month.covered).toFixed(1)}%` : "—"),
-      html("td", {}, html("button", { type: "button", onclick: () => onCutoff(month.cutoff) }, "Use as cutoff")),
+      LEVEL_NAMES.map((level) =>
+        html("td", { class: "number", "data-level": level }, month.counts[level] ?? 0),
+      ),
+      html(
+        "td",
+        { class: "number" },
+        month.covered ? `${((100 * month.counts.stable) / month.covered).toFixed(1)}%` : "—",
+      ),
+      html(
+        "td",
+        {},
+        html("button", { type: "button", onclick: () => onCutoff(month.cutoff) }, "Use as cutoff"),
+      ),
     ),
   );
   container.append(
@@ -24,7 +34,15 @@ export function drawStalenessTable(container, months, onCutoff) {
       "table",
       {},
       html("caption", { class: "visually-hidden" }, "Level counts by cutoff month"),
-      html("thead", {}, html("tr", {}, head.map((name) => html("th", { scope: "col" }, name)))),
+      html(
+        "thead",
+        {},
+        html(
+          "tr",
+          {},
+          head.map((name) => html("th", { scope: "col" }, name)),
+        ),
+      ),
       html("tbody", {}, rows),
     ),
   );

@@ -1,6 +1,7 @@
-// The view's state lives in the URL (?entity=Q42&cutoff=…&mode=…&level=…&pid=…&axis=…&marks=…)
-// so a link restores it. Entity changes push a history entry (Back returns to the previous
-// entity); tuning changes (cutoff, filters) replace the current one.
+// The view's state lives in the URL
+// (?entity=Q42&cutoff=…&mode=…&level=…&pid=…&axis=…&marks=…) so a link restores it. Entity
+// changes push a history entry (Back returns to the previous entity); tuning changes (cutoff,
+// filters) replace the current one.
 
 import { isIsoDay } from "./dates.js";
 import { LEVEL_NAMES } from "./levels.js";
@@ -18,7 +19,10 @@ export const state = {
 };
 
 function list(text) {
-  return (text ?? "").split(",").map((part) => part.trim()).filter(Boolean);
+  return (text ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 export function parse(search) {
@@ -29,8 +33,15 @@ export function parse(search) {
     entity: /^Q\d+$/.test(entity) ? entity : null,
     cutoff: isIsoDay(cutoff) ? cutoff : null,
     mode: params.get("mode") === "valid" ? "valid" : "record",
-    level: params.getAll("level").flatMap(list).filter((name) => LEVEL_NAMES.includes(name)),
-    pid: params.getAll("pid").flatMap(list).map((p) => p.toUpperCase()).filter((p) => /^P\d+$/.test(p)),
+    level: params
+      .getAll("level")
+      .flatMap(list)
+      .filter((name) => LEVEL_NAMES.includes(name)),
+    pid: params
+      .getAll("pid")
+      .flatMap(list)
+      .map((p) => p.toUpperCase())
+      .filter((p) => /^P\d+$/.test(p)),
     axis: params.get("axis") === "all" ? "all" : "span",
     marks: params.getAll("marks").flatMap(list),
   };
@@ -50,7 +61,9 @@ export function toSearch(value) {
 }
 
 function changedKeys(next) {
-  return Object.keys(next).filter((key) => JSON.stringify(state[key]) !== JSON.stringify(next[key]));
+  return Object.keys(next).filter(
+    (key) => JSON.stringify(state[key]) !== JSON.stringify(next[key]),
+  );
 }
 
 function notify(keys) {

@@ -20,8 +20,16 @@ export function createTimelineTable(container) {
     clear(container);
     levelCells.length = 0;
     const head = [
-      "Property", "Value", "Recorded from", "Recorded until", "Snapshots",
-      "Valid from", "Valid until", "Point in time", "Rank", "Level at cutoff",
+      "Property",
+      "Value",
+      "Recorded from",
+      "Recorded until",
+      "Snapshots",
+      "Valid from",
+      "Valid until",
+      "Point in time",
+      "Rank",
+      "Level at cutoff",
     ];
     const body = items.map((item) => {
       const level = html("td", { "data-pid": item.pid });
@@ -46,7 +54,15 @@ export function createTimelineTable(container) {
         "table",
         {},
         html("caption", { class: "visually-hidden" }, "Statements of the entity"),
-        html("thead", {}, html("tr", {}, head.map((name) => html("th", { scope: "col" }, name)))),
+        html(
+          "thead",
+          {},
+          html(
+            "tr",
+            {},
+            head.map((name) => html("th", { scope: "col" }, name)),
+          ),
+        ),
         html("tbody", {}, body),
       ),
     );

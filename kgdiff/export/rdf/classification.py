@@ -14,16 +14,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kgdiff import wikibase_rdf as vocab
 from kgdiff.evidence.supported import evidence_wiki
-from kgdiff.export.classified import GroupChoice, export_source
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf.sites import site_of
 from kgdiff.export.rdf.triples import rows
+from kgdiff.query.classified import GroupChoice, export_source
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
 
-PROV_DERIVED = "<http://www.w3.org/ns/prov#wasDerivedFrom>"
+PROV_DERIVED = f"<{vocab.PROV_DERIVED}>"
 XSD_DATE = nt.XSD + "date"
 BATCH_ROWS = 20_000
 _ENTITY_ID = re.compile(r"[QPL][1-9]\d*")

@@ -83,7 +83,10 @@ class _Block:
 
     def __init__(self, qid: str) -> None:
         self.own_prefix = nt.entity(qid) + " "
-        self.own: list[str] = []
+        self.own: dict[str, None] = {}
+        """The entity's own triples, each once: two best-ranked statements of one value
+        (Q183's two P463 statements of Q7825) state one ``wdt:`` triple, and N-Triples
+        written twice is one triple that a line count reads as two."""
         self.nodes: list[str] = []
         self.pages: list[str] = []
         self.values: dict[str, None] = {}
@@ -91,14 +94,14 @@ class _Block:
     def add(self, lines: Iterable[str], into: list[str]) -> None:
         for text in lines:
             if text.startswith(self.own_prefix):
-                self.own.append(text)
+                self.own[text] = None
             elif text.startswith(VALUE_PREFIX):
                 self.values[text] = None  # a value node shared by two snaks: written once
             else:
                 into.append(text)
 
     def lines(self) -> list[str]:
-        return self.own + self.nodes + self.pages + list(self.values)
+        return [*self.own, *self.nodes, *self.pages, *self.values]
 
 
 def _each(rows: Iterable[Row], to_lines: Callable[[Row], Iterator[str]]) -> Iterator[str]:

@@ -1,4 +1,5 @@
-"""N-Triples terms: IRIs, literals and the Wikibase namespaces (W3C RDF 1.1 N-Triples).
+"""N-Triples terms: IRIs, literals and the Wikibase namespaces (W3C RDF 1.1 N-Triples), the
+namespaces' IRIs as :mod:`kgdiff.wikibase_rdf` gives them to the RDF reader too.
 
 Terms are built as strings, not rdflib nodes: a whole snapshot has hundreds of millions of
 triples, and formatting them directly is several times faster than going through a graph.
@@ -9,19 +10,23 @@ from __future__ import annotations
 import re
 from typing import Final
 
-WD: Final = "http://www.wikidata.org/entity/"
-WDS: Final = WD + "statement/"
-WDV: Final = "http://www.wikidata.org/value/"
-PROP: Final = "http://www.wikidata.org/prop/"
-GENID: Final = "http://www.wikidata.org/.well-known/genid/"
-WIKIBASE: Final = "http://wikiba.se/ontology#"
-RDF_TYPE: Final = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
-RDFS_LABEL: Final = "<http://www.w3.org/2000/01/rdf-schema#label>"
-SKOS: Final = "http://www.w3.org/2004/02/skos/core#"
-SCHEMA: Final = "http://schema.org/"
-OWL_SAME_AS: Final = "<http://www.w3.org/2002/07/owl#sameAs>"
-XSD: Final = "http://www.w3.org/2001/XMLSchema#"
-GEO_WKT: Final = "http://www.opengis.net/ont/geosparql#wktLiteral"
+from kgdiff import wikibase_rdf as vocab
+
+WD: Final = vocab.WD
+WDS: Final = vocab.WDS
+WDV: Final = vocab.WDV
+PROP: Final = vocab.PROP
+GENID: Final = vocab.GENID
+WIKIBASE: Final = vocab.WIKIBASE
+SKOS: Final = vocab.SKOS
+SCHEMA: Final = vocab.SCHEMA
+XSD: Final = vocab.XSD
+GEO_WKT: Final = vocab.GEO_WKT
+RDF_TYPE: Final = f"<{vocab.RDF_TYPE}>"
+RDFS_LABEL: Final = f"<{vocab.RDFS_LABEL}>"
+OWL_SAME_AS: Final = f"<{vocab.OWL_SAME_AS}>"
+WRITTEN_KINDS: Final = ("wdt", "p", "ps", "psv", "pq", "pqv", "wdno")
+"""The kinds of property predicate written (:data:`kgdiff.wikibase_rdf.PROPERTY_PATHS`)."""
 KGDIFF: Final = "https://kgdiff.org/ns#"
 """kgdiff's own vocabulary (the classification's classes and properties, docs/rdf.md)."""
 KGDIFF_GRAPH: Final = "https://kgdiff.org/graph/"
@@ -31,17 +36,11 @@ PREFIXES: Final = {
     "wd": WD,
     "s": WDS,
     "v": WDV,
-    "wdt": PROP + "direct/",
-    "p": PROP,
-    "ps": PROP + "statement/",
-    "psv": PROP + "statement/value/",
-    "pq": PROP + "qualifier/",
-    "pqv": PROP + "qualifier/value/",
-    "wdno": PROP + "novalue/",
+    **{kind: PROP + vocab.PROPERTY_PATHS[kind] for kind in WRITTEN_KINDS},
     "wikibase": WIKIBASE,
     "skos": SKOS,
     "schema": SCHEMA,
-    "geo": "http://www.opengis.net/ont/geosparql#",
+    "geo": vocab.GEO,
     "xsd": XSD,
 }
 """The prefixes Wikidata's dumps use for what this export writes (Turtle output binds them)."""

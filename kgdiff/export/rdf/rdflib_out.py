@@ -12,8 +12,9 @@ from pathlib import Path
 import rdflib
 
 from kgdiff.export.rdf import ntriples as nt
+from kgdiff.wikibase_rdf import PROV
 
-PREFIXES = {**nt.PREFIXES, "kgdiff": nt.KGDIFF, "prov": "http://www.w3.org/ns/prov#"}
+PREFIXES = {**nt.PREFIXES, "kgdiff": nt.KGDIFF, "prov": PROV}
 
 
 def _bind(graph: rdflib.Graph) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 from kgdiff.errors import UsageError
 from kgdiff.export.rdf.entity_order import RANGE_ENTITIES
 from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.classify import check_dates
 
 FORMATS = ("nt", "ttl", "nq", "trig")
 QUADS = ("nq", "trig")
@@ -51,7 +50,8 @@ class RdfResult:
 
 
 def classification_days(text: str) -> tuple[date, date, date]:
-    """``INIT,CUTOFF,CURRENT`` as three dates, init < cutoff < current (a usage error)."""
+    """``INIT,CUTOFF,CURRENT`` as three dates (their order is checked with the store, as
+    every face checks it: :mod:`kgdiff.temporal.window`)."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 3:
         raise UsageError(
@@ -65,7 +65,6 @@ def classification_days(text: str) -> tuple[date, date, date]:
             raise UsageError(
                 f"--classification: the {role} date {part!r} is not a date; write YYYY-MM-DD"
             ) from exc
-    check_dates(days[0], days[1], days[2])
     return days[0], days[1], days[2]
 
 

@@ -12,12 +12,12 @@ import pyarrow as pa
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf.sites import page_url, site_of
 from kgdiff.export.rdf.snaks import snak_lines
+from kgdiff.wikibase_rdf import ONTOLEX_ENTRY, RANK_CLASSES
 
-RANKS = {"preferred": "PreferredRank", "normal": "NormalRank", "deprecated": "DeprecatedRank"}
 ENTITY_CLASSES = {
     "item": nt.wb("Item"),
     "property": nt.wb("Property"),
-    "lexeme": "<http://www.w3.org/ns/lemon/ontolex#LexicalEntry>",
+    "lexeme": f"<{ONTOLEX_ENTRY}>",
 }
 TERM_PREDICATES = {
     "label": (nt.RDFS_LABEL, f"<{nt.SKOS}prefLabel>", f"<{nt.SCHEMA}name>"),
@@ -117,7 +117,7 @@ def statement_lines(
     yield nt.line(node, nt.RDF_TYPE, nt.wb("Statement"))
     if row["best"]:
         yield nt.line(node, nt.RDF_TYPE, nt.wb("BestRank"))
-    yield nt.line(node, nt.wb("rank"), nt.wb(RANKS[row["rank"]]))
+    yield nt.line(node, nt.wb("rank"), nt.wb(RANK_CLASSES[row["rank"]]))
     yield from snak_lines(node, "ps", pid, row, datatype, sid)
 
 

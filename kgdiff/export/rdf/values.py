@@ -16,9 +16,8 @@ from urllib.parse import quote
 
 from kgdiff.export.rdf import ntriples as nt
 from kgdiff.export.rdf.times import parse_key, xsd_datetime
+from kgdiff.wikibase_rdf import COMMONS_DATA, MEDIA
 
-MEDIA = "http://commons.wikimedia.org/wiki/Special:FilePath/"
-COMMONS_DATA = "http://commons.wikimedia.org/data/main/"
 EARTH = "Q2"
 ONE = "1"
 ENTITY_TYPES = frozenset(

@@ -36,34 +36,20 @@ from kgdiff.export.rdf.request import (
     check_snapshots,
     classification_days,
 )
+from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import render
+from kgdiff.store.compact import write_whole
 from kgdiff.store.layout import StoreLayout, table_files
+from kgdiff.store.property_datatypes import property_datatypes
+from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import Build
 
-__all__ = ["RdfRequest", "RdfResult", "export_rdf", "property_datatypes", "snapshot_graph"]
+__all__ = ["RdfRequest", "RdfResult", "export_rdf", "snapshot_graph"]
 MEMORY_LIMIT = "1GB"
 
 
 def _files(folder: Path, table: str) -> list[str]:
     return [str(path) for path in table_files(folder, table)]
-
-
-def property_datatypes(
-    connection: duckdb.DuckDBPyConnection, layout: StoreLayout
-) -> dict[str, str]:
-    """The datatype of each property as the store's snapshots record it."""
-    folders = [layout.snapshot_dir(name) for name in layout.published_names()]
-    files = {
-        t: [f for d in folders for f in _files(d, t)]
-        for t in ("statements", "qualifiers", "entities")
-    }
-    sql = render(
-        "rdf/datatypes",
-        statement_files=files["statements"],
-        qualifier_files=files["qualifiers"],
-        entity_files=files["entities"],
-    )
-    return dict(connection.execute(sql).fetchall())
 
 
 def _check_entities(
@@ -115,8 +101,6 @@ def as_quads(lines: Iterator[str], graph: str) -> Iterator[str]:
 
 def _classification(layout: StoreLayout, request: RdfRequest) -> Build:
     """The classification build asked for (built once, then reused, as ``kgdiff classify``)."""
-    from kgdiff.query.graph import KnowledgeGraph  # the query layer imports the exports
-
     assert request.classification is not None
     init, cutoff, current = classification_days(request.classification)
     graph = KnowledgeGraph.open(layout.root)
@@ -166,6 +150,18 @@ def _write(lines: Iterator[str], request: RdfRequest, path: Path) -> int:
         return _write_lines(lines, out)
 
 
+def _whole(layout: StoreLayout, snapshots: dict[str, Path], spill: Path) -> dict[str, Path]:
+    """``snapshots`` with each one stored as a delta written whole into ``spill`` (the
+    export reads a snapshot's files: a delta's hold its changes only)."""
+    manifests = {m.name: m for m in list_snapshots(layout)}
+    return {
+        name: write_whole(layout, name, spill)
+        if (manifest := manifests.get(name)) is not None and manifest.delta is not None
+        else folder
+        for name, folder in snapshots.items()
+    }
+
+
 def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     """Write the snapshots (and classification) of ``request`` as RDF to ``request.out``
     (whole or not at all)."""
@@ -183,6 +179,7 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
     }
     connection = duckdb.connect(config=config)
     try:
+        snapshots = _whole(layout, snapshots, Path(spill.name))
         _check_entities(connection, list(snapshots.values()), request)
         count = _write(_lines(connection, layout, snapshots, request, build), request, temporary)
         temporary.replace(request.out)

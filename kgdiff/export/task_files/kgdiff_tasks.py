@@ -5,8 +5,10 @@ of ``data/<config>/<split>.jsonl`` two folders up, so it runs from any working d
 
     inspect eval tasks/inspect/kgdiff_tasks.py@kgdiff_gen -T split=evolved --model …
 
-Task arguments: ``config`` (default ``qa``) and ``split`` (default: every split of the
-config). The answer matching is kgdiff's own (``kgdiff_metrics.py`` beside this file), so
+Task arguments: ``config`` (default ``qa``), ``split`` (default: every split of the
+config) and ``dry_run`` (``-T dry_run=true``: Inspect's mock model gives each record's gold
+answer, offline, so that a run checks the folder and its scorers without a model). The
+answer matching is kgdiff's own (``kgdiff_metrics.py`` beside this file), so
 ``em``, ``alias_em``, ``outdated_rate`` and ``unknown_rate`` mean what ``kgdiff score``
 reports.
 """
@@ -21,6 +23,7 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import Score, Scorer, Target, choice, includes, match, mean, scorer
 from inspect_ai.solver import TaskState, generate, multiple_choice, system_message
 
@@ -98,8 +101,31 @@ def chosen_kind() -> Scorer:
     return score
 
 
+def gold_model(replies: dict[str, str]) -> Model:
+    """Inspect's mock model answering a prompt with the reply of the longest text of
+    ``replies`` it holds. Its replies carry their token counts: Inspect then counts none
+    itself, which it does with tiktoken's o200k_base encoding, downloaded on first use (a run
+    of ``--model mockllm/model`` without network stops there)."""
+    texts = sorted(replies, key=len, reverse=True)
+
+    def reply(messages: list[ChatMessage], *_: Any) -> ModelOutput:
+        prompt = messages[-1].text
+        text = next((replies[known] for known in texts if known in prompt), "")
+        output = ModelOutput.from_content(model="mockllm", content=text)
+        asked, said = len(prompt.split()), len(text.split())
+        output.usage = ModelUsage(input_tokens=asked, output_tokens=said, total_tokens=asked + said)
+        return output
+
+    return get_model("mockllm/model", custom_outputs=reply)
+
+
+def _model(dry_run: bool, replies: dict[str, str]) -> Model | None:
+    """The task's own model: the gold answers' for a dry run, else the one ``--model`` names."""
+    return gold_model(replies) if dry_run else None
+
+
 @task
-def kgdiff_gen(config: str = "qa", split: str = "") -> Task:
+def kgdiff_gen(config: str = "qa", split: str = "", dry_run: bool = False) -> Task:
     """Open questions answered in free text: kgdiff's matches, and Inspect's ``includes``."""
     samples = [
         Sample(
@@ -115,6 +141,7 @@ def kgdiff_gen(config: str = "qa", split: str = "") -> Task:
         )
         for record in records(config, split)
     ]
+    gold = {record["question"]: _first(record) for record in records(config, split)}
     return Task(
         dataset=MemoryDataset(samples, name=f"kgdiff_{config}_gen"),
         solver=[
@@ -122,11 +149,17 @@ def kgdiff_gen(config: str = "qa", split: str = "") -> Task:
             generate(),
         ],
         scorer=[kgdiff_answer(), includes()],
+        model=_model(dry_run, gold),
     )
 
 
+def _first(record: dict[str, Any]) -> str:
+    """A record's first answer, as a model that knows it would give it."""
+    return str((record.get("answer_labels") or record["answers"] or [""])[0])
+
+
 @task
-def kgdiff_mc(config: str = "qa", split: str = "") -> Task:
+def kgdiff_mc(config: str = "qa", split: str = "", dry_run: bool = False) -> Task:
     """Multiple choice: Inspect's ``choice`` and how often the outdated option is chosen."""
     samples = [
         Sample(
@@ -138,15 +171,17 @@ def kgdiff_mc(config: str = "qa", split: str = "") -> Task:
         )
         for record in records(config, split)
     ]
+    gold = {record["question"]: f"ANSWER: {record['gold']}" for record in records(config, split)}
     return Task(
         dataset=MemoryDataset(samples, name=f"kgdiff_{config}_mc"),
         solver=multiple_choice(),
         scorer=[choice(), chosen_kind()],
+        model=_model(dry_run, gold),
     )
 
 
 @task
-def kgdiff_tf(config: str = "qa", split: str = "") -> Task:
+def kgdiff_tf(config: str = "qa", split: str = "", dry_run: bool = False) -> Task:
     """True or false statements, the answer matched at the start of the reply."""
     samples = [
         Sample(
@@ -157,8 +192,13 @@ def kgdiff_tf(config: str = "qa", split: str = "") -> Task:
         )
         for record in records(config, split)
     ]
+    gold = {
+        record["tf_statement"]: "True" if record["tf_label"] else "False"
+        for record in records(config, split)
+    }
     return Task(
         dataset=MemoryDataset(samples, name=f"kgdiff_{config}_tf"),
         solver=[system_message("Reply with True or False."), generate()],
         scorer=match(location="begin"),
+        model=_model(dry_run, gold),
     )

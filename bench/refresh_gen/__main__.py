@@ -1,0 +1,5 @@
+"""``python -m bench.refresh_gen``."""
+
+from bench.refresh_gen.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,2 @@
+"""``kgdiff refresh``: a new snapshot from the changes since an earlier one, stored as a delta
+(docs/refresh.md)."""

@@ -1,0 +1,98 @@
+"""Value keys as the words a question's answer is written in (the benchmark export), and a
+timeline's values are labelled with (the query): below both, beside :mod:`kgdiff.timetext`.
+
+An item's answer is its label; every other value key (docs/data-model.md) is rendered here:
+a time at its precision ("26 July 1887", "July 1887", "1887", "1880s", "19th century",
+"13.798 billion years BCE": :mod:`kgdiff.timetext`, the words of every face), a
+quantity's amount (with its unit's label when the unit is an item), a monolingual text's text,
+a coordinate pair, a string as itself. ``<somevalue>`` and ``<novalue>`` are no answer a model
+could give, so they render to nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kgdiff.timetext import parsed_text
+from kgdiff.timevalue import TimeValueError, parse_time_key
+
+ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
+SPECIAL = frozenset({"<somevalue>", "<novalue>"})
+_TIME = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)")
+# monolingual text is ``lang:text`` (a URL's scheme is longer than a language code, and is
+# followed by //); a coordinate is ``lat,lon,globe``
+_MONOLINGUAL = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]+)*:(?!//)(.+)", re.DOTALL)
+_COORDINATE = re.compile(r"(-?[0-9.]+(?:e-?[0-9]+)?),(-?[0-9.]+(?:e-?[0-9]+)?),(?:Q[0-9]+)?")
+
+
+def text_language(value: str) -> str | None:
+    """The language code of a monolingual text value key (``ru`` of ``ru:Петроград``), None
+    for another value."""
+    found = _MONOLINGUAL.fullmatch(value)
+    return value.split(":", 1)[0] if found is not None else None
+
+
+def in_language(code: str, lang: str) -> bool:
+    """Whether a text in language ``code`` is written in ``lang``: the same code, or one of
+    its variants (``en-gb``, ``en-ca`` for ``en``)."""
+    return code == lang or code.startswith(f"{lang}-")
+
+
+def is_entity(value: str) -> bool:
+    """Whether a value key names an entity (item, property or lexeme)."""
+    return ENTITY_ID.fullmatch(value) is not None
+
+
+def time_precision(value: str) -> int | None:
+    """The precision of a time value key (9 a year, 11 a day), None for other values."""
+    found = _TIME.fullmatch(value)
+    return int(found.group(5)) if found else None
+
+
+def time_texts(value: str) -> list[str]:
+    """A time value key in words at its precision (:mod:`kgdiff.timetext`, the words of every
+    face: "26 July 1887", "13.798 billion years BCE", "15 March 44 BCE (Julian)"), then what a
+    model may write instead: a Julian date without its mark, and the ISO form of a day or a
+    month; empty when it is not a time."""
+    try:
+        parsed = parse_time_key(value)
+    except TimeValueError:
+        return []
+    texts = [parsed_text(parsed), parsed_text(parsed, calendar=False)]
+    found = _TIME.fullmatch(value)
+    if found is not None and parsed.precision >= 10 and parsed.month:
+        sign, year_text, month, day = found.group(1, 2, 3, 4)
+        if parsed.precision >= 11 and parsed.day:
+            texts.append(f"{sign if sign == '-' else ''}{year_text}-{month}-{day}")
+        else:
+            texts.append(f"{year_text}-{month}")
+    return list(dict.fromkeys(texts))
+
+
+def _amount(text: str) -> str:
+    return text[1:] if text.startswith("+") else text
+
+
+def value_texts(value: str, label_of: Callable[[str], str | None]) -> list[str]:
+    """The words of a non-item value key, the main one first (empty for ``<somevalue>``,
+    ``<novalue>`` and an unlabelled entity); ``label_of`` names a quantity's unit."""
+    if value in SPECIAL:
+        return []
+    if is_entity(value):
+        label = label_of(value)
+        return [label] if label else []
+    times = time_texts(value)
+    if times:
+        return times
+    if "|" in value:  # amount|unit
+        amount, unit = value.split("|", 1)
+        unit_label = label_of(unit) if is_entity(unit) else None
+        return [f"{_amount(amount)} {unit_label}" if unit_label else _amount(amount)]
+    text = _MONOLINGUAL.fullmatch(value)
+    if text is not None:
+        return [text.group(1)]
+    point = _COORDINATE.fullmatch(value)
+    if point is not None:
+        return [f"{float(point.group(1)):g}, {float(point.group(2)):g}"]
+    return [value]

@@ -1,0 +1,165 @@
+"""The distractor tiers' bound (kgdiff/export/tier_caps.py,
+docs/benchmark-export.md#option-kind-agreement): with the cap forced low on the demo's store
+(``KGDIFF_EXPORT_TIER_CAP``), every tier holds at most the cap, a larger tier keeps the
+candidates of the smallest digests (not its first ones) whatever order the rows come in, and
+the records still get distractors of their gold's kind; at the default cap the demo's tiers
+are whole."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import kgdiff
+from kgdiff.errors import UsageError
+from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
+from kgdiff.export.benchmark_model import BenchmarkRequest
+from kgdiff.export.groups import Groups, classified_groups
+from kgdiff.export.noise_frames import NoiseTiers
+from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
+from tests.benchmark_exports import export, file_bytes
+
+CAP = 3
+CONFIGS = ("qa", "temporal")
+
+
+def _groups(store: Path) -> Groups:
+    """The demo window's classified groups (the export's own reading of them)."""
+    kg = kgdiff.open(store)
+    request = BenchmarkRequest(cutoff=date(2014, 10, 11))
+    return classified_groups(kg, request, resolve_dates(kg, request), shipped_catalogue())
+
+
+def _snapshot(groups: Groups) -> str:
+    return str(groups.frame.get_column("current_snapshot")[0])
+
+
+def _tiers(store: Path) -> NoiseTiers:
+    groups = _groups(store)
+    try:
+        return groups.naming.tiers(_snapshot(groups))
+    finally:
+        groups.ahead.close()
+
+
+def test_every_tier_holds_at_most_the_cap(
+    export_demo_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = _tiers(export_demo_store)
+    largest = whole.sizes.get_column("n").max()
+    assert isinstance(largest, int)
+    # the demo's tiers are whole at the default cap (its export is the unbounded one) ...
+    assert CAP < largest < TIER_CAP
+    monkeypatch.setenv(TIER_CAP_ENV, str(CAP))
+    capped = _tiers(export_demo_store)
+    # ... and each is cut to the cap when it is forced low
+    assert capped.sizes.get_column("n").max() == CAP
+    assert capped.sizes.get_column("key").to_list() == whole.sizes.get_column("key").to_list()
+    counted = capped.members.group_by("tier").agg(pl.len().alias("n"), pl.col("index").max())
+    assert counted.filter((pl.col("n") > CAP) | (pl.col("index") >= pl.col("n"))).is_empty()
+    # only the candidates of some tier are kept
+    assert set(capped.candidates.get_column("cand")) == set(capped.members.get_column("cand"))
+
+
+def _kept(tiers: NoiseTiers) -> dict[str, list[str]]:
+    """Each tier's candidates (by value), by the tier's key."""
+    named = tiers.members.join(tiers.candidates, on="cand").join(
+        tiers.sizes.select(pl.col("tier"), pl.col("key")), on="tier"
+    )
+    grouped = named.sort("key", "value").group_by("key", maintain_order=True).agg("value")
+    keys, values = grouped.get_column("key").to_list(), grouped.get_column("value").to_list()
+    return dict(zip(keys, values, strict=True))
+
+
+def test_a_cut_tier_is_the_same_whatever_the_row_order_and_not_its_first_rows(
+    export_demo_store: Path,
+) -> None:
+    groups = _groups(export_demo_store)
+    try:
+        snapshot = _snapshot(groups)
+        pairs, words = groups.naming.pairs(), groups.naming.words(snapshot)
+        facts = groups.naming.facts()
+    finally:
+        groups.ahead.close()
+    shipped = shipped_catalogue()
+
+    def tiers(pairs: pl.DataFrame, words: pl.DataFrame, cap: int | None) -> NoiseTiers:
+        return NoiseTiers.of(pairs, words, shipped, [], facts.truths, facts.typical, cap)
+
+    kept = _kept(tiers(pairs, words, CAP))
+    shuffled = tiers(pairs.sample(fraction=1.0, shuffle=True, seed=7), words.reverse(), CAP)
+    assert _kept(shuffled) == kept
+    whole = _kept(tiers(pairs, words, None))
+    cut = {key: values for key, values in whole.items() if len(values) > CAP}
+    assert cut
+    assert all(
+        set(kept[key]) < set(values) and len(kept[key]) == CAP for key, values in cut.items()
+    )
+    # a sample of each tier, not its first candidates in any fixed order
+    assert any(kept[key] != values[:CAP] for key, values in cut.items())
+    assert any(kept[key] != sorted(values)[-CAP:] for key, values in cut.items())
+
+
+@pytest.fixture(scope="module")
+def capped(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The demo's ``qa`` and ``temporal`` export with every tier cut to :data:`CAP`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(TIER_CAP_ENV, str(CAP))
+        return export(export_demo_store, tmp_path_factory.mktemp("capped") / "out", configs=CONFIGS)
+
+
+def _noise(folder: Path) -> int:
+    found = 0
+    for path in (folder / "data").rglob("*.parquet"):
+        types = pl.read_parquet(path, columns=["choice_types"]).get_column("choice_types")
+        found += int(types.explode().eq("noise").sum() or 0)
+    return found
+
+
+def test_a_capped_export_still_offers_distractors_of_the_golds_kind(
+    capped: BenchmarkExport, export_demo_store: Path, tmp_path: Path
+) -> None:
+    assert capped.audit is not None
+    agreement = next(t for t in capped.audit.targets if t.key == "option_kind")
+    assert agreement.met, agreement.figure
+    assert _noise(capped.out) > 100
+    whole = export(export_demo_store, tmp_path / "whole", configs=CONFIGS)
+    # the cap changed which distractors are offered: it was applied
+    assert file_bytes(capped.out / "data") != file_bytes(whole.out / "data")
+
+
+def test_a_capped_export_is_the_same_again(
+    capped: BenchmarkExport,
+    export_demo_store: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(TIER_CAP_ENV, str(CAP))
+    again = export(export_demo_store, tmp_path / "again", configs=CONFIGS)
+    assert file_bytes(again.out / "data") == file_bytes(capped.out / "data")
+
+
+@pytest.mark.parametrize("given", ["0", "-4", "many", "2.5"])
+def test_a_cap_that_is_no_whole_number_is_refused_in_one_line(
+    given: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(TIER_CAP_ENV, given)
+    with pytest.raises(UsageError, match=rf"^{TIER_CAP_ENV}='{given}': give the most"):
+        tier_cap()
+
+
+def test_the_cli_refuses_a_bad_cap_before_any_work(sample_store: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "kgdiff", "export", "benchmark", "--cutoff", "2014-10-11"]
+    command += ["--store", str(sample_store), "--out", str(tmp_path / "out")]
+    env = {"PATH": "/usr/bin:/bin", TIER_CAP_ENV: "lots"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and TIER_CAP_ENV in lines[0], done.stderr
+    assert not (tmp_path / "out").exists()
