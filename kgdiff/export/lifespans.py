@@ -94,19 +94,26 @@ def living_outdated(frame: pl.DataFrame, year: str, lifespans: Lifespans | None)
     return frame.with_columns(found.get_column(name) for name in names)
 
 
-def tier_spans(
-    years: pl.DataFrame,
+def request_spans(
+    requests: pl.DataFrame,
     plan: pl.DataFrame,
     members: pl.DataFrame,
     people: pl.DataFrame,
-    lifespans: Lifespans,
-) -> pl.DataFrame:
-    """The lifespans of the people (``people``: ``cand``, ``value``) of the tiers
-    (``members``: ``tier``, ``cand``) that the ``plan`` (``_id``, ``tier``) draws from for the
-    requests of ``years`` (``_id``)."""
+    lifespans: Lifespans | None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``_id``, ``_year`` of the distractor ``requests`` asked about a year (their column
+    ``year``, if any), and the lifespans of the people (``people``: ``cand``, ``value``) of the
+    tiers (``members``: ``tier``, ``cand``) the ``plan`` (``_id``, ``tier``) draws from for
+    them; none without ``lifespans``."""
+    years = pl.DataFrame(schema={"_id": pl.String(), "_year": pl.Int64()})
+    if "year" in requests.columns:
+        years = requests.select("_id", pl.col("year").cast(pl.Int64()).alias("_year"))
+        years = years.drop_nulls("_year")
+    if lifespans is None or not years.height:
+        return years, pl.DataFrame(schema=LIFESPAN_SCHEMA)
     planned = plan.join(years, on="_id", how="semi").select("tier").unique()
     held = members.join(planned, on="tier", how="semi").select("cand").unique()
-    return lifespans.of(people.join(held, on="cand", how="semi").get_column("value"))
+    return years, lifespans.of(people.join(held, on="cand", how="semi").get_column("value"))
 
 
 def alive_in_year(drawn: pl.DataFrame, years: pl.DataFrame, spans: pl.DataFrame) -> pl.DataFrame:

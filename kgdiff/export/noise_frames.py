@@ -36,7 +36,7 @@ from kgdiff.export.class_members import relation_kinds
 from kgdiff.export.column_draws import mixed
 from kgdiff.export.human_keys import plausible_keys
 from kgdiff.export.human_roles import HUMAN, TYPICAL_SCHEMA
-from kgdiff.export.lifespans import LIFESPAN_SCHEMA, Lifespans, alive_in_year, tier_spans
+from kgdiff.export.lifespans import Lifespans, alive_in_year, request_spans
 from kgdiff.export.noise_plan import DECLARED_SCHEMA, candidate_tiers, tier_plan
 from kgdiff.export.relation_model import ObjectType, RelationCatalogue
 from kgdiff.export.subject_truths import SubjectTruths, blocked_values
@@ -236,14 +236,6 @@ def _clashes(taken: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     return found.unique()
 
 
-def _years(requests: pl.DataFrame) -> pl.DataFrame:
-    """``_id``, ``_year`` of the ``requests`` asked about a year."""
-    if "year" not in requests.columns:
-        return pl.DataFrame(schema={"_id": pl.String(), "_year": pl.Int64()})
-    found = requests.select("_id", pl.col("year").cast(pl.Int64()).alias("_year"))
-    return found.drop_nulls("_year")
-
-
 def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     """``_id``, ``noise`` and ``noise_phrases``: the distractor texts each request gets (at
     most its ``need``) and how each reads in a sentence.
@@ -259,9 +251,7 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     taken = wanting.select("_id", pl.col("taken").alias("form")).explode("form")
     keyed = plausible_keys(wanting, tiers.typical, tiers.declared)
     plan = tier_plan(keyed, tiers.sizes, tiers.declared)
-    years, spans = _years(wanting), pl.DataFrame(schema=LIFESPAN_SCHEMA)
-    if tiers.lifespans is not None and years.height:
-        spans = tier_spans(years, plan, tiers.members, tiers.people, tiers.lifespans)
+    years, spans = request_spans(wanting, plan, tiers.members, tiers.people, tiers.lifespans)
     drawing = _Drawing(
         plan=plan,
         tiers=tiers,
