@@ -52,7 +52,7 @@ PEOPLE: dict[str, tuple[str, int | None, int | None]] = {
     "Q2110": ("Iris Ivory", 1890, 1960),
 }
 """Each person's label and years of birth and death (None: the store has no such date)."""
-HEADS = {
+HEADS: dict[str, tuple[str, list[tuple[str, str, str | None]]]] = {
     "Q1001": ("Freedonia", [
         ("Q2001", "1780-03-01", "1800-03-01"), ("Q2002", "1850-03-01", "1870-03-01"),
         ("Q2003", "1950-03-01", "1960-03-01"), ("Q2004", "1990-03-01", "2005-03-01"),
