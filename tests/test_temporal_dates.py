@@ -217,6 +217,7 @@ def _abstention_items(seed: int, size: int, count: int) -> pl.DataFrame:
             "pid": ["P26"] * count,
             "group_objects": [["Q1"]] * count,
             "reason": ["unknown_value"] * count,
+            "year": [1900] * count,
         }
     )
     tally: Counter[str] = Counter()
@@ -245,6 +246,7 @@ def test_an_abstention_without_enough_options_is_left_out() -> None:
             "pid": ["P26"],
             "group_objects": [["Q1"]],
             "reason": ["unknown_value"],
+            "year": [1900],
         }
     )
     assert abstention_others(rows, _abstention_setting(4, people=1), few).is_empty()

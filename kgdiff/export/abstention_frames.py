@@ -3,7 +3,9 @@ config's unanswerable years), column by column: besides the abstention, the firs
 object the data hold for an earlier year (the outdated option; a year before the subject
 existed has none: every object of its group is a later one), then distractors of the kind of
 the group's objects that read as none of those objects' texts (drawn as for every other
-item: :mod:`kgdiff.export.noise_frames`)."""
+item: :mod:`kgdiff.export.noise_frames`). Neither is a person not alive in the year asked
+about (:mod:`kgdiff.export.lifespans`): the outdated option is then the next object who was,
+or none."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import polars as pl
 from kgdiff.export.answer_frames import answer_columns
 from kgdiff.export.choice_frames import NO_CLASSES, ChoiceSetting
 from kgdiff.export.column_draws import record_digests
+from kgdiff.export.lifespans import living_outdated
 from kgdiff.export.noise_frames import draw_noise
 from kgdiff.export.options import UNKNOWN_OPTION, normalised
 from kgdiff.export.word_frames import TEXTS, words_of
@@ -60,9 +63,9 @@ def _others(frame: pl.DataFrame) -> pl.DataFrame:
 def abstention_others(
     rows: pl.DataFrame, setting: ChoiceSetting, tally: Counter[str]
 ) -> pl.DataFrame:
-    """The rows of ``rows`` (``_id``, ``subject``, ``pid``, ``group_objects``, ``reason``)
-    that can have ``setting.options`` options with the abstention, with ``_others`` and
-    ``_other_types`` (the options besides the abstention, unordered) and
+    """The rows of ``rows`` (``_id``, ``subject``, ``pid``, ``group_objects``, ``reason``,
+    ``year``) that can have ``setting.options`` options with the abstention, with ``_others``
+    and ``_other_types`` (the options besides the abstention, unordered) and
     ``outdated_answers``; the others are counted in ``tally`` (``too_few_options``)."""
     wanted = setting.options - 1
     earlier = pl.when(pl.col("reason") == "before_subject").then(pl.lit([], TEXTS))
@@ -71,7 +74,8 @@ def abstention_others(
         outdated=pl.col("group_objects"),
         offered_outdated=earlier.otherwise(pl.col("group_objects")),
     )
-    texts = answer_columns(asked, setting.words).with_columns(_outdated_option())
+    texts = living_outdated(answer_columns(asked, setting.words), "year", setting.tiers.lifespans)
+    texts = texts.with_columns(_outdated_option())
     requests = texts.join(_first_classes(rows, setting), on="_id", maintain_order="left").select(
         "_id",
         record_digests(None, texts.get_column("_id"), "noise").alias("digest"),
@@ -79,6 +83,7 @@ def abstention_others(
         pl.concat_list("group_objects", pl.col("subject")).alias("exclude"),
         pl.concat_list("outdated_forms", pl.lit(ABSTAINED)).alias("taken"),
         (pl.lit(wanted) - pl.col("_outdated").is_not_null().cast(pl.Int64())).alias("need"),
+        "year",
     )  # fmt: skip
     noise = draw_noise(requests, setting.tiers)
     built = _others(texts.join(noise, on="_id", how="left", maintain_order="left"))

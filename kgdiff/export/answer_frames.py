@@ -23,11 +23,12 @@ ANSWER_COLUMNS = pl.Schema(
         "outdated_labels": TEXTS,
         "outdated_label_forms": TEXTS,
         "outdated_label_phrases": TEXTS,
+        "outdated_label_values": TEXTS,
     }
 )
 """What :func:`answer_columns` adds: the latest objects' texts, labels and forms, the value
 and label the correct option shows (null: no latest object has words) and how it reads in a
-sentence, and the outdated objects' texts and labels with their forms and phrases.
+sentence, and the outdated objects' texts and labels with their forms, phrases and values.
 
 The outdated option is chosen among ``outdated_labels``: the labels of the column
 ``offered_outdated`` when the rows have it (values that may be offered as outdated: e.g. a
@@ -85,6 +86,7 @@ def _outdated(rows: pl.DataFrame, words: pl.DataFrame, current: pl.DataFrame) ->
         pl.col("main").alias("outdated_labels"),
         pl.col("main_form").alias("outdated_label_forms"),
         pl.col("phrase").alias("outdated_label_phrases"),
+        pl.col("value").alias("outdated_label_values"),
     )
     return answers.join(labels, on="_id", how="full", coalesce=True)
 

@@ -129,6 +129,7 @@ def answered_choices(
     setting: ChoiceSetting,
     tally: Counter[str],
     asked: Asked | None = None,
+    year: str | None = None,
 ) -> pl.DataFrame:
     """The records of ``rows`` (``_id``, ``subject``, ``pid`` in the catalogue, lists
     ``latest``, ``outdated`` and ``all_answers``; ``_noise_key`` if records share
@@ -140,9 +141,11 @@ def answered_choices(
     :func:`~kgdiff.export.tautology.judge`,
     ``answer_names_subject``: :mod:`kgdiff.export.subject_echo`, when the rows have the
     column ``subject_needles``, ``too_few_options``) is counted in ``tally``; an alias that
-    restates the question is no answer."""
+    restates the question is no answer; ``year``: the column of the year each record asks
+    about, in which every person offered but the gold was alive
+    (:mod:`kgdiff.export.lifespans`)."""
     answered = _answered(rows, setting, tally, asked)
-    built, too_few = choice_columns(answered, setting.tiers, setting.options)
+    built, too_few = choice_columns(answered, setting.tiers, setting.options, year)
     if too_few:
         tally["too_few_options"] += too_few
     return built

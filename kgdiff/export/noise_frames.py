@@ -21,7 +21,9 @@ the record's own values (nor its subject), when none of its texts (label or alia
 text the record has taken (normalised), and when it reads differently from every distractor
 kept before it. Records short of distractors after one round go on to the next; most need one
 or two and are served by the first. (A small first tier is thus used up before a larger, less
-fitting one is drawn from: the heads of government a store holds before any human.)
+fitting one is drawn from: the heads of government a store holds before any human.) A record
+asked about a year is offered no person who was not alive in it (:mod:`kgdiff.export.lifespans`):
+such a draw is skipped as a repeat is, so its other draws are those it had.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ import polars as pl
 from kgdiff.export.class_members import relation_kinds
 from kgdiff.export.column_draws import mixed
 from kgdiff.export.human_keys import plausible_keys
-from kgdiff.export.human_roles import TYPICAL_SCHEMA
+from kgdiff.export.human_roles import HUMAN, TYPICAL_SCHEMA
+from kgdiff.export.lifespans import Lifespans, alive_in_year, request_spans
 from kgdiff.export.noise_plan import DECLARED_SCHEMA, candidate_tiers, tier_plan
 from kgdiff.export.relation_model import ObjectType, RelationCatalogue
 from kgdiff.export.subject_truths import SubjectTruths, blocked_values
@@ -41,6 +44,7 @@ from kgdiff.export.tier_caps import capped_tiers
 
 FIRST_DRAWS = 4
 DRAWS = 64
+_PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
 _OFFERED = pl.Schema(
     {
         "_id": pl.String(),
@@ -75,6 +79,10 @@ class NoiseTiers:
     (:func:`~kgdiff.export.human_roles.typical_roles`)."""
     truths: SubjectTruths | None = None
     """The values the subjects hold under a relation of the same kind, in any snapshot."""
+    people: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_PEOPLE))
+    """``cand``, ``value``: the candidates of class human (Q5)."""
+    lifespans: Lifespans | None = None
+    """The people's years of birth and death, read as records asked about a year need them."""
 
     @classmethod
     def of(
@@ -86,6 +94,7 @@ class NoiseTiers:
         truths: SubjectTruths | None = None,
         typical: pl.DataFrame | None = None,
         cap: int | None = None,
+        lifespans: Lifespans | None = None,
     ) -> NoiseTiers:
         """The tiers of the distinct (``pid``, ``value``) rows of ``pairs`` whose value has
         words and whose relation is in the ``catalogue``, and of the ``items`` of
@@ -94,7 +103,8 @@ class NoiseTiers:
         classes' tiers across relations only; ``truths``, what the records' subjects hold,
         which no distractor may be; ``typical``, the roles most of a relation's people hold;
         ``cap``: the most candidates a tier keeps (:mod:`kgdiff.export.tier_caps`; None, all),
-        the candidates of no tier left out."""
+        the candidates of no tier left out; ``lifespans``, the reader of the people's
+        lifespans (None: no person is ruled out by the year a record asks about)."""
         found = pairs.select("pid", "value").unique().join(relation_kinds(catalogue), on="pid")
         extra = pl.DataFrame(
             {"pid": None, "value": sorted(set(items or ())), "kind": ObjectType.ITEM.value},
@@ -112,6 +122,7 @@ class NoiseTiers:
         if cap is not None:
             keyed = capped_tiers(keyed, base, cap)
             base = base.filter(pl.col("cand").is_in(keyed.get_column("cand").implode()))
+        people = base.filter(pl.col("classes").list.contains(HUMAN)).select("cand", "value")
         base = base.select("cand", "value").join(
             words.select(
                 "value", pl.col("main").alias("text"), pl.col("main_form").alias("form"),
@@ -138,7 +149,7 @@ class NoiseTiers:
         typical = typical if typical is not None else pl.DataFrame(schema=TYPICAL_SCHEMA)
         return cls(
             candidates, aliases.unique(maintain_order=True), members, sizes, declared, typical,
-            truths,
+            truths, people, lifespans,
         )  # fmt: skip
 
 
@@ -187,6 +198,10 @@ class _Drawing:
     taken: pl.DataFrame
     clashes: pl.DataFrame
     needs: pl.DataFrame
+    years: pl.DataFrame
+    """``_id``, ``_year``: the requests asked about a year."""
+    spans: pl.DataFrame
+    """The lifespans of the people their tiers hold (:mod:`kgdiff.export.lifespans`)."""
     offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
     done: list[pl.DataFrame] = field(default_factory=list)
 
@@ -197,7 +212,7 @@ class _Drawing:
         if not step.height:
             return
         drawn = _draws(step, phase).join(self.tiers.members, on=["tier", "index"])
-        drawn = drawn.join(self.tiers.candidates, on="cand")
+        drawn = alive_in_year(drawn.join(self.tiers.candidates, on="cand"), self.years, self.spans)
         drawn = drawn.with_columns(pl.lit(phase, pl.UInt8()).alias("phase"))
         self.offered = pl.concat([self.offered, drawn.select(_OFFERED.names()).cast(_OFFERED)])
         kept = self.kept()
@@ -230,17 +245,22 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     kind keys a distractor may have, preferred first: a person's are rewritten by
     :func:`~kgdiff.export.human_keys.plausible_keys`), ``exclude`` (the record's own values
     and its subject), ``taken`` (forms no distractor's text may have), ``need`` and,
-    optionally, ``subject`` (whose other values :attr:`NoiseTiers.truths` rules out)."""
+    optionally, ``subject`` (whose other values :attr:`NoiseTiers.truths` rules out) and
+    ``year`` (the year asked about, or null: no person not alive in it is drawn)."""
     wanting = requests.filter(pl.col("need") > 0)
     taken = wanting.select("_id", pl.col("taken").alias("form")).explode("form")
     keyed = plausible_keys(wanting, tiers.typical, tiers.declared)
+    plan = tier_plan(keyed, tiers.sizes, tiers.declared)
+    years, spans = request_spans(wanting, plan, tiers.members, tiers.people, tiers.lifespans)
     drawing = _Drawing(
-        plan=tier_plan(keyed, tiers.sizes, tiers.declared),
+        plan=plan,
         tiers=tiers,
         blocked=blocked_values(wanting, tiers.truths),
         taken=taken,
         clashes=_clashes(taken, tiers),
         needs=wanting.select("_id", "need"),
+        years=years,
+        spans=spans,
     )
     ranks = drawing.plan.get_column("rank").unique().sort().to_list()
     for rank in ranks:

@@ -1,6 +1,9 @@
 """Multiple-choice and true/false fields column by column, by the rules of
 :mod:`kgdiff.export.options` (the correct option, the outdated one whenever the record has one
 that reads differently, "I don't know", then distractors) for every record of a frame at once.
+A record asked about a year is offered no person who was not alive in it
+(:mod:`kgdiff.export.lifespans`): neither as a distractor nor as its outdated option, which is
+then the next outdated object who was, or none (and one more distractor).
 
 Order: each option's slot (correct, outdated, unknown, distractors in the order drawn) gets a
 key mixed from the record's seeded digest and the slot; options are shown by key, which puts
@@ -13,6 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from kgdiff.export.column_draws import mixed
+from kgdiff.export.lifespans import living_outdated
 from kgdiff.export.noise_frames import NoiseTiers, draw_noise
 from kgdiff.export.options import UNKNOWN_OPTION, normalised
 from kgdiff.export.qa_records import MC_INSTRUCTION
@@ -47,9 +51,14 @@ def _outdated_option(frame: pl.DataFrame, taken: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _with_noise(frame: pl.DataFrame, tiers: NoiseTiers, wanted: int) -> pl.DataFrame:
-    """``frame`` with its ``outdated_option`` and ``noise`` (the distractors it needs)."""
+def _with_noise(
+    frame: pl.DataFrame, tiers: NoiseTiers, wanted: int, year: str | None = None
+) -> pl.DataFrame:
+    """``frame`` with its ``outdated_option`` and ``noise`` (the distractors it needs), none
+    of them a person not alive in the column ``year`` (when given)."""
     unknown = normalised(UNKNOWN_OPTION)
+    if year is not None:
+        frame = living_outdated(frame, year, tiers.lifespans)
     taken = frame.select(
         "_id",
         pl.concat_list("answer_forms", pl.col("correct_form"), pl.lit(unknown)).alias("form"),
@@ -68,6 +77,7 @@ def _with_noise(frame: pl.DataFrame, tiers: NoiseTiers, wanted: int) -> pl.DataF
         pl.concat_list("answer_forms", "outdated_forms", pl.col("correct_form"), pl.lit(unknown))
         .alias("taken"),
         pl.max_horizontal(pl.lit(wanted) - base, pl.lit(0)).alias("need"),
+        (pl.col(year) if year is not None else pl.lit(None, pl.Int64())).alias("year"),
     )  # fmt: skip
     noise = draw_noise(requests, tiers)
     frame = frame.join(noise, on="_id", how="left", maintain_order="left")
@@ -129,7 +139,9 @@ def _ordered(slots: pl.DataFrame, digests: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def choice_columns(frame: pl.DataFrame, tiers: NoiseTiers, size: int) -> tuple[pl.DataFrame, int]:
+def choice_columns(
+    frame: pl.DataFrame, tiers: NoiseTiers, size: int, year: str | None = None
+) -> tuple[pl.DataFrame, int]:
     """The records of ``frame`` that can have ``size`` options (2 to 26), with ``options``,
     ``choice_types``, ``gold``, ``wrong``, ``wrong_phrase`` and ``truth`` (whether the
     true/false item states the correct option), and how many cannot (too few distinct
@@ -137,13 +149,14 @@ def choice_columns(frame: pl.DataFrame, tiers: NoiseTiers, size: int) -> tuple[p
 
     ``frame``: ``_id``, ``subject``, ``pid``, ``object_type``, ``classes``, ``all_answers``,
     ``noise_digest``, ``options_digest`` and the columns of
-    :data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`.
+    :data:`kgdiff.export.answer_frames.ANSWER_COLUMNS`; ``year``, the column of the year
+    each record asks about, if any.
     """
     if not 2 <= size <= 26:
         raise ValueError(f"a multiple-choice item takes 2 to 26 options, not {size}")
     wanted = size - 1
     usable = frame.filter(pl.col("correct_form").is_not_null() & (pl.col("correct_form") != ""))
-    slots = _slots(_with_noise(usable, tiers, wanted), wanted)
+    slots = _slots(_with_noise(usable, tiers, wanted, year), wanted)
     full = slots.group_by("_id").agg(pl.len().alias("_n")).filter(pl.col("_n") == size)
     slots = slots.join(full, on="_id", how="semi")
     ordered = _ordered(slots, usable.select("_id", "options_digest"))

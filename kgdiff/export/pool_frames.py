@@ -1,7 +1,8 @@
 """The ``pools`` config's records built column by column: a batch of groups (one row each,
 their asked years as lists) becomes one record per year (:func:`year_rows`), whose answers and
 options come from :func:`~kgdiff.export.choice_frames.answered_choices` (a group's years share
-its distractors) and whose texts from the relation's in-a-year templates."""
+its distractors, but for a person not alive in a year: :mod:`kgdiff.export.lifespans`) and
+whose texts from the relation's in-a-year templates."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def pools_frame(groups: pl.DataFrame, setting: PoolsSetting, tally: Counter[str]
         ),
     )
     rows = without_not_yet(rows, "latest", setting.existence, catalogue, tally, year="year")
-    built = answered_choices(rows, setting.choices, tally, ASKED)
+    built = answered_choices(rows, setting.choices, tally, ASKED, year="year")
     correct, wrong = pl.col("correct_phrase"), pl.col("wrong_phrase")
     built = built.with_columns(
         _true=rendered(built, catalogue, "statement_at", plural=plural, object=correct, **said),

@@ -8,7 +8,8 @@ labels and aliases are the record's ``outdated_answers`` and the multiple-choice
 outdated option names one. A later object was not yet the value (2014's population is no
 outdated answer for 2013): it is neither outdated nor a distractor, and never offered. A group's
 distractors are drawn in an order fixed by its id, so its years are offered the same ones
-(less any that is an answer of the year); each record's seed orders its own options.
+(less any that is an answer of the year, or a person not alive in it:
+:mod:`kgdiff.export.lifespans`); each record's seed orders its own options.
 """
 
 from __future__ import annotations

@@ -7,10 +7,12 @@ its answers (:mod:`kgdiff.export.word_frames`, with the roles of the people amon
 (:func:`~kgdiff.export.salience.entity_facts`), and draws distractors from the same tiers of
 the classification's answers (:mod:`kgdiff.export.noise_frames`, each tier of bounded size:
 :mod:`kgdiff.export.tier_caps`), none of them a value its subject holds
-(:mod:`kgdiff.export.subject_truths`). An export names each value and subject once per
-snapshot, whichever config asks first, in one pass over the store's names whose Python
-objects live a chunk at a time (:mod:`kgdiff.export.name_stream`): what it keeps are frames
-(~100 bytes a value, where the names took ~600 as Python objects).
+(:mod:`kgdiff.export.subject_truths`), nor, for a record asked about a year, a person not
+alive in it (:mod:`kgdiff.export.lifespans`: the dates read as records need them, each id
+once). An export names each value and subject once per snapshot, whichever config asks
+first, in one pass over the store's names whose Python objects live a chunk at a time
+(:mod:`kgdiff.export.name_stream`): what it keeps are frames (~100 bytes a value, where the
+names took ~600 as Python objects).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import polars as pl
 from kgdiff.export.choice_frames import ChoiceSetting
 from kgdiff.export.class_members import class_members, small_classes
 from kgdiff.export.human_roles import ROLE_PIDS, with_roles
+from kgdiff.export.lifespans import Lifespans, read_lifespans
 from kgdiff.export.name_stream import named_chunks
 from kgdiff.export.names import Names
 from kgdiff.export.noise_frames import DRAWS, NoiseTiers
@@ -82,6 +85,7 @@ class SharedNaming:
         self._facts: StoreFacts | None = None
         self._facts_asked = False
         self._cap = tier_cap()
+        self._lifespans = Lifespans(self._read_lifespans)
 
     def read(
         self,
@@ -210,10 +214,15 @@ class SharedNaming:
             facts = self.facts()
             found = NoiseTiers.of(
                 self.pairs(), words, self._catalogue, members, facts.truths, facts.typical,
-                self._cap,
+                self._cap, self._lifespans,
             )  # fmt: skip
             self._tiers[snapshot] = found
         return found
+
+    def _read_lifespans(self, ids: list[str]) -> pl.DataFrame:
+        """The people's lifespans among ``ids`` (in any snapshot: read once per export)."""
+        with self.ahead.exclusive(), self._kg.connection() as connection:
+            return read_lifespans(connection, ids)
 
     def _members(self, snapshot: str | None) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.noise_frames.DRAWS` answers

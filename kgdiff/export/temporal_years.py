@@ -94,12 +94,13 @@ def implicit_choices(
     the seeded digest :func:`~kgdiff.export.temporal_choices.truth` tosses its coin from),
     ``_gold``, ``_wrong``, their answers' words and ``outdated``: the year's objects are the
     latest, the group's other objects outdated, those that held before the year the outdated
-    option's (:func:`~kgdiff.export.choice_frames.answered_choices`)."""
+    option's, no person offered but the gold one not alive in the year
+    (:func:`~kgdiff.export.choice_frames.answered_choices`)."""
     rows = frame.join(_outdated_objects(frame), on="_id", maintain_order="left")
     rows = rows.with_columns(
         latest=pl.col("objects"), all_answers=pl.concat_list("objects", "outdated")
     )
-    built = answered_choices(rows.drop("relation"), setting.choices, tally, ASKED)
+    built = answered_choices(rows.drop("relation"), setting.choices, tally, ASKED, year="year")
     return built.with_columns(
         _gold=pl.col("correct"),
         _wrong=pl.col("wrong"),
