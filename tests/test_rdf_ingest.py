@@ -174,9 +174,12 @@ def test_a_file_not_grouped_by_entity_is_refused_unless_any_order(sample_store, 
     assert not (_snapshot(tmp_path / "s", "x") / "manifest.json").exists()
     done = ingest_rdf(dataclasses.replace(request, grouped=False))
     assert done.counts["entities"] == 3
-    assert done.counts["statements"] == ingest_rdf(
-        RdfIngestRequest(exported, snapshot="y", date="2020-01-01", store=tmp_path / "s")
-    ).counts["statements"]
+    assert (
+        done.counts["statements"]
+        == ingest_rdf(
+            RdfIngestRequest(exported, snapshot="y", date="2020-01-01", store=tmp_path / "s")
+        ).counts["statements"]
+    )
 
 
 # -- 2. Wikidata's own RDF -----------------------------------------------------------------
