@@ -44,12 +44,14 @@ lint: $(STAMP) $(NODE_STAMP)
 test-packages:
 	scripts/system-packages test
 
-# One pytest process per core, at most four (tests share nothing but the read-only samples,
-# ingested once per run: tests/built_once.py). Whole files go to one process (--dist loadfile),
+# Four pytest processes, on any number of cores: the suite spends half its time waiting (on
+# servers, subprocesses, Spark's JVMs), so two processes per core of a 2-core machine keep it
+# busy (tests share nothing but the read-only samples, ingested once per run:
+# tests/built_once.py). Whole files go to one process (--dist loadfile),
 # so a module's fixtures (exports, servers, stores) are built once, not once per process that
 # got one of its tests. `.venv/bin/pytest tests/FILE` runs serially.
 test: lint test-packages
-	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
+	$(BIN)/pytest -n 4 --dist loadfile
 
 # docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
 docs: $(STAMP)

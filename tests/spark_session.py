@@ -1,4 +1,7 @@
-"""One Spark session per test module, on a real two-executor cluster."""
+"""One Spark session per test module: on a real two-executor cluster where the test is about
+work crossing process boundaries (ingest: parse workers, the native library, files written by
+executors), in local mode where it is about what the SQL computes (classification), which is
+the same in either and costs a cluster's start and its executors' round trips for nothing."""
 
 from __future__ import annotations
 
@@ -6,16 +9,19 @@ from collections.abc import Iterator
 
 CLUSTER = "local-cluster[2,1,1024]"
 """Two executor JVMs of one core and 1 GiB each: tasks really run in other processes."""
+LOCAL = "local[2]"
+"""Two task threads in the driver's JVM (a session starts in about half a cluster's time)."""
 
 
-def cluster_session() -> Iterator[object]:
-    """Start a session on :data:`CLUSTER`, yield it, stop it (for a module-scoped fixture)."""
+def cluster_session(master: str = CLUSTER) -> Iterator[object]:
+    """Start a session on ``master`` (:data:`CLUSTER` or :data:`LOCAL`), yield it, stop it
+    (for a module-scoped fixture)."""
     from kgdiff.spark.session import spark_session
 
     # Two shuffle partitions, one per executor core: the test data is small, and each task
     # costs a round trip to an executor.
     settings = {"spark.driver.memory": "1g", "spark.sql.shuffle.partitions": "2"}
-    session = spark_session(CLUSTER, settings)
+    session = spark_session(master, settings)
     try:
         yield session
     finally:

@@ -157,19 +157,29 @@ def test_round_trip_counts(round_trips):
     assert round_trips["wd-2014-12"].rejects == 0
 
 
-def test_a_file_not_grouped_by_entity_is_refused_unless_any_order(round_trips, tmp_path):
+def test_a_file_not_grouped_by_entity_is_refused_unless_any_order(sample_store, tmp_path):
     """An entity's triple coming back after other entities is one clear error by default;
-    --any-order reads the file whole."""
-    exported = next(round_trips["wd-2014-12"].source.parent.parent.parent.glob("*.nt"))
+    --any-order reads the file whole (three entities exported, the first line moved last,
+    read in chunks of 64 KB: the line comes back chunks after its entity's)."""
+    exported = tmp_path / "three.nt"
+    export_rdf(sample_store, RdfRequest("wd-2014-12", exported, entities=["Q183", "Q155", "Q1486"]))
     lines = exported.read_text(encoding="utf-8").splitlines(keepends=True)
     mixed = tmp_path / "mixed.nt"
     mixed.write_text("".join(lines[1:] + lines[:1]), encoding="utf-8")
-    request = RdfIngestRequest(mixed, snapshot="x", date="2020-01-01", store=tmp_path / "s")
+    request = RdfIngestRequest(
+        mixed, snapshot="x", date="2020-01-01", store=tmp_path / "s", chunk_bytes=65536
+    )
     with pytest.raises(InputError, match=r"not grouped by entity; pass --any-order"):
         ingest_rdf(request)
     assert not (_snapshot(tmp_path / "s", "x") / "manifest.json").exists()
     done = ingest_rdf(dataclasses.replace(request, grouped=False))
-    assert done.counts["entities"] == round_trips["wd-2014-12"].counts["entities"]
+    assert done.counts["entities"] == 3
+    assert (
+        done.counts["statements"]
+        == ingest_rdf(
+            RdfIngestRequest(exported, snapshot="y", date="2020-01-01", store=tmp_path / "s")
+        ).counts["statements"]
+    )
 
 
 # -- 2. Wikidata's own RDF -----------------------------------------------------------------

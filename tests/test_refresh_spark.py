@@ -26,7 +26,7 @@ if shutil.which("java") is None:
     pytest.skip("the Spark tests need Java (scripts/system-packages test)", allow_module_level=True)
 
 from kgdiff.spark.classify import spark_classification
-from tests.spark_session import cluster_session
+from tests.spark_session import LOCAL, cluster_session
 
 DAYS = (date(2013, 12, 21), date(2014, 1, 15), date(2014, 2, 20))
 """The current date reads the delta ``daily``; init and cutoff its base."""
@@ -34,7 +34,7 @@ DAYS = (date(2013, 12, 21), date(2014, 1, 15), date(2014, 2, 20))
 
 @pytest.fixture(scope="module")
 def spark() -> Iterator[Any]:
-    yield from cluster_session()
+    yield from cluster_session(LOCAL)
 
 
 def _rows(rows: list[Any]) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 import duckdb
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
@@ -28,7 +29,7 @@ if shutil.which("java") is None:
 
 from kgdiff.spark.classify import classification_frame, spark_classification
 from kgdiff.spark.views import register_reads, register_redirects
-from tests.spark_session import cluster_session
+from tests.spark_session import LOCAL, cluster_session
 
 ANY_GAP = GapPolicy(allow=True)
 DAYS = (date(2014, 1, 1), date(2014, 10, 20), date(2015, 1, 1))
@@ -38,7 +39,7 @@ MODES = ("record", "valid", "both")
 
 @pytest.fixture(scope="module")
 def spark() -> Iterator[Any]:
-    yield from cluster_session()
+    yield from cluster_session(LOCAL)
 
 
 def _rows(rows: list[Any]) -> list[str]:
@@ -89,22 +90,23 @@ def _load_history(spark: Any, connection: duckdb.DuckDBPyConnection) -> None:
 
 
 @settings(
-    max_examples=3,  # ~7 s each (three classifications): the Spark tests stay near 3 minutes
+    # One classification (~7 s) per example, its mode drawn with the history: every mode over
+    # the examples of a few runs, each history checked in the mode it came with.
+    max_examples=4,
     suppress_health_check=[
         *settings.get_profile("kgdiff").suppress_health_check,
         HealthCheck.function_scoped_fixture,
     ],
 )
-@given(history=histories(subsets=True))
-def test_spark_equals_duckdb_on_generated_histories(spark: Any, history: Any) -> None:
+@given(history=histories(subsets=True), mode=st.sampled_from(MODES))
+def test_spark_equals_duckdb_on_generated_histories(spark: Any, history: Any, mode: str) -> None:
     snapshots, init, cutoff, current = history
     connection = duckdb.connect()
     load(connection, snapshots)
     _load_history(spark, connection)
-    for mode in MODES:
-        reads = check_answerable(
-            connection, role_days(init, cutoff, current), mode, ANY_GAP, as_of=current
-        )
-        register_reads(spark, reads)
-        expected = _rows(classify(connection, init, cutoff, current, mode, ANY_GAP).fetchall())
-        assert _spark_rows(spark, (init, cutoff, current), mode) == expected, mode
+    reads = check_answerable(
+        connection, role_days(init, cutoff, current), mode, ANY_GAP, as_of=current
+    )
+    register_reads(spark, reads)
+    expected = _rows(classify(connection, init, cutoff, current, mode, ANY_GAP).fetchall())
+    assert _spark_rows(spark, (init, cutoff, current), mode) == expected, mode
