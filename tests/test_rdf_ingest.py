@@ -193,6 +193,43 @@ def real_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return store
 
 
+class _Recorded:
+    """A Progress that keeps what it is told: (title, entities, statements) of each update."""
+
+    def __init__(self) -> None:
+        self.title = ""
+        self.updates: list[tuple[str, int, int]] = []
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        self.title = description
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        self.updates.append((self.title, entities, statements))
+
+    def phase(self, description: str) -> None:
+        pass
+
+    def advance(self, done: float, total: float) -> None:
+        pass
+
+    def end(self) -> None:
+        pass
+
+
+def test_progress_names_the_users_file_and_counts_the_last_entity(tmp_path):
+    """The reading of a one-entity file ends counting that entity (it is complete only when
+    the file ends), and the build from the converted JSON is named for what it does, not for
+    an intermediate file the user never gave."""
+    progress = _Recorded()
+    file = "Q513-munged-2020.ttl"
+    request = RdfIngestRequest(RDF_DIR / file, snapshot="one", date="2020-01-01", store=tmp_path)
+    done = ingest_rdf(request, progress)
+    titles = [title for title, *_ in progress.updates]
+    assert set(titles) == {f"reading {file}", "building snapshot one from the converted entities"}
+    last_read = [update for update in progress.updates if update[0] == titles[0]][-1]
+    assert last_read[1:] == (1, done.counts["statements"]) and done.counts["statements"] > 0
+
+
 def _graph(file: str) -> rdflib.Graph:
     graph = rdflib.Graph()
     graph.parse(RDF_DIR / file, format="turtle")

@@ -42,3 +42,32 @@ class NullProgress:
 
     def end(self) -> None:
         """Ignore."""
+
+
+class Retitled:
+    """Progress passed on to ``inner`` under another title: a step whose input is an
+    intermediate file (an RDF file's converted JSON) is named for what it does, not for a
+    file the user never gave."""
+
+    def __init__(self, inner: Progress, title: str) -> None:
+        self.inner, self.title = inner, title
+
+    def begin(self, description: str, total_bytes: int) -> None:
+        """Begin under this title."""
+        self.inner.begin(self.title, total_bytes)
+
+    def update(self, done_bytes: int, entities: int, statements: int) -> None:
+        """Pass on."""
+        self.inner.update(done_bytes, entities, statements)
+
+    def phase(self, description: str) -> None:
+        """Pass on."""
+        self.inner.phase(description)
+
+    def advance(self, done: float, total: float) -> None:
+        """Pass on."""
+        self.inner.advance(done, total)
+
+    def end(self) -> None:
+        """Pass on."""
+        self.inner.end()

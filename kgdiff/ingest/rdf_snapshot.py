@@ -29,7 +29,7 @@ import zstandard
 from kgdiff.errors import InputError, StoreError, TooManyRejectsError
 from kgdiff.ingest.detect import resolve_date
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
-from kgdiff.ingest.progress import NullProgress, Progress
+from kgdiff.ingest.progress import NullProgress, Progress, Retitled
 from kgdiff.ingest.sources import SourceStream, open_source
 from kgdiff.readers.input_file import check_input_file
 from kgdiff.readers.rdf_chunks import (
@@ -192,7 +192,9 @@ def convert_rdf(
             ) from exc
         counts = builder.stats.counts
         progress.update(source.raw.position, counts["entities"], counts["statements"])
-    write(builder.finish())
+    write(builder.finish())  # the last entity is complete only now: the totals count it
+    totals = builder.stats.counts
+    progress.update(source.raw.position, totals["entities"], totals["statements"])
     out.write(b"\n]\n")
     return written
 
@@ -271,7 +273,7 @@ def ingest_rdf(request: RdfIngestRequest, progress: Progress | None = None) -> R
     ingest = ingest_wikidata(
         IngestRequest(path=target, snapshot=name, date=day.isoformat(), store=layout.root,
                       workers=1, coverage=coverage),
-        progress,
+        Retitled(progress, f"building snapshot {name} from the converted entities"),
     )  # fmt: skip
     return RdfIngestResult(
         ingest, target, counts, count, rejects_path if rejects_path.is_file() else None
