@@ -1,5 +1,6 @@
 """What the pools, chains and updates SQL needs beside the views a test makes: a `labels`
-table and the `date_reads`, `entity_labels` and time value macros (the catalog has them)."""
+table and the `date_reads`, `entity_labels` and helper macros (time values, kgdiff_pooled;
+the catalog has them)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import duckdb
 
 from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.temporal.dates import date_reads_macro
-from kgdiff.temporal.macros import time_macros
+from kgdiff.temporal.macros import helper_macros
 
 LABEL_COLUMNS = (
     "snapshot VARCHAR, qid VARCHAR, kind VARCHAR, lang VARCHAR, value VARCHAR, ordinal INTEGER"
@@ -29,7 +30,7 @@ def add_query_macros(
         connection.executemany("INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?)", rows)
     connection.execute(date_reads_macro())
     connection.execute(entity_labels_macro())
-    for macro in time_macros():
+    for macro in helper_macros():
         connection.execute(macro)
 
 

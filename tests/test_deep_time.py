@@ -338,18 +338,21 @@ def test_the_explorer_draws_the_universe(api: httpx.Client) -> None:
 
 
 def test_a_catalog_of_an_older_kgdiff(store: Path, tmp_path: Path) -> None:
-    """A catalog made before the time value macros existed (until the next ingest rebuilds
-    it) still answers: the graph's connections make them as temporary macros."""
-    from kgdiff.temporal.macros import time_macro_names
+    """A catalog made before the helper macros existed (the time value macros and
+    kgdiff_pooled; until the next ingest rebuilds it) still answers: the graph's connections
+    make them as temporary macros."""
+    from kgdiff.temporal.macros import TIME_MACROS
 
     old = copy_store(store, tmp_path)
     with duckdb.connect(str(old / "kg.duckdb")) as connection:
-        for name in time_macro_names():
-            connection.execute(f"DROP MACRO {name}")
+        for name in TIME_MACROS:
+            connection.execute(f"DROP MACRO kgdiff_{name}")
+        connection.execute("DROP MACRO TABLE kgdiff_pooled")
     graph = kgdiff.open(old, lookup=False)
     try:
         rows = by_value(graph.timeline("Q1"))
         assert rows["Q323"]["point_lo"] == BIG_BANG_DAY
         assert graph.chains(CUTOFF, subject=CITY).height == 1
+        assert graph.pools(CITY).height > 0
     finally:
         graph.close()

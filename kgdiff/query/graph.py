@@ -34,7 +34,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
-from kgdiff.temporal.macros import add_time_macros, has_time_macros
+from kgdiff.temporal.macros import add_helper_macros, has_helper_macros
 
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
@@ -60,7 +60,7 @@ class KnowledgeGraph(GraphQuestions):
         self._lock = threading.Lock()
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
-        self._lacks_time_macros = False
+        self._lacks_helper_macros = False
         self._lookups = LookupCopies(layout, enabled=lookup)
         self._facts = FactsCopies()
         self.memos = StoreMemos(layout.catalog)
@@ -87,8 +87,8 @@ class KnowledgeGraph(GraphQuestions):
         cursor = self._database().cursor()
         try:
             set_store_root(cursor, self.layout)
-            if self._lacks_time_macros:
-                add_time_macros(cursor)
+            if self._lacks_helper_macros:
+                add_helper_macros(cursor)
             yield cursor
         finally:
             cursor.close()
@@ -174,7 +174,7 @@ class KnowledgeGraph(GraphQuestions):
                 for name, value in self.settings.items():
                     self._base.execute(f"SET {name} = {quote(value)}")
                 self._stamp = stamp
-                self._lacks_time_macros = not has_time_macros(self._base)
+                self._lacks_helper_macros = not has_helper_macros(self._base)
             return self._base
 
     def close(self) -> None:

@@ -19,38 +19,51 @@ TIME_MACROS = (
 same days read from a stored row's DATE where it is exact."""
 
 
+POOLED_MACRO = "pools/pooled"
+"""The table macro ``kgdiff_pooled(statements, periods)``: the pooling rules, which the
+``pools`` question and the benchmark export's pools config both call."""
+
+
 def time_macros() -> list[str]:
     """``CREATE MACRO`` statements of :data:`TIME_MACROS`, in order."""
     return [load_sql(f"timevalue/{name}") for name in TIME_MACROS]
 
 
-def time_macro_names() -> list[str]:
-    """The names the statements of :func:`time_macros` define (``kgdiff_time_lo``, …)."""
-    return [f"kgdiff_{name}" for name in TIME_MACROS]
+def helper_macros() -> list[str]:
+    """``CREATE MACRO`` statements of the ``kgdiff_…`` macros that kgdiff's SQL calls: the
+    time value macros, then ``kgdiff_pooled``."""
+    return [*time_macros(), load_sql(POOLED_MACRO)]
 
 
-def has_time_macros(connection: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``connection``'s database defines the time value macros (a catalog made by an
-    older kgdiff lacks them until it is rebuilt; the SQL of this one calls them)."""
+def helper_macro_names() -> list[str]:
+    """The names the statements of :func:`helper_macros` define (``kgdiff_time_lo``, …,
+    ``kgdiff_pooled``)."""
+    return [f"kgdiff_{name}" for name in TIME_MACROS] + ["kgdiff_pooled"]
+
+
+def has_helper_macros(connection: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``connection``'s database defines the helper macros (a catalog made by an
+    older kgdiff lacks some until it is rebuilt; the SQL of this one calls them)."""
     row = connection.execute(
-        load_sql("timevalue/present"), {"names": time_macro_names()}
+        load_sql("timevalue/present"), {"names": helper_macro_names()}
     ).fetchone()
     return bool(row and row[0])
 
 
-def add_time_macros(connection: duckdb.DuckDBPyConnection) -> None:
-    """Make the time value macros temporary macros of ``connection`` (whose catalog, made by
-    an older kgdiff and read-only, lacks them)."""
-    for macro in time_macros():
+def add_helper_macros(connection: duckdb.DuckDBPyConnection) -> None:
+    """Make the helper macros temporary macros of ``connection`` (whose catalog, made by an
+    older kgdiff and read-only, lacks them)."""
+    for macro in helper_macros():
         connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
 
 
 def catalog_macros() -> list[str]:
-    """``CREATE MACRO`` statements: the time value macros (which timeline uses), date_reads,
-    classify (which uses it), timeline, then pools and chains (which use date_reads and the
-    store's entity_labels), and updates and facts_at (which use classify)."""
+    """``CREATE MACRO`` statements: the helper macros (the time value macros, which timeline
+    uses, and kgdiff_pooled, which pools uses), date_reads, classify (which uses it),
+    timeline, then pools and chains (which use date_reads and the store's entity_labels), and
+    updates and facts_at (which use classify)."""
     return [
-        *time_macros(),
+        *helper_macros(),
         date_reads_macro(),
         classify_macro(),
         timeline.catalog_macro(),

@@ -13,10 +13,10 @@
 --          last day minus the date of the subject's snapshot: positive for the days of the
 --          period that its data do not reach); `state` is 'dynamic' if the pool changes over the
 --          range, else 'static'. Groups with no object in any period are not reported.
---          Exact semantics: the docstring of kgdiff/temporal/pools.py. The benchmark export
---          reads its groups' pools by the same rules (sql/export/pool_reads.sql picks each
---          subject's snapshot as `subject_reads` does, sql/export/pool_years.sql pools them):
---          change them all.
+--          Exact semantics: the docstring of kgdiff/temporal/pools.py; the pooling rules
+--          themselves are the macro kgdiff_pooled (sql/pools/pooled.sql), which the benchmark
+--          export's sql/export/pool_years.sql calls too (sql/export/pool_reads.sql picks each
+--          subject's snapshot as `subject_reads` does here: change both).
 --          The range is checked against the store (sql/dates/date_reads.sql, valid time): the
 --          pools reach the last day of $to_year (in the latest snapshot's own year: its date);
 --          a reach more than $max_gap days after the latest snapshot (a year after the latest
@@ -29,7 +29,7 @@
 --          and each period's `objects_labels`.
 --          Reads the views `snapshots(name, date, coverage)`, `coverage(snapshot, qid)`,
 --          `statements(snapshot, subject, pid, rank, value, start_*, end_*, point_*)` and
---          `labels`, and the macros `date_reads` and `entity_labels`. (Columns `pid` and `qid`
+--          `labels`, and the macros `date_reads`, `entity_labels` and `kgdiff_pooled`. (Columns `pid` and `qid`
 --          are never named unqualified here: in the catalog macro those names are parameters;
 --          nor is `lang`.)
 -- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
@@ -128,99 +128,16 @@ read_statements AS (
       AND ($qid IS NULL OR st.subject = $qid)
       AND ($pid IS NULL OR st.pid = $pid)
 ),
-candidates AS (
-    SELECT
-        st.subject, st.snapshot, st.pid AS property, st.value,
-        st.start_snaktype AS s_kind, st.start_lo, st.start_hi,
-        st.end_snaktype AS e_kind, st.end_lo, st.end_hi,
-        st.point_snaktype AS p_kind, st.point_lo, st.point_hi,
-        coalesce(st.start_snaktype IN ('value', 'somevalue'), false)
-            OR coalesce(st.end_snaktype IN ('value', 'somevalue'), false) AS ranged,
-        coalesce(st.point_snaktype IN ('value', 'somevalue'), false) AS pointed
-    FROM read_statements AS st
-    WHERE st.rank <> 'deprecated'
-),
 read_from AS (
     -- the snapshot each subject with statements was read from, and its date
-    SELECT DISTINCT c.subject, c.snapshot, s.date AS snapshot_date
-    FROM candidates AS c
-    JOIN snapshots AS s ON s.name = c.snapshot
-),
-spans AS (
-    -- the days on which a statement may be valid ([may_lo, may_hi]) and, for ranged
-    -- statements, the days on which it surely is ([sure_lo, sure_hi]; NULL = never sure);
-    -- the end bound is exclusive (valid while end > day), an unknown bound is never sure
-    SELECT
-        c.subject, c.property, c.value, c.point_lo, c.point_hi,
-        CASE WHEN c.ranged THEN 'ranged' WHEN c.pointed THEN 'event' ELSE 'unqualified' END
-            AS kind,
-        CASE
-            WHEN c.ranged AND c.s_kind = 'value' THEN c.start_lo
-            WHEN NOT c.ranged AND c.p_kind = 'value' THEN c.point_lo
-            ELSE DATE '-infinity'
-        END AS may_lo,
-        CASE
-            WHEN c.ranged AND c.e_kind = 'value' THEN c.end_hi - 1
-            WHEN NOT c.ranged AND c.p_kind = 'value' THEN c.point_hi
-            ELSE DATE 'infinity'
-        END AS may_hi,
-        CASE
-            WHEN c.s_kind = 'somevalue' OR c.e_kind = 'somevalue' THEN NULL
-            WHEN c.s_kind = 'value' THEN c.start_hi
-            ELSE DATE '-infinity'
-        END AS sure_lo,
-        CASE WHEN c.e_kind = 'value' THEN c.end_lo - 1 ELSE DATE 'infinity' END AS sure_hi
-    FROM candidates AS c
-),
-hits AS (
-    SELECT
-        s.subject, s.property, p.idx, s.value,
-        bool_or(CASE s.kind
-            WHEN 'unqualified' THEN true
-            WHEN 'event' THEN s.point_lo >= p.lo AND s.point_hi <= p.hi
-            ELSE s.sure_lo <= s.sure_hi AND s.sure_lo <= p.hi AND s.sure_hi >= p.lo
-        END) IS TRUE AS sure,
-        bool_or(s.kind = 'unqualified') AS unqualified
-    FROM spans AS s
-    JOIN periods AS p ON s.may_lo <= p.hi AND s.may_hi >= p.lo
-    WHERE s.may_lo <= s.may_hi
-    GROUP BY s.subject, s.property, p.idx, s.value
-),
-grid AS (
-    -- every period of every reported group, with its own (unfilled) pool
-    SELECT
-        g.subject, g.property, p.idx, p.label, p.lo, p.hi,
-        coalesce(list(h.value ORDER BY h.value) FILTER (h.value IS NOT NULL),
-                 CAST([] AS VARCHAR[])) AS objects,
-        coalesce(list(h.value ORDER BY h.value) FILTER (NOT h.sure),
-                 CAST([] AS VARCHAR[])) AS precision_only,
-        coalesce(list(h.value ORDER BY h.value) FILTER (h.unqualified),
-                 CAST([] AS VARCHAR[])) AS unqualified
-    FROM (SELECT DISTINCT h.subject, h.property FROM hits AS h) AS g
-    CROSS JOIN periods AS p
-    LEFT JOIN hits AS h ON h.subject = g.subject AND h.property = g.property AND h.idx = p.idx
-    GROUP BY g.subject, g.property, p.idx, p.label, p.lo, p.hi
-),
-sources AS (
-    -- the period whose pool each period shows: itself, or the last non-empty one before it
-    SELECT
-        gr.*,
-        max(CASE WHEN len(gr.objects) > 0 THEN gr.idx END) OVER (
-            PARTITION BY gr.subject, gr.property ORDER BY gr.idx
-            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS source_idx
-    FROM grid AS gr
+    SELECT DISTINCT st.subject, st.snapshot, s.date AS snapshot_date
+    FROM read_statements AS st
+    JOIN snapshots AS s ON s.name = st.snapshot
+    WHERE st.rank <> 'deprecated'
 ),
 pooled AS (
-    SELECT
-        s.subject, s.property, s.idx, s.label, s.lo, s.hi,
-        coalesce(src.objects, s.objects) AS objects,
-        coalesce(src.precision_only, s.precision_only) AS precision_only,
-        coalesce(src.unqualified, s.unqualified) AS unqualified,
-        len(s.objects) = 0 AND s.source_idx IS NOT NULL AS filled
-    FROM sources AS s
-    LEFT JOIN grid AS src
-        ON src.subject = s.subject AND src.property = s.property AND src.idx = s.source_idx
+    -- the pooling rules (sql/pools/pooled.sql, shared with the benchmark export)
+    SELECT * FROM kgdiff_pooled('read_statements', 'periods')
 ),
 changes AS (
     SELECT
