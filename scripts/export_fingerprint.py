@@ -72,7 +72,7 @@ def export_fingerprint(store: Path, work: Path) -> Fingerprint:
     ``work`` and fingerprint the folders."""
     import kgdiff
     from kgdiff.export.benchmark import export_benchmark
-    from kgdiff.export.benchmark_model import BenchmarkRequest
+    from kgdiff.export.core.benchmark_model import BenchmarkRequest
     from kgdiff.temporal.dates import GapPolicy
 
     found: Fingerprint = {}

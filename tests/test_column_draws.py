@@ -1,5 +1,5 @@
-"""Column-wise seeded draws (kgdiff/export/column_draws.py) and template rendering
-(kgdiff/export/relation_columns.py): the digests are seeded.digest's, a permutation puts each
+"""Column-wise seeded draws (kgdiff/export/core/column_draws.py) and template rendering
+(kgdiff/export/relations/columns.py): the digests are seeded.digest's, a permutation puts each
 option at every place equally often (chi-square), the coin is fair, and a template renders as
 relation_templates.render does, braces and placeholder-like labels included."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from kgdiff.export.column_draws import coins, digests, first_valid, orders
-from kgdiff.export.relation_columns import rendered
-from kgdiff.export.relation_templates import render
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.seeded import digest
+from kgdiff.export.core.column_draws import coins, digests, first_valid, orders
+from kgdiff.export.core.seeded import digest
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.relations.columns import rendered
+from kgdiff.export.relations.templates import render
 
 CHI2_3DF_999 = 16.27
 """The 99.9th percentile of chi-square with 3 degrees of freedom."""
