@@ -223,7 +223,7 @@ def _abstention_items(seed: int, size: int, count: int) -> pl.DataFrame:
     tally: Counter[str] = Counter()
     kept = abstention_others(rows, _abstention_setting(size), tally)
     assert kept.height == count, tally
-    return ordered_options(kept.with_columns(_gold=pl.lit("I don't know")), seed, size, "unknown")
+    return ordered_options(kept.with_columns(_gold=pl.lit("I don't know")), seed, "unknown")
 
 
 @given(st.integers(0, 2**32), st.integers(2, 8))

@@ -71,13 +71,10 @@ def mixed(keys: pl.Series, slot: pl.Series | int) -> pl.Series:
     return pl.Series(keys.name, _spread(own, steps + np.uint64(1)), dtype=pl.UInt64())
 
 
-def orders(keys: Digests, count: int) -> npt.NDArray[np.intp]:
-    """A uniformly random permutation of ``range(count)`` per digest (the slots sorted)."""
-    return np.argsort(slots(keys, count), axis=1, kind="stable")
-
-
 def coins(keys: Digests) -> npt.NDArray[np.bool_]:
-    """A fair coin per digest (the top bit of its slot 0), independent of :func:`orders`."""
+    """A fair coin per digest (the top bit of its slot 0), independent of the order of the
+    options (:func:`mixed` of their slots, which are slots 1 on:
+    :mod:`kgdiff.export.records.option_order`)."""
     heads: npt.NDArray[np.bool_] = (slots(keys, 1, first=0)[:, 0] >> np.uint64(63)) == 0
     return heads
 

@@ -5,10 +5,9 @@ A record asked about a year is offered no person who was not alive in it
 (:mod:`kgdiff.export.distractors.lifespans`): neither as a distractor nor as its outdated option,
 which is then the next outdated object who was, or none (and one more distractor).
 
-Order: each option's slot (correct, outdated, unknown, distractors in the order drawn) gets a
-key mixed from the record's seeded digest and the slot; options are shown by key, which puts
-every permutation, and so the gold letter, at a uniformly random place. The true/false choice
-is another bit of the same digest.
+Order: :mod:`kgdiff.export.records.option_order`, the slots numbered by kind (correct,
+outdated, unknown, distractors in the order drawn). The true/false choice is another bit of the
+same digest.
 """
 
 from __future__ import annotations
@@ -19,10 +18,10 @@ from kgdiff.export.core.column_draws import mixed
 from kgdiff.export.distractors.lifespans import living_outdated
 from kgdiff.export.distractors.noise_frames import NoiseTiers, draw_noise
 from kgdiff.export.records.items import MC_INSTRUCTION
+from kgdiff.export.records.option_order import FIRST_NOISE_SLOT, KIND_SLOTS, shown_order
 from kgdiff.export.records.options import UNKNOWN_OPTION
 from kgdiff.export.words.forms import normalised
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _TRUTH_SALT = 1 << 32
 _SLOTS = pl.Schema(
     {
@@ -88,21 +87,24 @@ def _with_noise(
 
 def _slots(frame: pl.DataFrame, wanted: int) -> pl.DataFrame:
     """Every option of every record as (``_id``, ``slot``, ``text``, ``kind``, ``phrase``):
-    the correct one, then at most ``wanted`` others in the order the rules prefer them."""
+    the correct one, then at most ``wanted`` others in the order the rules prefer them, each
+    in the slot of its kind (:data:`~kgdiff.export.records.option_order.KIND_SLOTS`)."""
     noise = (
         frame.select("_id", pl.col("noise").alias("text"), pl.col("noise_phrases").alias("phrase"))
         .explode(["text", "phrase"])
         .drop_nulls("text")
     )
-    noise = noise.with_columns((pl.int_range(pl.len()).over("_id") + 3).alias("slot"))
+    first_noise = pl.int_range(pl.len()).over("_id") + FIRST_NOISE_SLOT
+    noise = noise.with_columns(first_noise.alias("slot"))
+    slot = {kind: pl.lit(number).alias("slot") for kind, number in KIND_SLOTS.items()}
     slots = pl.concat(
         [
-            frame.select("_id", pl.lit(0).alias("slot"), pl.col("correct").alias("text"),
+            frame.select("_id", slot["correct"], pl.col("correct").alias("text"),
                          pl.lit("correct").alias("kind"), pl.col("correct_phrase").alias("phrase")),
             frame.drop_nulls("outdated_option").select(
-                "_id", pl.lit(1).alias("slot"), pl.col("outdated_option").alias("text"),
+                "_id", slot["outdated"], pl.col("outdated_option").alias("text"),
                 pl.lit("outdated").alias("kind"), pl.col("outdated_phrase").alias("phrase")),
-            frame.select("_id", pl.lit(2).alias("slot"), pl.lit(UNKNOWN_OPTION).alias("text"),
+            frame.select("_id", slot["unknown"], pl.lit(UNKNOWN_OPTION).alias("text"),
                          pl.lit("unknown").alias("kind"), pl.lit(UNKNOWN_OPTION).alias("phrase")),
             noise.select("_id", "slot", "text", pl.lit("noise").alias("kind"), "phrase"),
         ],
@@ -115,14 +117,9 @@ def _slots(frame: pl.DataFrame, wanted: int) -> pl.DataFrame:
 def _ordered(slots: pl.DataFrame, digests: pl.DataFrame) -> pl.DataFrame:
     """Per record: ``options``, ``choice_types``, the ``gold`` letter, the lettered lines and
     the ``wrong`` text a false statement names (the outdated option, else the first
-    distractor shown) with ``wrong_phrase``, how it reads in a sentence."""
-    slots = slots.join(digests, on="_id")
-    slots = slots.with_columns(
-        mixed(slots.get_column("options_digest"), slots.get_column("slot")).alias("_key")
-    )
-    slots = slots.sort("_id", "_key").with_columns(pl.int_range(pl.len()).over("_id").alias("_pos"))
-    letter = pl.lit(LETTERS).str.slice(pl.col("_pos"), 1)
-    slots = slots.with_columns(letter.alias("_letter"))
+    distractor shown) with ``wrong_phrase``, how it reads in a sentence: the options in the
+    order shown (:func:`~kgdiff.export.records.option_order.shown_order`)."""
+    slots = shown_order(slots, digests)
     return slots.group_by("_id", maintain_order=True).agg(
         pl.col("text").alias("options"),
         pl.col("kind").alias("choice_types"),

@@ -2,47 +2,30 @@
 
 A frame comes with its options unordered: ``_gold`` (the option that is right: the correct
 answer, or "I don't know" for an unanswerable item) and ``_others`` with their
-``_other_types``, most wanted first. The seed orders them (a uniformly random permutation per
-record, so the gold's place is uniform) and picks which truth the true/false statement
-states; which options a record gets never depends on it
+``_other_types``, most wanted first. The seed orders them as every config's
+(:mod:`kgdiff.export.records.option_order`, the slots numbered by place: a uniformly random
+permutation per record, so the gold's place is uniform) and picks which truth the true/false
+statement states; which options a record gets never depends on it
 (docs/benchmark-export.md#the-temporal-config).
 """
 
 from __future__ import annotations
 
-import string
-
 import numpy as np
 import polars as pl
 
-from kgdiff.export.core.column_draws import coins, digests, orders, slots
+from kgdiff.export.core.column_draws import coins, digests, record_digests, slots
 from kgdiff.export.records.items import MC_INSTRUCTION
+from kgdiff.export.records.option_order import LETTERS, ordered_lists
 
-_LETTERS = np.array(list(string.ascii_uppercase))
 
-
-def ordered_options(frame: pl.DataFrame, seed: int, size: int, gold_type: str) -> pl.DataFrame:
-    """``options``, ``choice_types`` and ``gold`` of a frame whose rows have ``size``
-    options (``_gold`` and ``size - 1`` ``_others``), in the seed's order; ``_draw`` is the
-    record's seeded digest (:func:`truth` tosses its coin from it)."""
-    if frame.is_empty():
-        return frame.with_columns(
-            options=pl.lit([], pl.List(pl.String)),
-            choice_types=pl.lit([], pl.List(pl.String)),
-            gold=pl.lit(None, pl.String),
-            _draw=pl.lit(None, pl.UInt64),
-        )
-    draws = digests(frame.get_column("_id"), str(seed), purpose="options")
-    order = orders(draws, size)
-    place = np.argmax(order == 0, axis=1)
-    gather = pl.Series("_order", order.astype(np.uint32)).cast(pl.List(pl.UInt32))
-    texts = pl.concat_list(pl.col("_gold"), pl.col("_others"))
-    types = pl.concat_list(pl.lit(gold_type), pl.col("_other_types"))
-    return frame.with_columns(gather, pl.Series("_draw", draws)).with_columns(
-        options=texts.list.gather(pl.col("_order")),
-        choice_types=types.list.gather(pl.col("_order")),
-        gold=pl.Series(_LETTERS[place]),
-    )
+def ordered_options(frame: pl.DataFrame, seed: int, gold_type: str) -> pl.DataFrame:
+    """``options``, ``choice_types`` and ``gold`` of a frame whose rows have their options
+    (``_gold``, of ``gold_type``, and ``_others``), in the seed's order
+    (:func:`~kgdiff.export.records.option_order.ordered_lists`); ``_draw`` is the record's
+    seeded digest (:func:`truth` tosses its coin from it)."""
+    draws = record_digests(seed, frame.get_column("_id"), "options").alias("_draw")
+    return ordered_lists(frame, draws, gold_type).with_columns(draws)
 
 
 def mc_question(size: int) -> pl.Expr:
@@ -50,7 +33,7 @@ def mc_question(size: int) -> pl.Expr:
     :func:`kgdiff.export.records.items.mc_question`)."""
     lines: list[pl.Expr] = [pl.col("question")]
     for index in range(size):
-        lines += [pl.lit(f"\n{_LETTERS[index]}. "), pl.col("options").list.get(index)]
+        lines += [pl.lit(f"\n{LETTERS[index]}. "), pl.col("options").list.get(index)]
     return pl.concat_str(*lines, pl.lit(f"\n{MC_INSTRUCTION}"))
 
 

@@ -167,7 +167,7 @@ def _choices(
         ]
     )
     asked = asked.filter(enough)
-    asked = ordered_options(asked, seed, size, "correct").with_columns(
+    asked = ordered_options(asked, seed, "correct").with_columns(
         mc_question=mc_question(size),
         _true_statement=pl.concat_str("_say", "_gold", pl.lit(".")),
         _false_statement=pl.concat_str(

@@ -160,7 +160,7 @@ def unanswerable_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     reasons = _reasons(frame, tally)
     said = subject_words()
     kept = kept.with_columns(_gold=pl.lit(UNKNOWN_OPTION))
-    kept = ordered_options(kept, setting.seed, setting.options, "unknown").with_columns(
+    kept = ordered_options(kept, setting.seed, "unknown").with_columns(
         question=rendered(kept, setting.catalogue, "question_at", year=pl.col("year"), **said),
         answers=pl.lit(ABSTENTIONS, _TEXTS),
         answer_labels=pl.lit(ABSTENTION_LABELS, _TEXTS),
