@@ -25,7 +25,7 @@ NATIVE = Path("native")
 SOURCES = ("module.cpp", "entity_walk.cpp", "gather.cpp", "owned_buffer.cpp", "xml_text.cpp")
 RESOURCE_PACKAGES = {"kgdiff.sql": "sql", "kgdiff.snapshots": "snapshots"}
 PACKAGE_DATA = {
-    "kgdiff": ["py.typed", "data/*.json", "data/*.toml", "export/task_files/*.md"],
+    "kgdiff": ["py.typed", "data/*.json", "data/*.toml", "export/tasks/task_files/*.md"],
     "kgdiff.sql": ["**/*.sql"],
     "kgdiff.snapshots": ["*.json", "*.bz2", "NOTICE"],
     "api": ["static/*.html", "static/*.css", "static/js/*.js"],

@@ -10,7 +10,7 @@ import orjson
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport, export_benchmark
-from kgdiff.export.benchmark_model import BenchmarkRequest
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.temporal.dates import GapPolicy
 
 CUTOFF = date(2014, 10, 11)

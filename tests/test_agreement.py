@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.agreement import base_form, plural_subject, plural_template
-from kgdiff.export.multi_hop_config import composed
-from kgdiff.export.relation_columns import rendered
-from kgdiff.export.relation_templates import ALL_FIELDS
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.temporal_wording import interval_texts
+from kgdiff.export.multi_hop.config import composed
+from kgdiff.export.relations.agreement import base_form, plural_subject, plural_template
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.relations.columns import rendered
+from kgdiff.export.relations.templates import ALL_FIELDS
+from kgdiff.export.temporal.wording import interval_texts
 
 MOUNTAIN_RANGE, WORLD_HERITAGE = "Q46831", "Q9259"
 STATE, SOVEREIGN_STATE, COUNTRY, CAPITAL = "Q7275", "Q3624078", "Q6256", "Q5119"

@@ -14,7 +14,7 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.names import Names
+from kgdiff.export.words.names import Names
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import export, records
 
@@ -79,7 +79,7 @@ def test_names_in_other_languages_official_names_initials_and_full_names_are_kep
 
 def test_the_rules_on_the_words_of_real_names() -> None:
     """The rules alone, on words as sql/export/entity_names.sql splits them."""
-    from kgdiff.export.alias_names import OtherNames, names_it
+    from kgdiff.export.words.alias_names import OtherNames, names_it
 
     lisbon = OtherNames(
         frozenset({"lisbon", "lisboa", "lissabon", "lisbonne"}),

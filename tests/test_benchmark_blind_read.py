@@ -18,9 +18,9 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import CONFIGS, BenchmarkExport
-from kgdiff.export.existence import not_yet_existing, read_existence
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.subject_echo import names_subject, subject_needles
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.rules.existence import not_yet_existing, read_existence
+from kgdiff.export.rules.subject_echo import names_subject, subject_needles
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import export, records
 

@@ -13,10 +13,10 @@ import yaml
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.dataset_schema import QA_SCHEMA
-from kgdiff.export.phrasing import date_phrase
-from kgdiff.export.scoring import score_predictions
-from kgdiff.export.text_match import normalise
+from kgdiff.export.dataset.schema import QA_SCHEMA
+from kgdiff.export.relations.phrasing import date_phrase
+from kgdiff.export.scoring.report import score_predictions
+from kgdiff.export.scoring.text_match import normalise
 from kgdiff.valuetext import is_entity
 from tests.benchmark_exports import (
     SAMPLES_WINDOW,

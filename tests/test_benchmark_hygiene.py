@@ -17,7 +17,7 @@ import pytest
 import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import CONFIGS, BenchmarkExport
-from kgdiff.export.names import Names
+from kgdiff.export.words.names import Names
 from tests.benchmark_exports import export, records
 from tests.paths import run_kgdiff
 
@@ -71,7 +71,7 @@ def test_no_country_is_asked_which_country_it_is_in(
 
 
 def test_no_record_of_any_config_gives_its_answer_away(by_config: dict[str, list[Record]]) -> None:
-    from kgdiff.export.tautology import judge
+    from kgdiff.export.rules.tautology import judge
 
     for config in ("qa", "pools", "multi_hop"):
         assert by_config[config], config

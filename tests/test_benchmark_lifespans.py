@@ -18,14 +18,14 @@ import polars as pl
 import pytest
 
 import kgdiff
-from kgdiff.export.abstention_frames import abstention_others
-from kgdiff.export.choice_frames import ChoiceSetting
-from kgdiff.export.human_roles import role_keys, with_roles
-from kgdiff.export.lifespans import Lifespans, read_lifespans
-from kgdiff.export.names import Name, Names
-from kgdiff.export.noise_frames import NoiseTiers
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.word_frames import value_words
+from kgdiff.export.distractors.human_roles import role_keys, with_roles
+from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
+from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.records.choice_frames import ChoiceSetting
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.temporal.abstention_frames import abstention_others
+from kgdiff.export.words.names import Name, Names
+from kgdiff.export.words.word_frames import value_words
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from tests.benchmark_exports import export, records
 from tests.test_supporting_revisions import entity, snak, time_value

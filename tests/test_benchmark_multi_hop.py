@@ -13,8 +13,8 @@ import pytest
 import kgdiff
 from kgdiff.errors import BeyondDataError
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.dataset_schema import MULTI_HOP_SCHEMA
-from kgdiff.export.relations import load_catalogue
+from kgdiff.export.dataset.schema import MULTI_HOP_SCHEMA
+from kgdiff.export.relations.catalogue import load_catalogue
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import CUTOFF, export, records
 

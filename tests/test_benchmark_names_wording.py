@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.phrasing import takes_article
-from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.relations.phrasing import takes_article
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import export, records
 

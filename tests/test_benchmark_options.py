@@ -10,11 +10,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.options import UNKNOWN_OPTION, OptionInputs, chosen_options
-from kgdiff.export.qa_records import QaItem
-from kgdiff.export.seeded import fixed_rng
-from kgdiff.export.splits import balance_truth
-from kgdiff.export.text_match import normalise
+from kgdiff.export.core.seeded import fixed_rng
+from kgdiff.export.dataset.splits import balance_truth
+from kgdiff.export.records.items import QaItem
+from kgdiff.export.records.options import UNKNOWN_OPTION, OptionInputs, chosen_options
+from kgdiff.export.scoring.text_match import normalise
 from kgdiff.valuetext import time_texts, value_texts
 
 WORDS = st.text(alphabet="abcdeéXYZ -'.", min_size=1, max_size=12).filter(

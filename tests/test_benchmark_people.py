@@ -20,7 +20,7 @@ import pytest
 import kgdiff
 from kgdiff.export.audit.run import audit_export
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.relations.catalogue import shipped_catalogue
 from tests.benchmark_exports import export, records
 from tests.paths import DATA
 

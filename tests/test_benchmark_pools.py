@@ -18,13 +18,13 @@ from polars.testing import assert_frame_equal
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
-from kgdiff.export.benchmark_model import BenchmarkRequest
-from kgdiff.export.dataset_schema import POOLS_SCHEMA
-from kgdiff.export.groups import classified_groups
-from kgdiff.export.pool_groups import YEAR_SCHEMA, pool_years, read_pool_years
-from kgdiff.export.pool_scoring import score_pools
-from kgdiff.export.relations import load_catalogue
-from kgdiff.export.text_match import normalise
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.dataset.schema import POOLS_SCHEMA
+from kgdiff.export.inputs.groups import classified_groups
+from kgdiff.export.pools.groups import YEAR_SCHEMA, pool_years, read_pool_years
+from kgdiff.export.relations.catalogue import load_catalogue
+from kgdiff.export.scoring.pools import score_pools
+from kgdiff.export.scoring.text_match import normalise
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.valuetext import is_entity, value_texts
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records

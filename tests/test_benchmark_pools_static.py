@@ -16,15 +16,15 @@ import pytest
 import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
-from kgdiff.export.benchmark_model import BenchmarkRequest
-from kgdiff.export.groups import classified_groups
-from kgdiff.export.names import Names
-from kgdiff.export.pool_asked import changing_years, gone_years
-from kgdiff.export.pool_groups import asked_years, pool_years, read_pool_years
-from kgdiff.export.pool_sample import NOT_SAMPLED, pools_static_policy
-from kgdiff.export.relations import load_catalogue
-from kgdiff.export.salience import Salience, subject_facts, with_subject_reason
-from kgdiff.export.seeded import seeded_rank
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.core.seeded import seeded_rank
+from kgdiff.export.inputs.groups import classified_groups
+from kgdiff.export.pools.asked import changing_years, gone_years
+from kgdiff.export.pools.groups import asked_years, pool_years, read_pool_years
+from kgdiff.export.pools.sample import NOT_SAMPLED, pools_static_policy
+from kgdiff.export.relations.catalogue import load_catalogue
+from kgdiff.export.rules.salience import Salience, subject_facts, with_subject_reason
+from kgdiff.export.words.names import Names
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
 from tests.paths import run_kgdiff
 
@@ -48,7 +48,7 @@ def balanced(
 @pytest.fixture(scope="module")
 def by_state(export_sample_store: Path) -> dict[str, list[str]]:
     """The ids of the dynamic and of the static groups that have a year asked of a relation
-    that changes and of a subject that still was (:mod:`kgdiff.export.pool_asked`), whose
+    that changes and of a subject that still was (:mod:`kgdiff.export.pools.asked`), whose
     subjects are asked about (a label, a sitelink, not a country asked its country), read as
     the export reads them."""
     kg = kgdiff.open(export_sample_store)

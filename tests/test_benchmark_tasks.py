@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from kgdiff.errors import InputError
-from kgdiff.export.tasks import write_tasks
+from kgdiff.export.tasks.writer import write_tasks
 from tests.bench_folder import private_store, write_qa_folder
 from tests.task_tools import read_yaml, run_inspect, run_lm_eval
 

@@ -16,9 +16,9 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.options import UNKNOWN_OPTION
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.text_match import normalise
+from kgdiff.export.records.options import UNKNOWN_OPTION
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.scoring.text_match import normalise
 from kgdiff.valuetext import text_language
 from tests.benchmark_exports import export, records
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.dataset_folder import read_records
-from kgdiff.export.dataset_schema import TEMPORAL_SCHEMA
-from kgdiff.export.scoring import score_predictions
+from kgdiff.export.dataset.folder import read_records
+from kgdiff.export.dataset.schema import TEMPORAL_SCHEMA
+from kgdiff.export.scoring.report import score_predictions
 from tests.benchmark_exports import export, file_bytes, records
 from tests.paths import run_kgdiff
 from tests.task_tools import run_lm_eval

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import kgdiff
-from kgdiff.export.dataset_schema import UPDATES_SCHEMA
-from kgdiff.export.distractors import DistractorPool, document_variants, mentions
+from kgdiff.export.dataset.schema import UPDATES_SCHEMA
+from kgdiff.export.updates.documents import DistractorPool, document_variants, mentions
 from tests.benchmark_exports import export, records
 from tests.test_supporting_revisions import history_store_in
 

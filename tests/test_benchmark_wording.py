@@ -20,11 +20,11 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.names import Names
-from kgdiff.export.noise_frames import NoiseTiers, draw_noise
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.salience import entity_facts
-from kgdiff.export.text_match import normalise
+from kgdiff.export.distractors.noise_frames import NoiseTiers, draw_noise
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.rules.salience import entity_facts
+from kgdiff.export.scoring.text_match import normalise
+from kgdiff.export.words.names import Names
 from kgdiff.valuetext import value_texts
 from tests.benchmark_exports import export, records
 

@@ -1,5 +1,6 @@
-"""Column-wise seeded draws (kgdiff/export/column_draws.py) and template rendering
-(kgdiff/export/relation_columns.py): the digests are seeded.digest's, a permutation puts each
+"""Column-wise seeded draws (kgdiff/export/core/column_draws.py, the options' order of
+kgdiff/export/records/option_order.py) and template rendering
+(kgdiff/export/relations/columns.py): the digests are seeded.digest's, the order puts each
 option at every place equally often (chi-square), the coin is fair, and a template renders as
 relation_templates.render does, braces and placeholder-like labels included."""
 
@@ -8,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from kgdiff.export.column_draws import coins, digests, first_valid, orders
-from kgdiff.export.relation_columns import rendered
-from kgdiff.export.relation_templates import render
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.seeded import digest
+from kgdiff.export.core.column_draws import coins, digests, first_valid
+from kgdiff.export.core.seeded import digest
+from kgdiff.export.records.option_order import shown_order
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.relations.columns import rendered
+from kgdiff.export.relations.templates import render
 
 CHI2_3DF_999 = 16.27
 """The 99.9th percentile of chi-square with 3 degrees of freedom."""
@@ -30,16 +32,29 @@ def test_digests_are_the_seeded_digests() -> None:
     assert digests([], "fixed", purpose="noise").shape == (0,)
 
 
-def test_the_first_place_of_a_permutation_is_uniform_and_the_coin_fair() -> None:
-    keys = digests(_ids(8000), "0", purpose="options")
-    order = orders(keys, 4)
-    assert (np.sort(order, axis=1) == np.arange(4)).all()  # permutations
-    counts = np.bincount(np.argmax(order == 0, axis=1), minlength=4)
-    chi2 = float(((counts - 2000) ** 2 / 2000).sum())
-    assert chi2 < CHI2_3DF_999, counts
+def test_the_gold_takes_every_place_equally_often_and_the_coin_is_fair() -> None:
+    """The one order of every config's options (records.option_order), its slots numbered by
+    place (0 to 3) or by kind without an outdated option (0, 2, 3, 4)."""
+    ids = _ids(8000)
+    keys = digests(ids, "0", purpose="options")
+    for numbering in ([0, 1, 2, 3], [0, 2, 3, 4]):
+        shown = _shown(ids, keys, numbering)
+        counts = np.bincount(shown.filter(pl.col("slot") == 0).get_column("_pos"), minlength=4)
+        chi2 = float(((counts - 2000) ** 2 / 2000).sum())
+        assert chi2 < CHI2_3DF_999, (numbering, counts)
+        assert shown.get_column("_letter").unique().sort().to_list() == ["A", "B", "C", "D"]
+        first = _shown(ids[:50], keys[:50], numbering).get_column("slot")
+        reseeded = _shown(ids[:50], digests(ids[:50], "1", purpose="options"), numbering)
+        assert (reseeded.get_column("slot") != first).any()
     heads = int(coins(keys).sum())
     assert 3800 <= heads <= 4200
-    assert (orders(digests(_ids(50), "1", purpose="options"), 4) != order[:50]).any()
+
+
+def _shown(ids: list[str], keys: np.ndarray, numbering: list[int]) -> pl.DataFrame:
+    """Options in the slots ``numbering`` for every record, in the order shown."""
+    options = pl.DataFrame({"_id": ids}).join(pl.DataFrame({"slot": numbering}), how="cross")
+    keyed = pl.DataFrame({"_id": ids, "options_digest": pl.Series(keys, dtype=pl.UInt64())})
+    return shown_order(options, keyed)
 
 
 def test_first_valid_takes_the_leftmost_valid_candidates() -> None:

@@ -1,7 +1,7 @@
 """Records built column by column do not depend on how a split is cut into batches: an export
 of the real samples in batches of 7 rows (written in chunks of 5 records) holds the records an
-export in one batch holds, in the same order (kgdiff.export.frame_chunks). Only the true/false
-balance, made within the first batch, may differ, by one record per split at most."""
+export in one batch holds, in the same order (kgdiff.export.dataset.frame_chunks). Only the
+true/false balance, made within the first batch, may differ, by one record per split at most."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pyarrow.parquet as pq
 import pytest
 
-from kgdiff.export import frame_chunks
+from kgdiff.export.dataset import frame_chunks
 from tests.benchmark_exports import export, records
 
 CONFIGS = ("qa", "temporal", "pools")

@@ -1,6 +1,6 @@
 """Records built column by column follow the same rules as records built one by one: the
 answers' words equal :func:`answer_texts` of each row, and the options are those the option
-builder keeps given the distractors drawn (kgdiff.export.answer_frames, option_frames,
+builder keeps given the distractors drawn (kgdiff.export.records.answer_frames, option_frames,
 noise_frames); the gold letter is uniform and a seed only reorders."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.answer_frames import answer_columns
-from kgdiff.export.column_draws import record_digests
-from kgdiff.export.names import Name, Names
-from kgdiff.export.noise_frames import NoiseTiers
-from kgdiff.export.option_frames import choice_columns
-from kgdiff.export.options import OptionInputs, chosen_options
-from kgdiff.export.qa_records import answer_texts
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.text_match import normalise
-from kgdiff.export.word_frames import normalised_texts, value_words
+from kgdiff.export.core.column_draws import record_digests
+from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.records.answer_frames import answer_columns
+from kgdiff.export.records.items import answer_texts
+from kgdiff.export.records.option_frames import choice_columns
+from kgdiff.export.records.options import OptionInputs, chosen_options
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.scoring.text_match import normalise
+from kgdiff.export.words.names import Name, Names
+from kgdiff.export.words.word_frames import normalised_texts, value_words
 
 WORDS = st.text(alphabet="abcXY -'.", min_size=1, max_size=6)
 VALUES = [f"Q{number}" for number in range(1, 13)]

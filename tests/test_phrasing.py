@@ -13,8 +13,9 @@ import polars as pl
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.option_kinds import quantity_parts, time_kind, value_kinds, wanted_kinds
-from kgdiff.export.phrasing import (
+from kgdiff.export.relations.catalogue import ObjectType, shipped_catalogue
+from kgdiff.export.relations.columns import date_phrases, possessives, rendered
+from kgdiff.export.relations.phrasing import (
     HUMAN,
     date_phrase,
     lead_use,
@@ -23,8 +24,7 @@ from kgdiff.export.phrasing import (
     takes_article,
     with_article,
 )
-from kgdiff.export.relation_columns import date_phrases, possessives, rendered
-from kgdiff.export.relations import ObjectType, shipped_catalogue
+from kgdiff.export.words.option_kinds import quantity_parts, time_kind, value_kinds, wanted_kinds
 from kgdiff.valuetext import time_texts
 
 SETTINGS = settings(max_examples=150)

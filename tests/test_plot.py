@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import kgdiff
-from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.plot import read_plot_data
 from kgdiff.plot.render import pixel_size
 from kgdiff.plot.timeline_chart import draw_timeline, figure_size

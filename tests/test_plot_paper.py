@@ -19,7 +19,7 @@ from PIL import Image
 import kgdiff
 from kgdiff.export.rdf.request import RdfRequest
 from kgdiff.export.rdf.writer import export_rdf
-from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.ingest.rdf_snapshot import RdfIngestRequest, ingest_rdf
 from kgdiff.plot import read_plot_data
 from kgdiff.plot.timeline_chart import draw_timeline

@@ -9,9 +9,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.benchmark_model import Dates
-from kgdiff.export.pool_groups import YEAR_SCHEMA, asked_years, pool_years, reasons, states
-from kgdiff.export.pool_records import other_years
+from kgdiff.export.core.benchmark_model import Dates
+from kgdiff.export.pools.groups import YEAR_SCHEMA, asked_years, pool_years, reasons, states
+from kgdiff.export.pools.records import other_years
 
 POOL = st.lists(st.sampled_from("abcdef"), max_size=3, unique=True).map(sorted)
 

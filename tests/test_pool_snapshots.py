@@ -19,10 +19,10 @@ from polars.testing import assert_frame_equal
 
 import kgdiff
 from kgdiff.export.benchmark import resolve_dates
-from kgdiff.export.benchmark_model import BenchmarkRequest
-from kgdiff.export.groups import classified_groups
-from kgdiff.export.pool_groups import pool_years, read_pool_years
-from kgdiff.export.relations import load_catalogue
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.inputs.groups import classified_groups
+from kgdiff.export.pools.groups import pool_years, read_pool_years
+from kgdiff.export.relations.catalogue import load_catalogue
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.query.graph import KnowledgeGraph
 from tests.benchmark_exports import CUTOFF, export, records

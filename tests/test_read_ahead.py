@@ -1,5 +1,5 @@
 """Reads started ahead run in a background thread and are taken later, their errors with them
-(kgdiff.export.read_ahead)."""
+(kgdiff.export.inputs.read_ahead)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from kgdiff.export.read_ahead import ReadAhead
+from kgdiff.export.inputs.read_ahead import ReadAhead
 
 
 def test_a_read_submitted_runs_in_the_background_and_is_taken_once() -> None:

@@ -12,9 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
-from kgdiff.export.phrasing import sentence_start
-from kgdiff.export.relation_templates import ALL_FIELDS, TEMPLATE_FIELDS
-from kgdiff.export.relations import (
+from kgdiff.export.relations.catalogue import (
     ContextPage,
     ObjectType,
     Relation,
@@ -25,6 +23,8 @@ from kgdiff.export.relations import (
     parse_catalogue,
     shipped_catalogue,
 )
+from kgdiff.export.relations.phrasing import sentence_start
+from kgdiff.export.relations.templates import ALL_FIELDS, TEMPLATE_FIELDS
 from kgdiff.temporal.chains import load_relations
 from tests.paths import DATA, ROOT
 

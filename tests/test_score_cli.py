@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 import pytest
 
-from kgdiff.export.text_match import normalise
+from kgdiff.export.scoring.text_match import normalise
 from tests.bench_folder import private_store, write_qa_folder
 from tests.paths import run_kgdiff
 

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.errors import InputError, UsageError
-from kgdiff.export.choices import chosen_letter, chosen_option, truth_value
-from kgdiff.export.chrono import classify_group, temporal_pattern, year_category
-from kgdiff.export.pool_scoring import score_pools
-from kgdiff.export.predictions import read_predictions
-from kgdiff.export.scoring import generation_score, mc_score, score_predictions, tf_score
-from kgdiff.export.text_match import (
+from kgdiff.export.scoring.choices import chosen_letter, chosen_option, truth_value
+from kgdiff.export.scoring.chrono import classify_group, temporal_pattern, year_category
+from kgdiff.export.scoring.pools import score_pools
+from kgdiff.export.scoring.predictions import read_predictions
+from kgdiff.export.scoring.report import generation_score, mc_score, score_predictions, tf_score
+from kgdiff.export.scoring.text_match import (
     fuzzy_match,
     fuzzy_score,
     is_unknown,

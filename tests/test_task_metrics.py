@@ -1,6 +1,7 @@
-"""The metrics module written into a benchmark folder (kgdiff/export/task_files/kgdiff_metrics.py)
-scores as kgdiff does: the same normalisation and the same generation scores (without fuzzy),
-and its lm-eval hooks read the likeliest option right."""
+"""The metrics module written into a benchmark folder
+(kgdiff/export/tasks/task_files/kgdiff_metrics.py) scores as kgdiff does: the same normalisation and
+the same generation scores (without fuzzy), and its lm-eval hooks read the likeliest option
+right."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export import text_match
-from kgdiff.export.scoring import generation_score
-from kgdiff.export.task_files import kgdiff_metrics as folder
+from kgdiff.export.scoring import text_match
+from kgdiff.export.scoring.report import generation_score
+from kgdiff.export.tasks.task_files import kgdiff_metrics as folder
 
 RECORD: dict[str, Any] = {
     "id": "Q183-P6",

@@ -9,8 +9,7 @@ import polars as pl
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.answer_hygiene import has_words, placeholder_reason, placeholder_reason_of
-from kgdiff.export.subject_echo import (
+from kgdiff.export.rules.subject_echo import (
     MIN_WORD,
     names_subject,
     naming_subject,
@@ -18,7 +17,8 @@ from kgdiff.export.subject_echo import (
     spaced_texts,
     subject_needles,
 )
-from kgdiff.export.tautology import code_form, is_code, judge, judge_frame
+from kgdiff.export.rules.tautology import code_form, is_code, judge, judge_frame
+from kgdiff.export.words.answer_hygiene import has_words, placeholder_reason, placeholder_reason_of
 
 SETTINGS = settings(max_examples=200)
 WORD = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzéöç"), min_size=3, max_size=9)

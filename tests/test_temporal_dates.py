@@ -1,5 +1,5 @@
-"""The rules of the temporal config's dates (kgdiff/export/temporal_dates.py) and of their
-date-aware match (kgdiff/export/date_match.py), as properties over arbitrary dates:
+"""The rules of the temporal config's dates (kgdiff/export/temporal/dates.py) and of their
+date-aware match (kgdiff/export/scoring/date_match.py), as properties over arbitrary dates:
 a date is asked and answered at its qualifier's precision and never finer, a duration counts
 whole units and never more than elapsed, and an answer stating the gold matches while one a
 year off does not (docs/benchmark-export.md#the-temporal-config, docs/scoring.md)."""
@@ -15,16 +15,16 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.export import temporal_dates as dates
-from kgdiff.export.abstention_frames import abstention_others
-from kgdiff.export.choice_frames import ChoiceSetting
-from kgdiff.export.date_match import date_matches, duration_matches, first_date
-from kgdiff.export.human_roles import role_keys, with_roles
-from kgdiff.export.names import Name, Names
-from kgdiff.export.noise_frames import NoiseTiers
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.temporal_choices import ordered_options
-from kgdiff.export.word_frames import value_words
+from kgdiff.export.distractors.human_roles import role_keys, with_roles
+from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.records.choice_frames import ChoiceSetting
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.scoring.date_match import date_matches, duration_matches, first_date
+from kgdiff.export.temporal import dates
+from kgdiff.export.temporal.abstention_frames import abstention_others
+from kgdiff.export.temporal.choices import ordered_options
+from kgdiff.export.words.names import Name, Names
+from kgdiff.export.words.word_frames import value_words
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}
@@ -223,7 +223,7 @@ def _abstention_items(seed: int, size: int, count: int) -> pl.DataFrame:
     tally: Counter[str] = Counter()
     kept = abstention_others(rows, _abstention_setting(size), tally)
     assert kept.height == count, tally
-    return ordered_options(kept.with_columns(_gold=pl.lit("I don't know")), seed, size, "unknown")
+    return ordered_options(kept.with_columns(_gold=pl.lit("I don't know")), seed, "unknown")
 
 
 @given(st.integers(0, 2**32), st.integers(2, 8))

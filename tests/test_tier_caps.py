@@ -1,4 +1,4 @@
-"""The distractor tiers' bound (kgdiff/export/tier_caps.py,
+"""The distractor tiers' bound (kgdiff/export/distractors/tier_caps.py,
 docs/benchmark-export.md#option-kind-agreement): with the cap forced low on the demo's store
 (``KGDIFF_EXPORT_TIER_CAP``), every tier holds at most the cap, a larger tier keeps the
 candidates of the smallest digests (not its first ones) whatever order the rows come in, and
@@ -18,11 +18,11 @@ import pytest
 import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
-from kgdiff.export.benchmark_model import BenchmarkRequest
-from kgdiff.export.groups import Groups, classified_groups
-from kgdiff.export.noise_frames import NoiseTiers
-from kgdiff.export.relations import shipped_catalogue
-from kgdiff.export.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
+from kgdiff.export.inputs.groups import Groups, classified_groups
+from kgdiff.export.relations.catalogue import shipped_catalogue
 from tests.benchmark_exports import export, file_bytes
 
 CAP = 3

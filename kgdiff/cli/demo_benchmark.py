@@ -17,7 +17,7 @@ from kgdiff.temporal.builds import Build
 
 if TYPE_CHECKING:
     from kgdiff.export.benchmark import BenchmarkExport
-    from kgdiff.export.benchmark_model import BenchmarkRequest
+    from kgdiff.export.core.benchmark_model import BenchmarkRequest
 
 EXPORTS = "exports"
 """The folder of the store where the demo writes its benchmark."""
@@ -52,7 +52,7 @@ def demo_request(init: str, cutoff: str, current: str, mode: str) -> BenchmarkRe
     levels are those of the demo's classification."""
     from kgdiff.demo import evidence_dates
     from kgdiff.export.benchmark import CONFIGS
-    from kgdiff.export.benchmark_model import BenchmarkRequest
+    from kgdiff.export.core.benchmark_model import BenchmarkRequest
     from kgdiff.temporal.dates import GapPolicy
 
     return BenchmarkRequest(

@@ -28,7 +28,7 @@ from kgdiff.cli.options import (
     gap_policy,
 )
 from kgdiff.cli.outputs import checked_folder, rdf_format
-from kgdiff.export.benchmark_model import DEFAULT_MIN_SITELINKS
+from kgdiff.export.core.benchmark_model import DEFAULT_MIN_SITELINKS
 from kgdiff.wording import counted
 
 export_app = typer.Typer(help="Export benchmark datasets and RDF.", no_args_is_help=True)
@@ -95,8 +95,8 @@ def export_benchmark_command(
 ) -> None:
     """Write a Hugging Face dataset folder of questions for a cutoff (docs/benchmark-export.md)."""
     from kgdiff.export.benchmark import check_configs, export_benchmark
-    from kgdiff.export.benchmark_model import BenchmarkRequest
-    from kgdiff.export.pool_sample import pools_static_policy
+    from kgdiff.export.core.benchmark_model import BenchmarkRequest
+    from kgdiff.export.pools.sample import pools_static_policy
 
     checked_folder(out, "export benchmark writes a folder (a Hugging Face dataset)", "bench")
     names = check_configs([name.strip() for name in configs.split(",") if name.strip()])

@@ -80,7 +80,7 @@ def plot_timeline_command(
     cutoff, and each property's level at the cutoff. By default the properties that changed
     and the relation catalogue's, at most --max-lanes statements; the picture says what it
     leaves out."""
-    from kgdiff.export.relations import shipped_catalogue
+    from kgdiff.export.relations.catalogue import shipped_catalogue
     from kgdiff.plot.timeline_chart import draw_timeline
     from kgdiff.plot.timeline_data import TimelineRequest, timeline_data
 

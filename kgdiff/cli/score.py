@@ -10,10 +10,10 @@ import typer
 
 from kgdiff.cli.common import console
 from kgdiff.errors import UsageError
-from kgdiff.export.dataset_folder import dataset_splits, read_records
-from kgdiff.export.pool_scoring import score_pools
-from kgdiff.export.predictions import read_predictions
-from kgdiff.export.scoring import SCORERS, Task, score_predictions
+from kgdiff.export.dataset.folder import dataset_splits, read_records
+from kgdiff.export.scoring.pools import score_pools
+from kgdiff.export.scoring.predictions import read_predictions
+from kgdiff.export.scoring.report import SCORERS, Task, score_predictions
 
 POOLS = "pools"
 REQUIRED: dict[str, tuple[str, ...]] = {

@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from kgdiff.cli.tables import figure, key, prose
-from kgdiff.export.chrono import PATTERNS, YEAR_CATEGORIES
-from kgdiff.export.dataset_folder import split_order
+from kgdiff.export.dataset.folder import split_order
+from kgdiff.export.scoring.chrono import PATTERNS, YEAR_CATEGORIES
 from kgdiff.wording import counted
 
 TASK_KEYS: dict[str, tuple[str, ...]] = {

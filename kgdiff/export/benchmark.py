@@ -22,24 +22,25 @@ from kgdiff.errors import UsageError
 from kgdiff.export.audit.report import AuditReport
 from kgdiff.export.audit.run import audit_export
 from kgdiff.export.audit.write import write_audit
-from kgdiff.export.benchmark_model import (
+from kgdiff.export.core.benchmark_model import (
     BenchmarkRequest,
     BuildFacts,
     ConfigExport,
     Dates,
 )
-from kgdiff.export.dataset_writer import check_target, write_dataset
-from kgdiff.export.groups import Groups, classified_groups
-from kgdiff.export.multi_hop_config import check_chain_date, multi_hop_config, read_chains
-from kgdiff.export.pool_sample import pools_static_policy
-from kgdiff.export.pools_config import pools_config, read_pools
-from kgdiff.export.qa_config import qa_config
-from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.relations import dump_catalogue, load_catalogue
-from kgdiff.export.salience import Salience, check_salience
-from kgdiff.export.temporal_config import read_dated, temporal_config
-from kgdiff.export.tier_caps import tier_cap
-from kgdiff.export.updates_config import read_updates, updates_config
+from kgdiff.export.dataset.writer import check_target, write_dataset
+from kgdiff.export.distractors.tier_caps import tier_cap
+from kgdiff.export.inputs.groups import Groups, classified_groups
+from kgdiff.export.multi_hop.config import check_chain_date, multi_hop_config, read_chains
+from kgdiff.export.pools.config import pools_config, read_pools
+from kgdiff.export.pools.sample import pools_static_policy
+from kgdiff.export.qa.config import qa_config
+from kgdiff.export.relations.catalogue import dump_catalogue, load_catalogue
+from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.salience import Salience, check_salience
+from kgdiff.export.tasks.writer import write_tasks
+from kgdiff.export.temporal.config import read_dated, temporal_config
+from kgdiff.export.updates.config import read_updates, updates_config
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.store.snapshots import list_snapshots
@@ -60,7 +61,7 @@ READS_AHEAD: dict[str, Callable[..., Any]] = {
     "pools": read_pools,
 }
 """The configs whose DuckDB reads start in the background once the config before them is set
-up (:mod:`kgdiff.export.read_ahead`), while that config's records are built."""
+up (:mod:`kgdiff.export.inputs.read_ahead`), while that config's records are built."""
 READ_AHEAD_MAX_STATEMENTS = 10_000_000
 """The largest snapshot an export reads ahead for. A read beside a config's records adds
 DuckDB's memory and the read's result to the config's own: at 3 × 2.5 M statements every
@@ -75,7 +76,7 @@ DUCKDB_BYTES_PER_STATEMENT = 64
 the largest snapshot if more, up to the cap. Its window queries over every statement
 (``kg.updates``, ``kg.chains``, the pools) spill to disk beyond it instead of taking most of
 the machine, leaving room for the records built meanwhile (the reads run beside the configs:
-:mod:`kgdiff.export.read_ahead`); but some of their operators cannot spill, and ``kg.chains``
+:mod:`kgdiff.export.inputs.read_ahead`); but some of their operators cannot spill, and ``kg.chains``
 ran out of 384 and 512 MB on 20 M statements (1 GB was enough). Every config of 3 × 5 M
 statements: peak RSS 1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB. The cap keeps the
 export within the 4 GB an export may take at any size (issue 36): without it a snapshot of
@@ -246,7 +247,7 @@ def export_benchmark(
             built = _built(kg, groups, request, dates, catalogue, configs, on_step)
             on_step(f"writing {out}")
             audits: list[AuditReport] = []
-            finish = partial(_audit, kg, catalogue, audits, on_step)
+            finish = partial(_finish, kg, catalogue, configs, audits, on_step)
             written = write_dataset(out, built, facts, force, finish)
         finally:
             groups.ahead.close()
@@ -255,15 +256,18 @@ def export_benchmark(
     return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)
 
 
-def _audit(
+def _finish(
     kg: KnowledgeGraph,
     catalogue: RelationCatalogue,
+    configs: Sequence[str],
     audits: list[AuditReport],
     on_step: Callable[[str], None],
     folder: Path,
 ) -> None:
-    """Audit the records written into ``folder`` and put the report into its card and
+    """Write the task files of the configs written into ``folder`` (every config asked for,
+    in the order of :data:`CONFIGS`), audit their records and put the report into its card and
     ``kgdiff_build.json`` (before the folder is moved into place)."""
+    write_tasks(folder, list(configs))
     on_step("auditing the records")
     report = audit_export(folder, kg, catalogue)
     write_audit(folder, report)

@@ -6,8 +6,8 @@ snapshot at or before the date; a date the snapshots cannot answer (more than
 the gap is allowed (:mod:`kgdiff.temporal.dates`). Which property may follow which
 comes from a relation map, ``{"P36": ["P6", "P17"], ...}`` (its keys are the allowed first
 properties): by default the ``next_hops`` of the relation catalogue
-(``kgdiff/data/relation_catalogue.toml``, :mod:`kgdiff.export.relations`), or a JSON file of
-that shape the caller gives. Like the classification, the SQL reads the views
+(``kgdiff/data/relation_catalogue.toml``, :mod:`kgdiff.export.relations.catalogue`), or a JSON file
+of that shape the caller gives. Like the classification, the SQL reads the views
 ``snapshots``, ``statements`` and ``labels`` of the connection it is given, and the
 macros ``date_reads`` and ``entity_labels``.
 """

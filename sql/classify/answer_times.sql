@@ -1,6 +1,6 @@
 -- name: answer_times
 -- purpose: The distinct time value keys among the chosen groups' answers, for their words
---          (kgdiff/timetext.py renders them; kgdiff/export/classified.py adds them to the
+--          (kgdiff/timetext.py renders them; kgdiff/query/classified.py adds them to the
 --          temporary table `answer_names`, so a time is labelled as a person reads it).
 -- params: none. Reads the temporary view `export_chosen`.
 SELECT DISTINCT value

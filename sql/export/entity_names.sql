@@ -3,7 +3,7 @@
 --          that label (as the catalog macro `entity_labels` chooses it: the snapshot
 --          $snapshot first, then the nearest earlier one, then the nearest later one), its
 --          aliases in $lang of the same snapshot in their order, with their words, and what
---          kgdiff/export/alias_names.py reads to tell which of them name it
+--          kgdiff/export/words/alias_names.py reads to tell which of them name it
 --          (docs/benchmark-export.md#answers-and-aliases): the words of its labels in every
 --          language, of its label in $lang, of all its other names (labels, and aliases in other
 --          languages) and those other names of two words or more whose words are all words of

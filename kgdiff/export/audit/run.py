@@ -38,8 +38,8 @@ from kgdiff.export.audit.report import AuditReport, SplitAudit, targets
 from kgdiff.export.audit.spelled import spelled_subjects
 from kgdiff.export.audit.store_view import StoreView
 from kgdiff.export.audit.tautology import tautologies
-from kgdiff.export.relation_model import RelationCatalogue
-from kgdiff.export.relations import shipped_catalogue
+from kgdiff.export.relations.catalogue import shipped_catalogue
+from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.query.graph import KnowledgeGraph
 
 UNKNOWN_CATALOGUE = (

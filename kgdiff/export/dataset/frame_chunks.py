@@ -1,0 +1,91 @@
+"""A split whose records are built column by column, a batch of rows at a time: ``--limit``,
+both true/false labels, the order by id, and frames of at most :data:`CHUNK` records (the
+Parquet row groups), so that an export's memory does not grow with its largest split.
+
+A batch builder returns its records in the config's schema plus ``_other``: the true/false
+statement of the other truth value (null when the record cannot be made false)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import polars as pl
+
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.core.seeded import seeded_rank
+
+BATCH = 50_000
+"""Rows built at a time: large enough that the per-batch joins are cheap per record, small
+enough that a batch's intermediate frames stay a few hundred megabytes."""
+CHUNK = 50_000
+"""Records written at a time (the Parquet files' row groups are as large)."""
+BuildFrame = Callable[[pl.DataFrame, Counter[str]], pl.DataFrame]
+
+
+def balance_truth_frame(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
+    """The records with both true/false labels occurring (when there are two or more and one
+    can change): if all agree, the first in the seed's order that can be swapped states its
+    other statement (as :func:`kgdiff.export.dataset.splits.balance_truth` does for items)."""
+    if frame.height < 2 or frame.get_column("tf_label").n_unique() == 2:
+        return frame
+    swappable = frame.filter(pl.col("_other").is_not_null()).get_column("id").to_list()
+    if not swappable:
+        return frame
+    pick = min(swappable, key=lambda record_id: seeded_rank(seed, record_id))
+    chosen = pl.col("id") == pick
+    return frame.with_columns(
+        pl.when(chosen)
+        .then(pl.col("_other"))
+        .otherwise(pl.col("tf_statement"))
+        .alias("tf_statement"),
+        pl.when(chosen).then(~pl.col("tf_label")).otherwise(pl.col("tf_label")).alias("tf_label"),
+        pl.when(chosen).then(pl.col("tf_statement")).otherwise(pl.col("_other")).alias("_other"),
+    )
+
+
+def _limited(
+    rows: pl.DataFrame, build: BuildFrame, request: BenchmarkRequest, tally: Counter[str]
+) -> pl.DataFrame:
+    """The first ``--limit`` records in the seed's order (later rows are not looked at)."""
+    ranks = [seeded_rank(request.seed, key) for key in rows.get_column("_id")]
+    rows = rows.with_columns(pl.Series("_rank", ranks, dtype=pl.UInt64())).sort("_rank", "_id")
+    built: list[pl.DataFrame] = []
+    count = 0
+    for offset in range(0, max(rows.height, 1), CHUNK):  # an empty split builds one empty frame
+        batch = rows.slice(offset, CHUNK)
+        frame = build(batch.drop("_rank"), tally)
+        built.append(frame.join(batch.select(pl.col("_id").alias("id"), "_rank"), on="id"))
+        count += frame.height
+        if count >= (request.limit or 0):
+            break
+    kept = pl.concat(built).sort("_rank", "id").head(request.limit or 0).drop("_rank")
+    return balance_truth_frame(kept, request.seed).sort("id")
+
+
+def frame_chunks(
+    rows: pl.DataFrame | pl.LazyFrame,
+    key: pl.Expr,
+    build: BuildFrame,
+    request: BenchmarkRequest,
+    schema: pl.Schema,
+    tally: Counter[str],
+) -> Iterator[pl.DataFrame]:
+    """The records ``build`` makes of ``rows`` (whose ids ``key`` computes), sorted by id, in
+    frames of at most :data:`CHUNK` of ``schema``; why a row has none is counted in ``tally``
+    by the builder. Both true/false labels occur among the first batch's records whenever
+    they can. Lazy ``rows`` are collected only when the split is written, sorted in the same
+    step: a config's splits are then not all held at once, nor each twice."""
+    rows = rows.with_columns(key.alias("_id")).sort("_id")
+    if isinstance(rows, pl.LazyFrame):
+        rows = rows.collect()
+    if request.limit is not None:
+        yield _limited(rows, build, request, tally).select(schema.names()).cast(schema)
+        return
+    for offset in range(0, max(rows.height, 1), BATCH):
+        frame = build(rows.slice(offset, BATCH), tally).sort("id")
+        if offset == 0:
+            frame = balance_truth_frame(frame, request.seed)
+        frame = frame.select(schema.names()).cast(schema)
+        for start in range(0, max(frame.height, 1), CHUNK):
+            yield frame.slice(start, CHUNK)

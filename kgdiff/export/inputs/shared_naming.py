@@ -1,0 +1,239 @@
+"""The words, subjects' facts and distractor tiers that the configs of one export share,
+read once.
+
+Every config names values (labels, aliases, classes: :mod:`kgdiff.export.words.names`): the words of
+its answers (:mod:`kgdiff.export.words.word_frames`, with the roles of the people among them:
+:mod:`kgdiff.export.distractors.human_roles`) and what the rules read of its subjects
+(:func:`~kgdiff.export.rules.salience.entity_facts`), and draws distractors from the same tiers of
+the classification's answers (:mod:`kgdiff.export.distractors.noise_frames`, each tier of bounded
+size: :mod:`kgdiff.export.distractors.tier_caps`), none of them a value its subject holds
+(:mod:`kgdiff.export.distractors.subject_truths`), nor, for a record asked about a year, a person
+not alive in it (:mod:`kgdiff.export.distractors.lifespans`: the dates read as records need them,
+each id once). An export names each value and subject once per snapshot, whichever config asks
+first, in one pass over the store's names whose Python objects live a chunk at a time
+(:mod:`kgdiff.export.words.name_stream`): what it keeps are frames (~100 bytes a value, where the
+names took ~600 as Python objects).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import polars as pl
+
+from kgdiff.export.distractors.class_members import class_members, small_classes
+from kgdiff.export.distractors.human_roles import ROLE_PIDS, with_roles
+from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
+from kgdiff.export.distractors.noise_frames import DRAWS, NoiseTiers
+from kgdiff.export.distractors.store_facts import StoreFacts
+from kgdiff.export.distractors.subject_truths import kin_groups, read_subject_values
+from kgdiff.export.distractors.tier_caps import tier_cap
+from kgdiff.export.inputs.read_ahead import ReadAhead
+from kgdiff.export.records.choice_frames import ChoiceSetting
+from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.salience import entity_facts
+from kgdiff.export.words.name_stream import named_chunks
+from kgdiff.export.words.names import Names
+from kgdiff.export.words.word_frames import WORDS_SCHEMA, value_words
+from kgdiff.query.graph import KnowledgeGraph
+
+_FACTS = "distractor facts"
+"""The read ahead of what the subjects hold (:meth:`SharedNaming.facts`)."""
+
+
+def quantity_units(values: pl.Series) -> pl.Series:
+    """The units of the quantities among ``values`` (``amount|unit``): named with them."""
+    units = values.filter(values.str.count_matches("|", literal=True) == 1)
+    return units.str.split("|").list.get(1)
+
+
+def _within(wanted: pl.Series, named: list[str]) -> pl.Series:
+    """Those of the sorted ``wanted`` that are among ``named`` (sorted ids of one chunk:
+    only the slice of ``wanted`` between its first and last is looked at)."""
+    start = wanted.search_sorted(named[0], side="left")
+    end = wanted.search_sorted(named[-1], side="right")
+    found = wanted.slice(start, end - start)
+    return found.filter(found.is_in(pl.Series(named, dtype=pl.String()).implode()))
+
+
+def _unnamed(wanted: pl.Series, named: pl.Series) -> list[str]:
+    """Those of ``wanted`` not among ``named`` (values that are not entities, entities the
+    store gives no label)."""
+    return wanted.filter(~wanted.is_in(named.implode())).to_list()
+
+
+def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
+    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
+    exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
+    return exploded.drop_nulls().unique()
+
+
+class SharedNaming:
+    """One export's words and subjects per snapshot and its distractor pool, filled as
+    configs ask."""
+
+    def __init__(
+        self, kg: KnowledgeGraph, groups: pl.DataFrame, catalogue: RelationCatalogue, lang: str
+    ) -> None:
+        self._kg, self._groups, self._catalogue, self._lang = kg, groups, catalogue, lang
+        self.ahead = ReadAhead()
+        """The export's reads ahead (names, a large query, wait for the one running)."""
+        self._pairs: pl.DataFrame | None = None
+        self._words: dict[str | None, pl.DataFrame] = {}
+        self._entities: dict[str | None, pl.DataFrame] = {}
+        self._tiers: dict[str | None, NoiseTiers] = {}
+        self._facts: StoreFacts | None = None
+        self._facts_asked = False
+        self._cap = tier_cap()
+        self._lifespans = Lifespans(self._read_lifespans)
+
+    def read(
+        self,
+        snapshot: str | None,
+        values: Iterable[str] | pl.Series = (),
+        subjects: Iterable[str] | pl.Series = (),
+    ) -> None:
+        """Name, as of ``snapshot``, the ``values`` (their words: :meth:`words_of`) and the
+        ``subjects`` (:meth:`subjects`) not named before, in one pass over the store's names
+        (the units of quantities read with them)."""
+        values = self._missing(self._words, "value", snapshot, values)
+        subjects = self._missing(self._entities, "subject", snapshot, subjects)
+        if values.is_empty() and subjects.is_empty():
+            return
+        units = quantity_units(values).unique().sort()
+        ids = pl.concat([values, units, subjects]).unique()
+        words, entities, named, book = [], [], [], Names({}, self._lang)
+        with self.ahead.exclusive():
+            for names in named_chunks(self._kg, ids, snapshot, self._lang):
+                found = sorted(names.ids())
+                words.append(value_words(names, _within(values, found).to_list()))
+                entities.append(entity_facts(names, _within(subjects, found).to_list()))
+                book.merge(names.subset(_within(units, found).to_list()))
+                named.append(pl.Series(found, dtype=pl.String()))
+        self._ask_facts()  # read while the values without a name get their words
+        done = pl.concat([pl.Series(dtype=pl.String()), *named])
+        words.append(value_words(book, _unnamed(values, done)))
+        entities.append(entity_facts(Names({}), _unnamed(subjects, done)))
+        self._add(self._words, snapshot, self._with_roles(pl.concat(words)))
+        self._add(self._entities, snapshot, pl.concat(entities))
+
+    @staticmethod
+    def _missing(
+        known: dict[str | None, pl.DataFrame],
+        column: str,
+        snapshot: str | None,
+        asked: Iterable[str] | pl.Series,
+    ) -> pl.Series:
+        """The distinct ids of ``asked`` not in ``known``'s frame of ``snapshot``, sorted."""
+        found = asked if isinstance(asked, pl.Series) else pl.Series(list(asked), dtype=pl.String())
+        found = found.cast(pl.String()).drop_nulls().unique().sort()
+        frame = known.get(snapshot)
+        if frame is None or found.is_empty():
+            return found
+        new = found.to_frame(column).join(frame.select(column), on=column, how="anti")
+        return new.get_column(column).sort()
+
+    @staticmethod
+    def _add(
+        known: dict[str | None, pl.DataFrame], snapshot: str | None, new: pl.DataFrame
+    ) -> None:
+        before = known.get(snapshot)
+        known[snapshot] = new if before is None else pl.concat([before, new])
+
+    def subjects(self, ids: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """What the rules read of each distinct subject of ``ids`` (its name's
+        :data:`~kgdiff.export.rules.salience.ENTITY_COLUMNS`), named as of ``snapshot``."""
+        self.read(snapshot, subjects=ids)
+        asked = self._missing({}, "subject", snapshot, ids).to_frame("subject")
+        return self._entities[snapshot].join(asked, on="subject", how="semi").sort("subject")
+
+    def pairs(self) -> pl.DataFrame:
+        """:func:`answer_pairs` of the export's groups (and those :meth:`add_pairs` added)."""
+        if self._pairs is None:
+            self._pairs = answer_pairs(self._groups)
+        return self._pairs
+
+    def add_pairs(self, pairs: pl.DataFrame) -> None:
+        """Take (``pid``, ``value``) rows a config asks about besides the classification's
+        answers (the ``temporal`` config's statements) into the distractors' pool; the tiers
+        are built again only when some are new."""
+        known = self.pairs()
+        new = pairs.select("pid", "value").unique().join(known, on=["pid", "value"], how="anti")
+        if new.height:
+            self._pairs = pl.concat([known, new.drop_nulls()])
+            self._tiers.clear()
+
+    def words(self, snapshot: str | None) -> pl.DataFrame:
+        """The words of every answer of the groups (:func:`value_words`, with the people's
+        roles), and of the values named before, as of ``snapshot``."""
+        return self.words_of(self.pairs().get_column("value"), snapshot)
+
+    def words_of(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """The words of ``values`` as of ``snapshot`` (read if not before), with those of
+        every value named before."""
+        self.read(snapshot, values=values)
+        return self._words.get(snapshot, pl.DataFrame(schema=WORDS_SCHEMA))
+
+    def _with_roles(self, words: pl.DataFrame) -> pl.DataFrame:
+        """``words`` with the role keys of the people among them (:func:`with_roles`)."""
+        return with_roles(words, self.facts().role_keys)
+
+    def _ask_facts(self) -> None:
+        """Start reading what the subjects hold (:meth:`facts`) in the background."""
+        if self._facts is None and not self._facts_asked:
+            self._facts_asked = True
+            self.ahead.submit(_FACTS, self._read_facts)
+
+    def _read_facts(self) -> pl.DataFrame:
+        pids = sorted({*kin_groups(self._catalogue).get_column("pid"), *ROLE_PIDS})
+        with self._kg.connection() as connection:
+            return read_subject_values(connection, pids)
+
+    def facts(self) -> StoreFacts:
+        """What the subjects hold and the people's roles (read once, in any snapshot)."""
+        if self._facts is None:
+            values = self.ahead.take(_FACTS, self._exclusively(self._read_facts))
+            self._facts = StoreFacts.of(values, self._catalogue)
+        return self._facts
+
+    def _exclusively(self, read: Callable[[], pl.DataFrame]) -> Callable[[], pl.DataFrame]:
+        def held() -> pl.DataFrame:
+            with self.ahead.exclusive():
+                return read()
+
+        return held
+
+    def tiers(self, snapshot: str | None) -> NoiseTiers:
+        """The distractor tiers of the groups' answers (and of the store's items of classes
+        too few answers share), for records built column by column, each of at most the
+        export's cap of candidates (:mod:`kgdiff.export.distractors.tier_caps`)."""
+        found = self._tiers.get(snapshot)
+        if found is None:
+            members = self._members(snapshot)
+            words = self.words_of(members, snapshot)
+            facts = self.facts()
+            found = NoiseTiers.of(
+                self.pairs(), words, self._catalogue, members, facts.truths, facts.typical,
+                self._cap, self._lifespans,
+            )  # fmt: skip
+            self._tiers[snapshot] = found
+        return found
+
+    def _read_lifespans(self, ids: list[str]) -> pl.DataFrame:
+        """The people's lifespans among ``ids`` (in any snapshot: read once per export)."""
+        with self.ahead.exclusive(), self._kg.connection() as connection:
+            return read_lifespans(connection, ids)
+
+    def _members(self, snapshot: str | None) -> list[str]:
+        """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`
+        answers share (:func:`small_classes`), up to as many each."""
+        classes = small_classes(self.pairs(), self.words(snapshot), self._catalogue, DRAWS)
+        if not classes:
+            return []
+        with self.ahead.exclusive(), self._kg.connection() as connection:
+            return class_members(connection, classes, DRAWS, snapshot)
+
+    def choices(self, snapshot: str | None, seed: int, options: int) -> ChoiceSetting:
+        """The setting of column-wise choices: :meth:`words` and :meth:`tiers`."""
+        words, tiers = self.words(snapshot), self.tiers(snapshot)
+        return ChoiceSetting(seed, options, self._catalogue, words, tiers)

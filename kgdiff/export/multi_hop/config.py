@@ -1,0 +1,307 @@
+"""The ``multi_hop`` config: chains of two or three hops valid at the cutoff (``kg.chains``),
+each asked as one question composed from its relations' templates, with every hop's own
+question and Wikipedia context (docs/benchmark-export.md#the-multi_hop-config)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from kgdiff.evidence.supported import evidence_wiki
+from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.core.drop_counts import split_tallies
+from kgdiff.export.core.seeded import seeded_rank
+from kgdiff.export.dataset.schema import MULTI_HOP_SCHEMA
+from kgdiff.export.dataset.splits import columns_frame
+from kgdiff.export.inputs.contexts import (
+    WANTED,
+    Context,
+    contexts_of,
+    subject_popularity,
+    wikipedia_at,
+)
+from kgdiff.export.inputs.groups import Groups
+from kgdiff.export.records.choice_frames import GOLD_PARTLY_UNNAMED
+from kgdiff.export.relations.agreement import plural_subject
+from kgdiff.export.relations.model import Relation, RelationCatalogue
+from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING, dated_pids, read_existence
+from kgdiff.export.rules.salience import Salience, relation_reason, subject_reason_of
+from kgdiff.export.rules.subject_echo import ANSWER_NAMES_SUBJECT, names_subject, subject_needles
+from kgdiff.export.rules.subject_state import ended_subjects
+from kgdiff.export.rules.tautology import TAUTOLOGY, judge
+from kgdiff.export.words.answer_hygiene import PLACEHOLDERS, placeholder_reason_of
+from kgdiff.export.words.names import Names, main_texts_of, texts_of
+from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.temporal.dates import check_answerable
+
+MULTI_HOP_SPLITS = {2: "hops_2", 3: "hops_3"}
+"""The splits, by the number of hops."""
+MULTI_HOP_DESCRIPTION = (
+    "Multi-hop questions: chains of two or three facts valid at the cutoff (each hop's object"
+    " is the next hop's subject; middle hops single-valued), asked as one question composed"
+    " from the relations' templates, with each hop's own question and, when the store has"
+    " Wikipedia evidence, each hop's context. Split by the number of hops."
+)
+
+
+@dataclass(frozen=True)
+class ChainSetting:
+    """What every chain record of an export shares."""
+
+    dates: Mapping[str, str]
+    names: Names
+    contexts: Mapping[tuple[str, str], Context]
+    popularity: Mapping[str, float]
+    salience: Salience = field(default_factory=Salience)
+    ended: frozenset[str] = frozenset()
+    """The hop subjects that no longer existed at the chain's date (asked in the past tense)."""
+    existence: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    """When the subjects and objects of hops of dated relations began and ended
+    (:mod:`kgdiff.export.rules.existence`), in days since 1970 (a Python date has no year 0)."""
+
+    def not_yet(self, subject: str, object: str) -> bool:
+        """Whether ``object`` began after ``subject`` ended
+        (:mod:`kgdiff.export.rules.existence`)."""
+        began = self.existence.get(object, (None, None))[0]
+        ended = self.existence.get(subject, (None, None))[1]
+        return began is not None and ended is not None and began > ended
+
+
+def composed(
+    relations: list[Relation], start: str, past: list[bool] | None = None, plural: bool = False
+) -> tuple[str, str]:
+    """The chain's question and cloze: each middle hop's question names the next hop's
+    subject (X1, X2), which the last relation's question and cloze then ask about, e.g.
+    'Let X1 be the answer to "Who owns Wiktionary?". Which country is X1 in?'; ``start``
+    reads as it does in a sentence ("the Netherlands"), ``past`` says which hops' subjects
+    no longer exist, ``plural`` whether ``start`` takes a plural verb ("the Dolomites")."""
+    gone = past or [False] * len(relations)
+    subject, lets, many = start, [], plural
+    for number, relation in enumerate(relations[:-1], start=1):
+        asked = relation.question(subject, gone[number - 1], many)
+        lets.append(f'X{number} be the answer to "{asked}"')
+        subject, many = f"X{number}", False
+    setup = "Let " + ", and ".join(lets) + "."
+    last, was = relations[-1], gone[-1]
+    question, cloze = last.question(subject, was, many), last.cloze(subject, was, many)
+    return f"{setup} {question}", f"{setup} {cloze}"
+
+
+def _hop_contexts(hops: list[dict[str, Any]], setting: ChainSetting) -> dict[str, list[Any]]:
+    found = [setting.contexts.get((hop["subject"], hop["pid"])) for hop in hops]
+    return {
+        "hop_contexts": [c.sentence if c else None for c in found],
+        "hop_context_pages": [c.page if c else None for c in found],
+        "hop_context_revisions": [c.revision if c else None for c in found],
+        "hop_context_sentences": [c.index if c else None for c in found],
+    }
+
+
+def _skipped(
+    hops: list[dict[str, Any]],
+    relations: list[Relation],
+    questions: list[str],
+    catalogue: RelationCatalogue,
+    setting: ChainSetting,
+) -> str | None:
+    """Why a chain whose entities are labelled is not asked: its start subject is not asked
+    about (:mod:`kgdiff.export.rules.salience`), or a hop's subject is one its relation is not
+    asked of (a class, not a place), or a hop's object did not exist yet when its subject
+    ended (:mod:`kgdiff.export.rules.existence`), or a hop's own question (``questions``) names its
+    object (:data:`TAUTOLOGY`)."""
+    names, start = setting.names, hops[0]["subject"]
+    reason = subject_reason_of(
+        hops[0]["pid"], start, hops[0]["subject_label"], names, setting.popularity.get(start),
+        setting.salience, catalogue,
+    )  # fmt: skip
+    if reason is not None:
+        return reason
+    for hop, relation, question in zip(hops, relations, questions, strict=True):
+        reason = relation_reason(relation.pid, hop["subject"], names, catalogue)
+        if reason is not None:
+            return reason
+        if relation.dated_objects and setting.not_yet(hop["subject"], hop["object"]):
+            return ANSWER_NOT_YET_EXISTING
+        texts = names.texts(hop["object"]) or [hop["object_label"]]
+        verdict = judge(texts, texts[:1], [hop["subject_label"]], [question])
+        if verdict.tautology or hop["object"] == hop["subject"]:
+            return TAUTOLOGY
+    return None
+
+
+def chain_record(
+    row: Mapping[str, Any], catalogue: RelationCatalogue, setting: ChainSetting
+) -> dict[str, Any] | str:
+    """The record of a chain (a row of ``kg.chains``), or why it has none."""
+    hops = list(row["hops"])
+    pids = [hop["pid"] for hop in hops]
+    if any(pid not in catalogue for pid in pids):
+        return "relation_not_in_catalogue"
+    labels = [hop["subject_label"] for hop in hops] + [hops[-1]["object_label"]]
+    ids = [hop["subject"] for hop in hops] + [hops[-1]["object"]]
+    if any(label is None or label == qid for label, qid in zip(labels, ids, strict=True)):
+        return "unlabelled_entity"
+    relations = [catalogue[pid] for pid in pids]
+    names = setting.names
+    phrases = [names.phrase(qid) or label for qid, label in zip(ids, labels, strict=True)]
+    past = [qid in setting.ended for qid in ids[:-1]]
+    plural = [plural_subject(p, names.classes(q)) for q, p in zip(ids, phrases, strict=True)]
+    hop_questions = [
+        r.question(phrase, was, many)
+        for r, phrase, was, many in zip(relations, phrases[:-1], past, plural[:-1], strict=True)
+    ]
+    skipped = _skipped(hops, relations, hop_questions, catalogue, setting)
+    if skipped is not None:
+        return skipped
+    latest = [value for value in row["answers"] if value not in PLACEHOLDERS]
+    if not latest:
+        return placeholder_reason_of(list(row["answers"])) or "no_answer_text"
+    answers, answer_labels = texts_of(names, latest), main_texts_of(names, latest)
+    if not answer_labels:
+        return "no_answer_text"
+    question, cloze = composed(relations, phrases[0], past, plural[0])
+    verdict = judge(answers, answer_labels, [labels[0]], [question, cloze], ids[0], latest)
+    if verdict.tautology:
+        return TAUTOLOGY
+    if any(not names.texts(value) for value in latest):
+        return GOLD_PARTLY_UNNAMED
+    # the last hop is the question asked: its subject's name must not be the answer's
+    if names_subject(answer_labels, subject_needles(names.texts(ids[-2]))):
+        return ANSWER_NAMES_SUBJECT
+    return {
+        "id": "/".join(["multi_hop", row["start_subject"], *pids]),
+        "subject": row["start_subject"],
+        "subject_label": labels[0],
+        "n_hops": len(hops),
+        "pids": pids,
+        "relations": [relation.label for relation in relations],
+        "hop_subjects": ids[:-1],
+        "hop_subject_labels": labels[:-1],
+        "hop_objects": [hop["object"] for hop in hops],
+        "hop_object_labels": [hop["object_label"] for hop in hops],
+        "hop_questions": hop_questions,
+        "question": question,
+        "cloze": cloze,
+        "answers": [text for text in answers if text not in verdict.restating],
+        "answer_labels": answer_labels,
+        "latest": latest,
+        "date": row["ref_date"].isoformat(),
+        "snapshot": row["snapshot"],
+        **_hop_contexts(hops, setting),
+        "popularity": setting.popularity.get(row["start_subject"]),
+        **setting.dates,
+    }
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    chains: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> ChainSetting:
+    hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
+    answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
+    entities = hops.get_column("subject").to_list() + hops.get_column("object").to_list()
+    snapshot = chains.get_column("snapshot")[0] if chains.height else None
+    subjects = hops.get_column("subject").unique().to_list()
+    with kg.connection() as connection:
+        names = Names.read(connection, [*answers, *entities], snapshot, request.lang)
+        ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
+        dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
+        ids = [*dated.get_column("subject"), *dated.get_column("object")]
+        days = read_existence(connection, ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
+        existence = {qid: (began, end) for qid, began, end in days.iter_rows()}
+        # as the qa config's: the Wikipedia of the present states the facts that still hold
+        wiki = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
+        wanted = [
+            (s, p, o, 0, catalogue[p].context.value, wiki)
+            for s, p, o in hops.select("subject", "pid", "object").iter_rows()
+            if wiki is not None and p in catalogue
+        ]
+        frame = pl.DataFrame(wanted, schema=WANTED, orient="row")
+        contexts = contexts_of(connection, frame)
+        starts = chains.get_column("start_subject").unique().to_list()
+        popularity = subject_popularity(
+            connection, kg.layout, starts, f"{request.lang}wiki", dates.current
+        )
+    return ChainSetting(
+        dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence
+    )
+
+
+CHAIN_DATE_HINT = (
+    "The multi_hop config reads its chains at the cutoff in record time: choose a cutoff the"
+    " snapshots answer, leave multi_hop out of --configs, or pass --allow-gap or --max-gap DAYS"
+)
+
+
+def check_chain_date(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates) -> None:
+    """Refuse, before any work, a cutoff the chains cannot be read at: they are read in record
+    time whatever ``--mode`` (a ``valid`` export's cutoff may precede every snapshot)."""
+    with kg.connection() as connection:
+        check_answerable(
+            connection, {"cutoff": dates.cutoff}, "record", request.gap, hint=CHAIN_DATE_HINT
+        )
+
+
+def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataFrame:
+    if request.limit is not None:
+        records = sorted(records, key=lambda record: seeded_rank(request.seed, record["id"]))
+        records = records[: request.limit]
+    return columns_frame(sorted(records, key=lambda r: r["id"]), MULTI_HOP_SCHEMA)
+
+
+def read_chains(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> pl.DataFrame:
+    """The chains of two or three hops valid at the cutoff (``kg.chains``; the classified
+    ``groups`` are not needed)."""
+    del groups
+    chains = kg.chains(
+        dates.cutoff, relations=catalogue.hop_map(), lang=request.lang, gap=request.gap
+    )
+    return chains.filter(pl.col("n_hops").is_in(list(MULTI_HOP_SPLITS)))
+
+
+def multi_hop_config(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> ConfigExport:
+    """The ``multi_hop`` config: the chains valid at the cutoff, in record time (as ``kgdiff
+    chains``), along the catalogue's next hops (read ahead by the export: ``groups.ahead``)."""
+    chains = groups.ahead.take(
+        "multi_hop", lambda: read_chains(kg, groups, request, dates, catalogue)
+    )
+    on_step(f"multi_hop: naming {chains.height:,} chains")
+    setting = _setting(kg, chains, request, dates, catalogue)
+    left_out: Counter[str] = Counter()
+    dropped = split_tallies(MULTI_HOP_SPLITS.values(), left_out)
+    records: dict[str, list[dict[str, Any]]] = {name: [] for name in MULTI_HOP_SPLITS.values()}
+    for row in chains.iter_rows(named=True):
+        built = chain_record(row, catalogue, setting)
+        split = MULTI_HOP_SPLITS[row["n_hops"]]
+        if isinstance(built, str):
+            dropped[split][built] += 1
+        else:
+            records[split].append(built)
+    splits = {name: [_split(found, request)] for name, found in records.items()}
+    counts = {
+        "chains": chains.height,
+        "left_out": dict(sorted(left_out.items())),
+        "built": {name: len(found) for name, found in records.items()},
+        "dropped": dropped,
+    }
+    return ConfigExport("multi_hop", MULTI_HOP_SCHEMA, splits, counts, MULTI_HOP_DESCRIPTION)

@@ -1,0 +1,112 @@
+"""The ``qa`` config: single-hop questions about the groups of a classification, one split
+per level (stable, evolved, uncharted), with what was left out counted."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import polars as pl
+
+from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, Dates
+from kgdiff.export.core.drop_counts import split_tallies
+from kgdiff.export.dataset.frame_chunks import frame_chunks
+from kgdiff.export.dataset.schema import QA_SCHEMA
+from kgdiff.export.inputs.contexts import group_contexts, subject_popularity
+from kgdiff.export.inputs.groups import Groups
+from kgdiff.export.qa.frames import FrameSetting, context_frame, qa_frame
+from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.existence import dated_pids, existence_ids, read_existence
+from kgdiff.export.rules.salience import Salience, with_standing
+from kgdiff.export.rules.subject_state import ended_subjects
+from kgdiff.query.graph import KnowledgeGraph
+
+QA_SPLITS = ("stable", "evolved", "uncharted")
+ROW_COLUMNS = (
+    "subject", "pid", "level", "change_kind", "change_nature", "latest", "outdated", "all_answers",
+)  # fmt: skip
+"""The columns of a group that its record is built from."""
+QA_DESCRIPTION = (
+    "Single-hop questions, one per (subject, property) group of the classification, split by"
+    " level: `stable` (the same objects at init, cutoff and current, up to a change that is"
+    " not substantive: `change_nature` says `reformatted` or `refined` then), `evolved`"
+    " (established before init and changed substantively since: `outdated` holds what no"
+    " longer holds), `uncharted` (new after the cutoff). Each record asks its fact four ways:"
+    " an open question, a cloze, a multiple-choice item and a true/false statement."
+)
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    chosen: pl.LazyFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+) -> FrameSetting:
+    frame = groups.frame
+    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
+    # each subject once: its groups' rows would repeat it (14.5 M rows, 1.8 M subjects at
+    # 3 × 25 M statements), and every use below takes the distinct ones
+    subjects = chosen.select(pl.col("subject").unique()).collect().get_column("subject")
+    # the answers' words and the subjects' names in one pass over the store's names
+    groups.naming.read(snapshot, groups.naming.pairs().get_column("value"), subjects)
+    with kg.connection() as connection:
+        ended = ended_subjects(connection, subjects.to_list(), snapshot, dates.current)
+        contexts = group_contexts(connection, kg.layout, chosen, catalogue)
+        dated = chosen.filter(pl.col("pid").is_in(dated_pids(catalogue)))
+        dated_rows = dated.select("subject", "pid", "latest").collect()
+        existence = read_existence(connection, existence_ids(dated_rows, "latest", catalogue))
+        wiki = f"{request.lang}wiki"
+        popularity = subject_popularity(
+            connection, kg.layout, subjects.to_list(), wiki, dates.current
+        )
+    return FrameSetting(
+        choices=groups.naming.choices(snapshot, request.seed, request.options),
+        dates=dates.iso(),
+        subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended),
+        salience=Salience.of(request),
+        contexts=context_frame(contexts),
+        existence=existence,
+    )
+
+
+def qa_config(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    on_step: Callable[[str], None] = lambda _: None,
+) -> ConfigExport:
+    """The ``qa`` config of a classification's groups."""
+    frame = groups.frame
+    # the groups asked about, and each split's, are read from the frame when needed rather
+    # than copied out of it (three copies of the classification at once before)
+    chosen = frame.lazy().filter(pl.col("level").is_in(QA_SPLITS))
+    asked = chosen.select(pl.len()).collect().item()
+    on_step(f"qa: naming the answers of {asked:,} groups")
+    setting = _setting(kg, groups, chosen, request, dates, catalogue)
+    left_out: Counter[str] = Counter()
+    dropped = split_tallies(QA_SPLITS, left_out)
+    for level, (_, uncatalogued) in groups.counts.items():
+        if level in dropped and uncatalogued:
+            dropped[level]["relation_not_in_catalogue"] += uncatalogued
+    splits = {
+        name: frame_chunks(
+            frame.lazy().filter(pl.col("level") == name).select(ROW_COLUMNS),
+            pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
+            lambda rows, tally: qa_frame(rows, setting, tally),
+            request,
+            QA_SCHEMA,
+            dropped[name],
+        )
+        for name in QA_SPLITS
+    }
+    counts = {
+        "groups_by_level": groups.by_level(),
+        "levels_left_out": sorted(set(groups.counts) - set(QA_SPLITS)),
+        "left_out": left_out,  # filled as the splits are written
+        "dropped": dropped,
+    }
+    return ConfigExport("qa", QA_SCHEMA, splits, counts, QA_DESCRIPTION)
