@@ -112,6 +112,18 @@ ATTACKS = [
         "query_table()",
     ),
     Attack(
+        "the catalog's pooling macro",
+        "SELECT * FROM kgdiff_pooled('statements', 'snapshots')",
+        SqlRefusedError,
+        "kgdiff_pooled() reads relations named by text",
+    ),
+    Attack(
+        "the pooling macro in a CTE",
+        "WITH p AS (SELECT 1 AS idx) SELECT count(*) FROM main.kgdiff_pooled('labels', 'p')",
+        SqlRefusedError,
+        "kgdiff_pooled()",
+    ),
+    Attack(
         "serialized",
         "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))",
         SqlRefusedError,

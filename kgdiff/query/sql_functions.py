@@ -13,7 +13,9 @@ Two deny sets, each name with the reason a user is told:
 - :data:`PRIVATE`: refused in the user's text and in DuckDB's own macros and views, allowed
   in the catalog's macros and views (kgdiff wrote those): functions that answer with a
   setting, a variable, a file path of the server or its environment, whose values the
-  catalog uses to find its files but never shows.
+  catalog uses to find its files but never shows; ``query_table``, which the catalog's
+  ``kgdiff_pooled`` calls on the relations its callers name, and ``kgdiff_pooled`` itself,
+  which only the catalog's ``pools`` calls, with its own CTEs' names.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ INTERNAL = "is DuckDB's internal machinery, not meant to be called"
 
 DENIED: dict[str, str] = {
     **dict.fromkeys(("query", "json_execute_serialized_sql"), TEXT_SQL),
-    "query_table": "reads tables named by text, which cannot be checked",
     "json_serialize_plan": "plans SQL given as text, which cannot be checked",
     **dict.fromkeys(("checkpoint", "force_checkpoint"), WRITES),
     **dict.fromkeys(("nextval", "setval"), "changes a sequence"),
@@ -73,6 +74,8 @@ PRIVATE: dict[str, str] = {
     **dict.fromkeys(("duckdb_databases", "duckdb_extensions", "duckdb_temporary_files"), PATHS),
     "duckdb_external_file_cache": PATHS,
     "duckdb_live_query_metrics": "answers with the queries the server runs",
+    "query_table": "reads tables named by text, which cannot be checked",
+    "kgdiff_pooled": "reads relations named by text, which cannot be checked; call pools()",
 }
 """Refused in the user's text and DuckDB's macros and views; the catalog's may call them."""
 
