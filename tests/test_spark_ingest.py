@@ -67,10 +67,16 @@ def json_dump_of(sample: Sample, folder: Path) -> Path:
     return dump
 
 
-@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.name)
+SPARK_SAMPLES = [sample for sample in load_samples() if sample.name != "wd-2013-12"]
+"""The JSON dump of December 2014 and the XML dump of October 2014 (legacy and current
+JSON, converted: the Spark ingest reads JSON dumps); the 2013 sample's legacy entities, once
+converted, are entities of the kinds the October one holds."""
+
+
+@pytest.mark.parametrize("sample", SPARK_SAMPLES, ids=lambda s: s.name)
 def test_spark_snapshot_equals_local(spark: object, sample: Sample, tmp_path: Path) -> None:
-    """Every real Wikidata sample (the XML ones as JSON dumps: the Spark ingest reads JSON
-    dumps) gives the same snapshot on the cluster as locally: schemas, rows, counts."""
+    """Real Wikidata samples (the XML one as a JSON dump: the Spark ingest reads JSON
+    dumps) give the same snapshot on the cluster as locally: schemas, rows, counts."""
     dump = json_dump_of(sample, tmp_path)
     local = ingest_wikidata(
         IngestRequest(
