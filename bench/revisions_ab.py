@@ -48,12 +48,27 @@ def checkout(rev: str, scratch: Path) -> Path:
     ``native/`` is the same, else built there (a minute)."""
     tree = scratch / _git("rev-parse", "--short", rev)
     _git("worktree", "add", "--detach", str(tree), rev)
+    _link_resources(tree)
     if _git("diff", "--stat", rev, "--", "native/", "setup.py"):
         _build_native(tree, scratch / f"wheel-{tree.name}")
         return tree
     for built in (ROOT / "kgdiff").glob("_native*.so"):
         shutil.copy2(built, tree / "kgdiff" / built.name)
     return tree
+
+
+RESOURCES = {"sql": "sql", "snapshots": "snapshots"}
+"""The folders setup.py installs as ``kgdiff.<name>`` (its RESOURCE_PACKAGES)."""
+
+
+def _link_resources(tree: Path) -> None:
+    """``kgdiff/sql`` → ``sql`` (and the samples) inside ``tree``: run with ``PYTHONPATH``
+    set to it, its ``kgdiff`` would else import ``kgdiff.sql`` from the editable install,
+    the SQL of this tree rather than of the revision measured."""
+    for name, folder in RESOURCES.items():
+        link = tree / "kgdiff" / name
+        if (tree / folder).is_dir() and not link.exists():
+            link.symlink_to(Path("..") / folder, target_is_directory=True)
 
 
 def ingest_once(tree: Path, dump: Path, workers: int, store: Path) -> dict[str, float]:
