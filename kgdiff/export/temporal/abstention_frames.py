@@ -72,7 +72,7 @@ def abstention_others(
     earlier = pl.when(pl.col("reason") == "before_subject").then(pl.lit([], TEXTS))
     asked = rows.with_columns(
         latest=pl.lit([], TEXTS),
-        outdated=pl.col("group_objects"),
+        outdated=earlier.otherwise(pl.col("group_objects")),  # before: every value is later
         offered_outdated=earlier.otherwise(pl.col("group_objects")),
     )
     texts = living_outdated(answer_columns(asked, setting.words), "year", setting.tiers.lifespans)

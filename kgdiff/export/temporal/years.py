@@ -67,9 +67,9 @@ def _reasons(frame: pl.DataFrame, tally: Counter[str]) -> pl.Series:
 
 
 def _outdated_objects(frame: pl.DataFrame) -> pl.DataFrame:
-    """``_id``, ``outdated`` (the group's objects that are not the year's, in order) and
-    ``offered_outdated`` (those of them that may have held before the year: a later object
-    is no outdated answer)."""
+    """``_id``, ``others`` (the group's objects that are not the year's, in order),
+    ``outdated`` (those of them not known to have first held after the year: a later object
+    is no outdated answer) and ``offered_outdated`` (those known to have held before it)."""
     every = frame.select(
         "_id", "year", pl.col("group_objects").alias("value"), pl.col("group_starts").alias("from")
     ).explode(["value", "from"])
@@ -77,14 +77,17 @@ def _outdated_objects(frame: pl.DataFrame) -> pl.DataFrame:
     other = every.drop_nulls("value")
     other = other.join(year, on=["_id", "value"], how="anti", maintain_order="left")
     found = other.group_by("_id", maintain_order=True).agg(
-        pl.col("value").alias("outdated"),
+        pl.col("value").alias("others"),
+        pl.col("value")
+        .filter(pl.col("from").is_null() | (pl.col("from") <= pl.col("year")))
+        .alias("outdated"),
         pl.col("value").filter(pl.col("from") < pl.col("year")).alias("offered_outdated"),
     )
     empty = pl.lit([], _TEXTS)
     return (
         frame.select("_id")
         .join(found, on="_id", how="left", maintain_order="left")
-        .select("_id", pl.col("outdated", "offered_outdated").fill_null(empty))
+        .select("_id", pl.col("others", "outdated", "offered_outdated").fill_null(empty))
     )
 
 
@@ -96,14 +99,17 @@ def implicit_choices(
     options already in the seed's order (``options``, ``choice_types``, ``gold``; ``_draw``,
     the seeded digest :func:`~kgdiff.export.temporal.choices.truth` tosses its coin from),
     ``_gold``, ``_wrong``, their answers' words and ``outdated``: the year's objects are the
-    latest, the group's other objects outdated, those that held before the year the outdated
-    option's, no person offered but the gold one not alive in the year
+    latest, the group's other objects outdated unless known to have first held after the
+    year (none of the group's objects is a distractor), those that held before the year the
+    outdated option's, no person offered but the gold one not alive in the year
     (:func:`~kgdiff.export.records.choice_frames.answered_choices`)."""
     rows = frame.join(_outdated_objects(frame), on="_id", maintain_order="left")
     rows = rows.with_columns(
-        latest=pl.col("objects"), all_answers=pl.concat_list("objects", "outdated")
+        latest=pl.col("objects"), all_answers=pl.concat_list("objects", "others")
+    )  # every value of the group stays out of the distractors, a later one too
+    built = answered_choices(
+        rows.drop("relation", "others"), setting.choices, tally, ASKED, year="year"
     )
-    built = answered_choices(rows.drop("relation"), setting.choices, tally, ASKED, year="year")
     return built.with_columns(
         _gold=pl.col("correct"),
         _wrong=pl.col("wrong"),
