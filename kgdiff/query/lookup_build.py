@@ -39,7 +39,7 @@ from kgdiff.query.lookup import (
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.macros import helper_macros
+from kgdiff.temporal.macros import time_macros
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
 from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 
@@ -96,7 +96,7 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
         # the timelines are made by this version's SQL even when the catalog was written by
         # an older kgdiff (whose `timeline` macro gives other columns, and which may lack
         # the time value macros it calls): temporary macros of the same names come first
-        for macro in [*helper_macros(), timeline_macro()]:
+        for macro in [*time_macros(), timeline_macro()]:
             connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
         connection.execute(load_sql("lookup/copy_snapshots"))
         ranges = subject_ranges(connection, layout)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 
 from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog_reuse import macro_names
 from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro
 from kgdiff.temporal.dates import date_reads_macro
@@ -38,7 +39,7 @@ def helper_macros() -> list[str]:
 def helper_macro_names() -> list[str]:
     """The names the statements of :func:`helper_macros` define (``kgdiff_time_lo``, …,
     ``kgdiff_pooled``)."""
-    return [f"kgdiff_{name}" for name in TIME_MACROS] + ["kgdiff_pooled"]
+    return macro_names(helper_macros())
 
 
 def has_helper_macros(connection: duckdb.DuckDBPyConnection) -> bool:
