@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 import kgdiff
@@ -16,7 +17,7 @@ from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset.schema import MULTI_HOP_SCHEMA
 from kgdiff.export.relations.catalogue import load_catalogue
 from kgdiff.temporal.dates import GapPolicy
-from tests.benchmark_exports import CUTOFF, export, records
+from tests.benchmark_exports import CUTOFF, SAMPLES_WINDOW, export, records
 
 SPLITS = ("hops_2", "hops_3")
 
@@ -140,3 +141,30 @@ def test_a_cutoff_the_chains_cannot_be_read_at_is_refused_before_any_work(
     assert list(tmp_path.iterdir()) == []
     done = export(export_sample_store, tmp_path / "qa", configs=("qa",), **window)
     assert done.configs["qa"]["stable"] > 0
+
+
+def test_a_hop_asked_in_the_past_tense_held_one_value(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    # in the 2013 dump Adolf Hitler's citizenship is Austria (ended 1925) and Germany: "Which
+    # country was Adolf Hitler a citizen of?" is answered by both, so no chain goes on from it
+    done = export(export_sample_store, tmp_path / "past", configs=("multi_hop",), **SAMPLES_WINDOW)
+    kg = kgdiff.open(export_sample_store)
+    found = chains(done.out)
+    assert found and not [r["id"] for r in found if r["id"].startswith("multi_hop/Q352/P27/")]
+    past = 0
+    for record in found:
+        hops = zip(record["hop_subjects"], record["pids"], record["hop_questions"], strict=True)
+        for subject, pid, question in hops:
+            if not question.startswith(("Which country was ", "Where was ", "Where did ")):
+                continue
+            past += 1
+            held = kg.sql(
+                "SELECT count(DISTINCT value) FROM statements WHERE snapshot = $n"
+                " AND subject = $s AND pid = $p AND rank <> 'deprecated'",
+                {"n": record["snapshot"], "s": subject, "p": pid},
+            )
+            assert held.item() == 1, (record["id"], question)
+    assert past > 20
+    built = orjson.loads((done.out / "kgdiff_build.json").read_bytes())
+    assert built["configs"]["multi_hop"]["left_out"]["past_hop_held_several_values"] >= 1

@@ -31,7 +31,11 @@ from kgdiff.export.relations.model import Relation, RelationCatalogue
 from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING, dated_pids, read_existence
 from kgdiff.export.rules.salience import Salience, relation_reason, subject_reason_of
 from kgdiff.export.rules.subject_echo import ANSWER_NAMES_SUBJECT, names_subject, subject_needles
-from kgdiff.export.rules.subject_state import ended_subjects
+from kgdiff.export.rules.subject_state import (
+    PAST_HOP_HELD_SEVERAL,
+    ended_subjects,
+    several_valued,
+)
 from kgdiff.export.rules.tautology import TAUTOLOGY, judge
 from kgdiff.export.words.answer_hygiene import PLACEHOLDERS, placeholder_reason_of
 from kgdiff.export.words.names import Names, main_texts_of, texts_of
@@ -62,6 +66,9 @@ class ChainSetting:
     existence: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)
     """When the subjects and objects of hops of dated relations began and ended
     (:mod:`kgdiff.export.rules.existence`), in days since 1970 (a Python date has no year 0)."""
+    several: frozenset[tuple[str, str]] = frozenset()
+    """The hop groups of ended subjects that held more than one value (asked in the past
+    tense, each value answers: :data:`PAST_HOP_HELD_SEVERAL`)."""
 
     def not_yet(self, subject: str, object: str) -> bool:
         """Whether ``object`` began after ``subject`` ended
@@ -111,8 +118,9 @@ def _skipped(
     """Why a chain whose entities are labelled is not asked: its start subject is not asked
     about (:mod:`kgdiff.export.rules.salience`), or a hop's subject is one its relation is not
     asked of (a class, not a place), or a hop's object did not exist yet when its subject
-    ended (:mod:`kgdiff.export.rules.existence`), or a hop's own question (``questions``) names its
-    object (:data:`TAUTOLOGY`)."""
+    ended (:mod:`kgdiff.export.rules.existence`), or a hop asked in the past tense has held
+    several values (:data:`PAST_HOP_HELD_SEVERAL`), or a hop's own question (``questions``)
+    names its object (:data:`TAUTOLOGY`)."""
     names, start = setting.names, hops[0]["subject"]
     reason = subject_reason_of(
         hops[0]["pid"], start, hops[0]["subject_label"], names, setting.popularity.get(start),
@@ -126,6 +134,8 @@ def _skipped(
             return reason
         if relation.dated_objects and setting.not_yet(hop["subject"], hop["object"]):
             return ANSWER_NOT_YET_EXISTING
+        if (hop["subject"], hop["pid"]) in setting.several:
+            return PAST_HOP_HELD_SEVERAL
         texts = names.texts(hop["object"]) or [hop["object_label"]]
         verdict = judge(texts, texts[:1], [hop["subject_label"]], [question])
         if verdict.tautology or hop["object"] == hop["subject"]:
@@ -212,6 +222,8 @@ def _setting(
     with kg.connection() as connection:
         names = Names.read(connection, [*answers, *entities], snapshot, request.lang)
         ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
+        past = hops.filter(pl.col("subject").is_in(list(ended))).select("subject", "pid")
+        several = several_valued(connection, past.iter_rows(), snapshot) if snapshot else None
         dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         ids = [*dated.get_column("subject"), *dated.get_column("object")]
         days = read_existence(connection, ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
@@ -230,8 +242,9 @@ def _setting(
             connection, kg.layout, starts, f"{request.lang}wiki", dates.current
         )
     return ChainSetting(
-        dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence
-    )
+        dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence,
+        several or frozenset(),
+    )  # fmt: skip
 
 
 CHAIN_DATE_HINT = (

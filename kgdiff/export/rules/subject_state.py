@@ -25,3 +25,27 @@ def ended_subjects(
     params = {"ids": wanted, "snapshot": snapshot, "day": day}
     rows = connection.execute(load_sql("export/ended_subjects"), params).fetchall()
     return frozenset(str(qid) for (qid,) in rows)
+
+
+PAST_HOP_HELD_SEVERAL = "past_hop_held_several_values"
+"""Why a chain is left out: a hop about a subject that no longer exists, asked in the past
+tense, has a group that held more than one value ("Which country was Adolf Hitler a citizen
+of?" is Austria as much as Germany), so its answer is not the one the chain goes on from."""
+
+
+def several_valued(
+    connection: duckdb.DuckDBPyConnection, groups: Iterable[tuple[str, str]], snapshot: str
+) -> frozenset[tuple[str, str]]:
+    """The ``(subject, pid)`` groups among ``groups`` that hold more than one value in
+    ``snapshot`` over all their statements, whatever their dates
+    (``sql/export/held_counts.sql``)."""
+    wanted = sorted(set(groups))
+    if not wanted:
+        return frozenset()
+    params = {
+        "subjects": [subject for subject, _ in wanted],
+        "pids": [pid for _, pid in wanted],
+        "snapshot": snapshot,
+    }
+    rows = connection.execute(load_sql("export/held_counts"), params).fetchall()
+    return frozenset((str(subject), str(pid)) for subject, pid, held in rows if held > 1)
