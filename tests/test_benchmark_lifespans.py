@@ -20,7 +20,7 @@ import pytest
 import kgdiff
 from kgdiff.export.distractors.human_roles import role_keys, with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
-from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.temporal.abstention_frames import abstention_others

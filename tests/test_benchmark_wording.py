@@ -20,7 +20,8 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.distractors.noise_frames import NoiseTiers, draw_noise
+from kgdiff.export.distractors.noise_frames import draw_noise
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.rules.salience import entity_facts
 from kgdiff.export.scoring.text_match import normalise

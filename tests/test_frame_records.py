@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.export.core.column_draws import record_digests
-from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.answer_frames import answer_columns
 from kgdiff.export.records.items import answer_texts
 from kgdiff.export.records.option_frames import choice_columns

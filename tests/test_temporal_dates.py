@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kgdiff.export.distractors.human_roles import role_keys, with_roles
-from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.scoring.date_match import date_matches, duration_matches, first_date

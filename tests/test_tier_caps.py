@@ -19,7 +19,7 @@ import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
-from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
 from kgdiff.export.inputs.groups import Groups, classified_groups
 from kgdiff.export.relations.catalogue import shipped_catalogue

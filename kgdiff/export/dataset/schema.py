@@ -3,10 +3,7 @@ schema, empty or not) and their Hugging Face feature types for the dataset card.
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
-import pyarrow as pa
 
 TEXT = pl.String()
 TEXTS = pl.List(pl.String())
@@ -176,20 +173,6 @@ POOLS_SCHEMA = pl.Schema(
 """The ``pools`` config's columns, in order (docs/benchmark-export.md#the-pools-config): one
 record per year of a group, as ``kgdiff score --config pools`` reads them."""
 
-
-def arrow_type(dtype: Any) -> pa.DataType:
-    """The Arrow type a column of ``dtype`` (a type of these schemas) is built with."""
-    if isinstance(dtype, pl.List):
-        return pa.list_(arrow_type(dtype.inner))
-    return _ARROW[dtype]
-
-
-_ARROW: dict[object, pa.DataType] = {
-    pl.String(): pa.string(),
-    pl.Boolean(): pa.bool_(),
-    pl.Int64(): pa.int64(),
-    pl.Float64(): pa.float64(),
-}
 
 TEMPORAL_SCHEMA = pl.Schema(
     {

@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kgdiff.errors import UsageError
+from kgdiff.export.core.arrow_frames import arrow_type
 from kgdiff.export.core.benchmark_model import BuildFacts, ConfigExport
 from kgdiff.export.dataset.card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
-from kgdiff.export.dataset.schema import arrow_type
 
 
 def check_target(out: Path, force: bool) -> None:

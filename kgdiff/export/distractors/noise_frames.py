@@ -34,18 +34,21 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from kgdiff.export.core.column_draws import mixed
-from kgdiff.export.distractors.class_members import relation_kinds
 from kgdiff.export.distractors.human_keys import plausible_keys
-from kgdiff.export.distractors.human_roles import HUMAN, TYPICAL_SCHEMA
-from kgdiff.export.distractors.lifespans import Lifespans, alive_in_year, request_spans
-from kgdiff.export.distractors.noise_plan import DECLARED_SCHEMA, candidate_tiers, tier_plan
-from kgdiff.export.distractors.subject_truths import SubjectTruths, blocked_values
-from kgdiff.export.distractors.tier_caps import capped_tiers
-from kgdiff.export.relations.model import ObjectType, RelationCatalogue
+from kgdiff.export.distractors.lifespans import alive_in_year, request_spans
+from kgdiff.export.distractors.noise_plan import tier_plan
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
+from kgdiff.export.distractors.subject_truths import blocked_values
 
 FIRST_DRAWS = 4
 DRAWS = 64
-_PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
+ROUND_ROWS = 1_000_000
+"""The most draws a round offers, unless its first step alone offers more."""
+_DRAWN_TYPES = pl.Schema(
+    {"_id": pl.String(), "phase": pl.UInt8(), "rank": pl.UInt32(), "tier": pl.UInt32(),
+     "index": pl.UInt32(), "order": pl.UInt64()}
+)  # fmt: skip
+_DRAWN = list(_DRAWN_TYPES)
 _OFFERED = pl.Schema(
     {
         "_id": pl.String(),
@@ -59,99 +62,6 @@ _OFFERED = pl.Schema(
         "phrase": pl.String(),
     }
 )
-
-
-@dataclass(frozen=True)
-class NoiseTiers:
-    """The distractor candidates (``cand``, ``value``, ``text``, ``form``, ``phrase``), the
-    forms of their other texts (``cand``, ``form``: aliases), each tier's members in order
-    (``tier``, ``index``, ``cand``) and each tier's key and size (``key``, ``tier``, ``n``);
-    tiers and candidates are numbered, so that a candidate's words are held once however many
-    tiers it is in."""
-
-    candidates: pl.DataFrame
-    aliases: pl.DataFrame
-    members: pl.DataFrame
-    sizes: pl.DataFrame
-    declared: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=DECLARED_SCHEMA))
-    """``pid``, ``declared``: the class the catalogue expects of each relation's objects."""
-    typical: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TYPICAL_SCHEMA))
-    """``pid``, ``role``, ``share``: the roles most of a relation's people hold
-    (:func:`~kgdiff.export.distractors.human_roles.typical_roles`)."""
-    truths: SubjectTruths | None = None
-    """The values the subjects hold under a relation of the same kind, in any snapshot."""
-    people: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_PEOPLE))
-    """``cand``, ``value``: the candidates of class human (Q5)."""
-    lifespans: Lifespans | None = None
-    """The people's years of birth and death, read as records asked about a year need them."""
-
-    @classmethod
-    def of(
-        cls,
-        pairs: pl.DataFrame,
-        words: pl.DataFrame,
-        catalogue: RelationCatalogue,
-        items: list[str] | None = None,
-        truths: SubjectTruths | None = None,
-        typical: pl.DataFrame | None = None,
-        cap: int | None = None,
-        lifespans: Lifespans | None = None,
-    ) -> NoiseTiers:
-        """The tiers of the distinct (``pid``, ``value``) rows of ``pairs`` whose value has
-        words and whose relation is in the ``catalogue``, and of the ``items`` of
-        small classes (:func:`~kgdiff.export.distractors.class_members.small_classes`), which no
-        relation names: they share their
-        classes' tiers across relations only; ``truths``, what the records' subjects hold,
-        which no distractor may be; ``typical``, the roles most of a relation's people hold;
-        ``cap``: the most candidates a tier keeps (:mod:`kgdiff.export.distractors.tier_caps`; None,
-        all), the candidates of no tier left out; ``lifespans``, the reader of the people's
-        lifespans (None: no person is ruled out by the year a record asks about)."""
-        found = pairs.select("pid", "value").unique().join(relation_kinds(catalogue), on="pid")
-        extra = pl.DataFrame(
-            {"pid": None, "value": sorted(set(items or ())), "kind": ObjectType.ITEM.value},
-            schema={"pid": pl.String(), "value": pl.String(), "kind": pl.String()},
-        )
-        found = pl.concat([found, extra.join(found, on="value", how="anti")])
-        # the tiers are keyed and cut on the candidates' kind keys alone; the other words
-        # are joined to the candidates kept (at 3 × 25 M statements, 3 M answers)
-        found = found.join(words.drop_nulls("main").select("value", "classes"), on="value")
-        found = found.sort("pid", "value", nulls_last=True)
-        base = found.with_row_index("cand").select(
-            pl.col("cand").cast(pl.UInt32()), "pid", "value", "kind", "classes"
-        )
-        keyed = candidate_tiers(base)
-        if cap is not None:
-            keyed = capped_tiers(keyed, base, cap)
-            base = base.filter(pl.col("cand").is_in(keyed.get_column("cand").implode()))
-        people = base.filter(pl.col("classes").list.contains(HUMAN)).select("cand", "value")
-        base = base.select("cand", "value").join(
-            words.select(
-                "value", pl.col("main").alias("text"), pl.col("main_form").alias("form"),
-                "phrase", "forms",
-            ),
-            on="value", maintain_order="left",
-        )  # fmt: skip
-        sizes = keyed.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n")).sort("tier")
-        sizes = sizes.with_row_index("id").rename({"tier": "key", "id": "tier"})
-        members = keyed.join(sizes.select("key", "tier"), left_on="tier", right_on="key")
-        members = members.select(
-            pl.col("tier_right").alias("tier"),
-            pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier_right").alias("index"),
-            "cand",
-        )
-        aliases = base.select("cand", "forms").explode("forms").rename({"forms": "form"})
-        aliases = aliases.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
-        candidates = base.select("cand", "value", "text", "form", "phrase")
-        declared = pl.DataFrame(
-            [(r.pid, r.object_class) for r in catalogue if r.object_class],
-            schema=DECLARED_SCHEMA,
-            orient="row",
-        )
-        typical = typical if typical is not None else pl.DataFrame(schema=TYPICAL_SCHEMA)
-        return cls(
-            candidates, aliases.unique(maintain_order=True), members, sizes, declared, typical,
-            truths, people, lifespans,
-        )  # fmt: skip
 
 
 def _draws(plan: pl.DataFrame, phase: int) -> pl.DataFrame:
@@ -206,22 +116,64 @@ class _Drawing:
     offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
     done: list[pl.DataFrame] = field(default_factory=list)
 
-    def round(self, phase: int, rank: int) -> None:
-        """Offer the ``rank``-th tier's draws of ``phase`` to the requests still short, and
-        set aside those the round completes."""
-        step = self.plan.filter(pl.col("rank") == rank).join(self.needs, on="_id", how="semi")
-        if not step.height:
+    def live(self) -> pl.DataFrame:
+        """The plan's rows of the requests still short."""
+        return self.plan.join(self.needs, on="_id", how="semi")
+
+    def round(self, steps: list[tuple[int, int]], live: pl.DataFrame) -> None:
+        """Offer the draws of consecutive ``steps`` (``rank``, ``phase``) to the requests
+        still short, and set aside those the round completes. (Offers of later steps sort
+        after those of earlier ones and a request keeps the first it can, so any grouping of
+        the steps into rounds keeps the same distractors.)"""
+        drawn = [
+            _draws(live.filter(pl.col("rank").is_in(ranks)), phase).with_columns(
+                pl.lit(phase, pl.UInt8()).alias("phase")
+            )
+            for phase in (0, 1, 2)
+            if (ranks := [rank for rank, step_phase in steps if step_phase == phase])
+        ]
+        offered = pl.concat(
+            [frame.select(*_DRAWN).cast(_DRAWN_TYPES) for frame in drawn]
+        ) if drawn else None  # fmt: skip
+        if offered is None or not offered.height:
             return
-        drawn = _draws(step, phase).join(self.tiers.members, on=["tier", "index"])
-        drawn = alive_in_year(drawn.join(self.tiers.candidates, on="cand"), self.years, self.spans)
-        drawn = drawn.with_columns(pl.lit(phase, pl.UInt8()).alias("phase"))
-        self.offered = pl.concat([self.offered, drawn.select(_OFFERED.names()).cast(_OFFERED)])
+        offered = offered.join(self.tiers.members, on=["tier", "index"])
+        offered = alive_in_year(
+            offered.join(self.tiers.candidates, on="cand"), self.years, self.spans
+        )
+        self.offered = pl.concat([self.offered, offered.select(_OFFERED.names()).cast(_OFFERED)])
         kept = self.kept()
         counts = kept.group_by("_id").agg(pl.len().alias("got")).join(self.needs, on="_id")
         full = counts.filter(pl.col("got") >= pl.col("need")).select("_id")
         self.done.append(kept.join(full, on="_id", how="semi"))
         self.needs = self.needs.join(full, on="_id", how="anti")
         self.offered = self.offered.join(full, on="_id", how="anti")
+
+    @staticmethod
+    def next_steps(steps: list[tuple[int, int]], live: pl.DataFrame) -> list[tuple[int, int]]:
+        """The first of ``steps`` and as many after it as keep a round's offers to the
+        requests still short under :data:`ROUND_ROWS` (one step a round would cost a
+        round's fixed price for every tier rank, for a handful of requests); ``live``, the
+        plan's rows of those requests."""
+        per_phase = (
+            live.select(
+                "rank",
+                pl.lit(FIRST_DRAWS).alias("p0"),
+                pl.lit(DRAWS - FIRST_DRAWS).alias("p1"),
+                pl.when(pl.col("n") <= DRAWS).then(pl.col("n")).otherwise(0).alias("p2"),
+            )
+            .group_by("rank")
+            .agg(pl.col("p0", "p1", "p2").sum())
+        )
+        rows = {rank: (p0, p1, p2) for rank, p0, p1, p2 in per_phase.iter_rows()}
+        chosen = [steps[0]]
+        total = rows.get(steps[0][0], (0, 0, 0))[steps[0][1]]
+        for rank, phase in steps[1:]:
+            total += rows.get(rank, (0, 0, 0))[phase]
+            if total > ROUND_ROWS:
+                break
+            chosen.append((rank, phase))
+        return chosen
 
     def kept(self) -> pl.DataFrame:
         """What the offers so far give the requests still short (at most their need)."""
@@ -264,9 +216,12 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
         spans=spans,
     )
     ranks = drawing.plan.get_column("rank").unique().sort().to_list()
-    for rank in ranks:
-        for phase in (0, 1, 2):
-            drawing.round(phase, rank)
+    steps = [(rank, phase) for rank in ranks for phase in (0, 1, 2)]
+    while steps and drawing.needs.height:
+        live = drawing.live()
+        batch = drawing.next_steps(steps, live)
+        drawing.round(batch, live)
+        steps = steps[len(batch) :]
     chosen = pl.concat([*drawing.done, drawing.kept()]).sort("_id", "rank", "phase", "order")
     return chosen.group_by("_id", maintain_order=True).agg(
         pl.col("text").alias("noise"), pl.col("phrase").alias("noise_phrases")

@@ -24,7 +24,8 @@ import polars as pl
 from kgdiff.export.distractors.class_members import class_members, small_classes
 from kgdiff.export.distractors.human_roles import ROLE_PIDS, with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
-from kgdiff.export.distractors.noise_frames import DRAWS, NoiseTiers
+from kgdiff.export.distractors.noise_frames import DRAWS
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
 from kgdiff.export.distractors.subject_truths import kin_groups, read_subject_values
 from kgdiff.export.distractors.tier_caps import tier_cap

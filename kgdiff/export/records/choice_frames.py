@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from kgdiff.export.core.column_draws import record_digests
-from kgdiff.export.distractors.noise_frames import NoiseTiers
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.answer_frames import UNNAMED, answer_columns
 from kgdiff.export.records.option_frames import choice_columns
 from kgdiff.export.relations.model import RelationCatalogue

@@ -16,7 +16,8 @@ import polars as pl
 
 from kgdiff.export.core.column_draws import mixed
 from kgdiff.export.distractors.lifespans import living_outdated
-from kgdiff.export.distractors.noise_frames import NoiseTiers, draw_noise
+from kgdiff.export.distractors.noise_frames import draw_noise
+from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.items import MC_INSTRUCTION
 from kgdiff.export.records.option_order import FIRST_NOISE_SLOT, KIND_SLOTS, shown_order
 from kgdiff.export.records.options import UNKNOWN_OPTION

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from kgdiff.errors import UsageError
+from kgdiff.export.core.arrow_frames import frame_of
 from kgdiff.export.core.benchmark_model import DEFAULT_MIN_SITELINKS, BenchmarkRequest
 from kgdiff.export.relations.agreement import plural_subject
 from kgdiff.export.relations.model import RelationCatalogue
@@ -131,7 +132,7 @@ def entity_facts(names: Names, ids: Iterable[str]) -> pl.DataFrame:
         names.phrase(subject) if label is not None else None
         for subject, label in zip(distinct, kept, strict=True)
     ]
-    columns = {
+    columns: dict[str, Sequence[object]] = {
         "subject": distinct,
         "subject_label": kept,
         "subject_phrase": phrases,
@@ -148,7 +149,7 @@ def entity_facts(names: Names, ids: Iterable[str]) -> pl.DataFrame:
             for subject, label in zip(distinct, kept, strict=True)
         ],
     }
-    return pl.DataFrame(columns, schema={name: SUBJECT_SCHEMA[name] for name in ENTITY_COLUMNS})
+    return frame_of(columns, pl.Schema({name: SUBJECT_SCHEMA[name] for name in ENTITY_COLUMNS}))
 
 
 def with_standing(
