@@ -30,8 +30,7 @@ def _cells(tally: Mapping[str, Any], keys: Sequence[str]) -> list[str]:
 def print_scores(console: Console, report: Mapping[str, Any]) -> None:
     """The overall scores, then per level, then per relation; then what was not scored."""
     keys = TASK_KEYS[report["task"]]
-    if "date_match" in report["overall"]:
-        keys = (*keys, "date_match")
+    keys = (*keys, *(key for key in ("date_match", "number_match") if key in report["overall"]))
     title = (
         f"{report['config']} ({', '.join(report['splits'])}), {report['task']}: "
         f"{report['overall']['n']:,} of {counted(report['records'], 'record')} scored"

@@ -4,13 +4,17 @@ group (:mod:`kgdiff.export.scoring.chrono`; docs/scoring.md).
 A record is one year of a group: ``id``, ``subject``, ``relation``, ``year`` (an int, ``YYYY``
 or ``YYYY-MM``), ``answers`` (labels and aliases of that year's objects), and optionally
 ``state`` (``dynamic`` / ``static``) and ``pid`` (then the group is (subject, pid), else
-(subject, relation)). A prediction is one answer or a list of sampled answers.
+(subject, relation)). A prediction is one answer or a list of sampled answers. An answer
+matches a year's objects by ChroKnowBench's fuzzy match, or, when the year's answers are plain
+numbers and its objects quantities (a population), by stating one within 2 %
+(:mod:`kgdiff.export.scoring.number_match`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from kgdiff.errors import InputError
@@ -22,6 +26,7 @@ from kgdiff.export.scoring.chrono import (
     classify_group,
     year_order,
 )
+from kgdiff.export.scoring.number_match import count_match, counted, plain_numbers
 from kgdiff.export.scoring.predictions import Prediction
 from kgdiff.export.scoring.report import EXAMPLE_IDS, Record, text_list
 from kgdiff.export.scoring.text_match import fuzzy_match
@@ -37,6 +42,7 @@ class _Group:
         self.answers: dict[str, list[str]] = {}
         self.state = "unknown"
         self.complete = True
+        self.counted = True
 
     def add(self, record: Record, prediction: Prediction | None) -> None:
         """Take one year's record and its prediction (``None``: missing)."""
@@ -45,6 +51,7 @@ class _Group:
             raise InputError(f"record {record.get('id')!r}: a second record for {year}")
         self.pools[year] = text_list(record, "answers")
         self.state = str(record.get("state", "unknown"))
+        self.counted = self.counted and counted(record)
         if prediction is None:
             self.complete = False
         else:
@@ -52,11 +59,13 @@ class _Group:
 
 
 def score_pools(
-    records: Iterable[Record], predictions: Mapping[str, Prediction], matcher: Matcher = fuzzy_match
+    records: Iterable[Record], predictions: Mapping[str, Prediction], matcher: Matcher | None = None
 ) -> dict[str, Any]:
     """Categorise every year of every group and the group's temporal pattern, then count them:
     ``patterns`` (overall and ``by_state``), ``years`` (categories per year), and the groups left
-    out because a year has no prediction (``incomplete``), missing and unmatched ids."""
+    out because a year has no prediction (``incomplete``), missing and unmatched ids. ``matcher``:
+    how an answer is compared with a year's answers (default: as numbers for a group of counts,
+    else ChroKnowBench's fuzzy match)."""
     groups: dict[GroupKey, _Group] = {}
     seen: set[str] = set()
     for record in records:
@@ -69,7 +78,9 @@ def score_pools(
         group_key = (str(record.get("subject")), str(record.get("pid") or record.get("relation")))
         groups.setdefault(group_key, _Group()).add(record, predictions.get(key))
     complete = [group for group in groups.values() if group.complete]
-    results = [(g.state, classify_group(g.pools, g.answers, matcher)) for g in complete]
+    results = [
+        (g.state, classify_group(g.pools, g.answers, matcher or _matcher(g))) for g in complete
+    ]
     missing = sorted(seen - set(predictions))
     unmatched = sorted(set(predictions) - seen)
     return {
@@ -83,6 +94,15 @@ def score_pools(
         "unmatched": len(unmatched),
         "unmatched_ids": unmatched[:EXAMPLE_IDS],
     }
+
+
+def _matcher(group: _Group) -> Matcher:
+    """A counted group's years are matched as numbers (:func:`count_match`: nearer the
+    year's than any other year's), others fuzzily."""
+    if not group.counted:
+        return fuzzy_match
+    every = [number for pool in group.pools.values() for number in plain_numbers(pool) or []]
+    return partial(count_match, others=every)
 
 
 def _pattern_counts(results: Iterable[GroupResult]) -> dict[str, Any]:

@@ -6,7 +6,9 @@ latest objects) and ``outdated_answers`` (labels and aliases of the outdated obj
 compares against ``answers``), ``options`` with ``gold`` (a letter) and ``choice_types``, and
 ``tf_label``. The metrics and their JSON keys are described in docs/scoring.md. A record of the
 ``temporal`` config also has a ``kind``: its scores are reported per kind as well, and its
-timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`).
+timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`). A
+record whose gold objects are quantities and answers plain numbers (a population) also gets
+``number_match`` (:mod:`number_match`: a count stated within 2 %).
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from typing import Any, Literal
 from kgdiff.errors import InputError, UsageError
 from kgdiff.export.scoring.choices import chosen_option, mc_correct, truth_value
 from kgdiff.export.scoring.date_match import date_matches, duration_matches
+from kgdiff.export.scoring.number_match import (
+    counted,
+    number_matches,
+    other_amounts,
+    plain_numbers,
+)
 from kgdiff.export.scoring.predictions import Prediction
 from kgdiff.export.scoring.text_match import fuzzy_match, is_unknown, matches_any, token_f1
 
@@ -61,6 +69,10 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
     }
     if record.get("kind") in DATE_KINDS:
         scores["date_match"] = float(date_match(prediction, record))
+    numbers = plain_numbers(answers) if counted(record) else None
+    if numbers is not None:
+        others = other_amounts(record)
+        scores["number_match"] = float(not outdated and number_matches(prediction, numbers, others))
     return scores
 
 
@@ -148,7 +160,7 @@ class Tally:
 
     def report(self) -> dict[str, Any]:
         """``{"n": n, metric: mean, …}`` (only ``n`` when nothing was scored); a metric only
-        some items have (``date_match``) is the mean over those."""
+        some items have (``date_match``, ``number_match``) is the mean over those."""
         return {"n": self.n, **{key: total / self.counts[key] for key, total in self.sums.items()}}
 
 
