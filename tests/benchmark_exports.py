@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import orjson
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport, export_benchmark
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.relations.catalogue import dump_catalogue, shipped_catalogue
+from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.temporal.dates import GapPolicy
 
 CUTOFF = date(2014, 10, 11)
@@ -24,6 +27,16 @@ SAMPLES_WINDOW: dict[str, Any] = {
 """The dates of the first two real dumps (the blind reads' `samples` export), whose ``qa``
 has records in every split (at the default dates, the one uncharted group, the Black Sea's
 countries, is left out: one of them, Abkhazia, has no English label)."""
+
+
+def websites_asked(folder: Path) -> Path:
+    """A relation catalogue file over the shipped one that asks about official websites
+    (P856) again: the shipped one keeps their wording but does not ask them (an address gives
+    itself away), and the rules on answers that spell their subject are read on them."""
+    website = replace(shipped_catalogue().relations["P856"], asked=True)
+    path = folder / "websites.toml"
+    path.write_text(dump_catalogue(RelationCatalogue({"P856": website})), encoding="utf-8")
+    return path
 
 
 def export(store: Path, out: Path, **fields: Any) -> BenchmarkExport:

@@ -22,7 +22,7 @@ from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.rules.existence import not_yet_existing, read_existence
 from kgdiff.export.rules.subject_echo import names_subject, subject_needles
 from kgdiff.temporal.dates import GapPolicy
-from tests.benchmark_exports import export, records
+from tests.benchmark_exports import export, records, websites_asked
 
 Record = dict[str, Any]
 SPLITS = {
@@ -50,20 +50,24 @@ def _build(done: BenchmarkExport) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def samples(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    """The blind read's `samples` export: the real dumps of 2013-12 and 2014-10."""
-    out = tmp_path_factory.mktemp("blind-read") / "samples"
+    """The blind read's `samples` export: the real dumps of 2013-12 and 2014-10 (official
+    websites asked: the rules on answers that spell their subject are read on them)."""
+    folder = tmp_path_factory.mktemp("blind-read")
     return export(
-        export_demo_store, out, init=date(2013, 12, 21), cutoff=date(2013, 12, 25),
+        export_demo_store, folder / "samples", init=date(2013, 12, 21), cutoff=date(2013, 12, 25),
         current=date(2014, 10, 11), configs=tuple(CONFIGS), pools_static="all",
-        gap=GapPolicy(allow=True),
+        gap=GapPolicy(allow=True), relations=websites_asked(folder),
     )  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def demo(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
     """The demo store's export at its default dates, every config and static pool."""
-    out = tmp_path_factory.mktemp("blind-read") / "demo"
-    return export(export_demo_store, out, configs=tuple(CONFIGS), pools_static="all")
+    folder = tmp_path_factory.mktemp("blind-read")
+    return export(
+        export_demo_store, folder / "demo", configs=tuple(CONFIGS), pools_static="all",
+        relations=websites_asked(folder),
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.relations.phrasing import takes_article
 from kgdiff.temporal.dates import GapPolicy
-from tests.benchmark_exports import export, records
+from tests.benchmark_exports import export, records, websites_asked
 
 Record = dict[str, Any]
 SPLITS = {
@@ -42,13 +42,16 @@ def _by_id(done: BenchmarkExport, configs: tuple[str, ...]) -> dict[str, Record]
 @pytest.fixture(scope="module")
 def samples(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
     """The blind read's `samples` export: the real dumps of 2013-12 and 2014-10."""
-    out = tmp_path_factory.mktemp("names-wording") / "bench"
+    folder = tmp_path_factory.mktemp("names-wording")
     dates = {
         "init": date(2013, 12, 21),
         "cutoff": date(2013, 12, 25),
         "current": date(2014, 10, 11),
     }
-    return export(export_demo_store, out, configs=("qa", "multi_hop"), gap=ANY_GAP, **dates)
+    return export(
+        export_demo_store, folder / "bench", configs=("qa", "multi_hop"), gap=ANY_GAP,
+        relations=websites_asked(folder), **dates,
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ import pytest
 import kgdiff
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.query.graph import KnowledgeGraph
+from tests.benchmark_exports import websites_asked
 from tests.paths import DATA, run_kgdiff
 from tests.rest_server import serving
 
@@ -240,10 +241,18 @@ def test_a_reformatted_change_is_asked_as_stable(tmp_path: Path) -> None:
     for name, day, newer in (("old", "2020-01-01", False), ("new", "2021-01-01", True)):
         dump = _website_dump(tmp_path / f"{name}.json", newer)
         ingest_wikidata(IngestRequest(path=dump, snapshot=name, date=day, store=store))
+    # the shipped catalogue does not ask about websites: nothing to ask, and no crash
+    unasked = run_kgdiff(
+        "export", "benchmark", "--cutoff", "2020-06-01", "--configs", "qa", "--out",
+        str(tmp_path / "none"), "--store", str(store), "--min-sitelinks", "0",
+    )  # fmt: skip
+    assert unasked.returncode == 0, unasked.stderr
+    built = json.loads((tmp_path / "none" / "kgdiff_build.json").read_text(encoding="utf-8"))
+    assert built["configs"]["qa"]["left_out"] == {"relation_not_in_catalogue": 6}
     out = tmp_path / "bench"
     result = run_kgdiff(
         "export", "benchmark", "--cutoff", "2020-06-01", "--configs", "qa", "--out", str(out),
-        "--store", str(store), "--min-sitelinks", "0",
+        "--store", str(store), "--min-sitelinks", "0", "--relations", str(websites_asked(tmp_path)),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     stable = pl.read_parquet(out / "data" / "qa" / "stable.parquet")

@@ -19,7 +19,7 @@ from kgdiff.export.scoring.pools import score_pools
 from kgdiff.export.scoring.report import generation_score
 
 # records of the export of the bundled real samples (cutoff 2014-06-01), fields scoring reads
-OSLO = [
+OSLO: list[dict[str, Any]] = [
     {"id": "pools/Q585/P1082/2013", "subject": "Q585", "pid": "P1082", "relation": "population",
      "year": 2013, "state": "dynamic", "answers": ["623966"], "answer_labels": ["623966"],
      "objects": ["+623966|1"], "earlier_objects": [], "later_objects": ["+634463|1"],
@@ -29,12 +29,12 @@ OSLO = [
      "objects": ["+634463|1"], "earlier_objects": ["+623966|1"], "later_objects": [],
      "outdated": ["+623966|1"], "outdated_answers": ["623966"]},
 ]  # fmt: skip
-BRAZIL = {
+BRAZIL: dict[str, Any] = {
     "id": "qa/Q155/P1082", "level": "uncharted", "relation": "population",
     "answers": ["202656788"], "answer_labels": ["202656788"], "latest": ["+202656788|1"],
     "outdated": [], "outdated_answers": [],
 }  # fmt: skip
-TURIN = {
+TURIN: dict[str, Any] = {
     "id": "temporal/timestamp/Q495/P17/q495$B8B91A61-9CF3-4CED-9014-A7824B9BD4DF/start",
     "kind": "timestamp", "relation": "sovereign state", "answers": ["1946"],
     "answer_labels": ["1946"], "objects": ["Q38"], "outdated": [], "outdated_answers": [],

@@ -201,8 +201,30 @@ def test_country_is_not_asked_of_countries() -> None:
     assert {"Q6256", "Q3624078"} <= set(catalogue["P17"].not_asked_of)
     assert catalogue["P6"].not_asked_of == ()
     text = dump_catalogue(catalogue)
-    assert 'not_asked_of = ["Q6256", "Q3624078", "Q3024240"]' in text
+    assert 'not_asked_of = ["Q6256", "Q3624078", "Q3024240", "Q43229"' in text
     assert parse_catalogue(text, "dumped")["P17"] == catalogue["P17"]
+    # an organisation has coordinates (its seat) but is no place: "Which sovereign state is
+    # Apple Inc. in?" (company) and the Wikimedia Foundation (charitable organization)
+    for pid in ("P17", "P131"):
+        assert {"Q783794", "Q708676"} <= set(catalogue[pid].not_asked_of)
+
+
+def test_a_relation_not_asked_keeps_its_wording_and_a_users_file_asks_it_again(
+    tmp_path: Path,
+) -> None:
+    catalogue = shipped_catalogue()
+    assert "P856" not in catalogue and catalogue.get("P856") is None
+    assert "P856" not in catalogue.pids and "P856" not in [r.pid for r in catalogue]
+    website = catalogue.relations["P856"]
+    assert not website.asked and website.question("Oslo").startswith("At which address")
+    text = dump_catalogue(catalogue)
+    assert "asked = false" in text
+    assert parse_catalogue(text, "dumped").relations["P856"] == website
+    own = tmp_path / "websites.toml"
+    block = next(block for block in text.split("\n\n") if block.startswith("[P856]"))
+    own.write_text(block.replace("asked = false\n", "") + "\n", encoding="utf-8")
+    again = load_catalogue(own)
+    assert "P856" in again and again["P856"].asked and len(again) == len(catalogue) + 1
 
 
 def test_states_and_places_are_dated_objects() -> None:

@@ -146,7 +146,9 @@ class SharedNaming:
         :data:`~kgdiff.export.rules.salience.ENTITY_COLUMNS`), named as of ``snapshot``."""
         self.read(snapshot, subjects=ids)
         asked = self._missing({}, "subject", snapshot, ids).to_frame("subject")
-        return self._entities[snapshot].join(asked, on="subject", how="semi").sort("subject")
+        # nothing named yet in this snapshot: no subject was asked for (no group to ask about)
+        known = self._entities.get(snapshot, entity_facts(Names({}), []))
+        return known.join(asked, on="subject", how="semi").sort("subject")
 
     def pairs(self) -> pl.DataFrame:
         """:func:`answer_pairs` of the export's groups (and those :meth:`add_pairs` added)."""

@@ -146,6 +146,7 @@ def _relation_lines(relation: Relation) -> list[str]:
         "places_only": relation.places_only or None,
         "fixed": relation.fixed or None,
         "dated_objects": relation.dated_objects or None,
+        "asked": None if relation.asked else False,
     }
     lines = [f"[{relation.pid}]"]
     for name in FIELDS:
@@ -165,5 +166,5 @@ def dump_catalogue(catalogue: RelationCatalogue, *, replace: bool = False) -> st
     """``catalogue`` as the text of a catalogue file (``replace = true`` first when asked:
     as ``--relations`` it is then the whole catalogue, not an addition to the shipped one)."""
     blocks = [f"{REPLACE} = true"] if replace else []
-    blocks += ["\n".join(_relation_lines(relation)) for relation in catalogue]
+    blocks += ["\n".join(_relation_lines(relation)) for relation in catalogue.every()]
     return "\n\n".join(blocks) + "\n"

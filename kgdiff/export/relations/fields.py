@@ -23,6 +23,7 @@ OPTIONAL = (
     "places_only",
     "fixed",
     "dated_objects",
+    "asked",
     *PAST_FIELDS,
 )
 FIELDS = (*REQUIRED, *OPTIONAL)
@@ -155,4 +156,5 @@ def relation_from_table(source: TomlSource, pid: str, values: dict[str, Any]) ->
         places_only=table.flag("places_only") if "places_only" in table.values else False,
         fixed=table.flag("fixed") if "fixed" in table.values else False,
         dated_objects=_dated_objects(table, object_type),
+        asked=table.flag("asked") if "asked" in table.values else True,
     )

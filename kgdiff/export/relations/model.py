@@ -81,6 +81,9 @@ class Relation:
     """The objects are states or places that exist from their inception (P571) on: a record
     whose gold began after its subject ended, or after the year it asks about, is left out
     (:mod:`kgdiff.export.rules.existence`)."""
+    asked: bool = True
+    """False: the catalogue keeps the relation's wording but no benchmark asks about it
+    (the shipped official website, P856, whose answers give themselves away)."""
 
     def question(self, subject: str, past: bool = False, plural: bool = False) -> str:
         """The open question about ``subject`` (its label as it reads in a sentence: "the
@@ -120,32 +123,43 @@ class Relation:
 
 @dataclass(frozen=True)
 class RelationCatalogue:
-    """The relations by property id, in the order of the file that gave them."""
+    """The relations by property id, in the order of the file that gave them. A relation
+    marked ``asked = false`` is in :meth:`every` alone: for the export, the catalogue has no
+    relation of its property."""
 
     relations: Mapping[str, Relation]
     source: str = field(default="", compare=False)
     """What the catalogue was read from (the shipped file, or the user's and the shipped)."""
 
     def __getitem__(self, pid: str) -> Relation:
-        return self.relations[pid]
+        found = self.get(pid)
+        if found is None:
+            raise KeyError(pid)
+        return found
 
     def __contains__(self, pid: object) -> bool:
-        return pid in self.relations
+        found = self.relations.get(pid) if isinstance(pid, str) else None
+        return found is not None and found.asked
 
     def __iter__(self) -> Iterator[Relation]:
-        return iter(self.relations.values())
+        return (relation for relation in self.relations.values() if relation.asked)
 
     def __len__(self) -> int:
-        return len(self.relations)
+        return sum(1 for _ in self)
 
     def get(self, pid: str) -> Relation | None:
-        """The relation of ``pid``, or None when the catalogue has none."""
-        return self.relations.get(pid)
+        """The relation of ``pid``, or None when the catalogue has none it asks about."""
+        found = self.relations.get(pid)
+        return found if found is not None and found.asked else None
+
+    def every(self) -> Iterator[Relation]:
+        """Every relation of the file, those not asked about too."""
+        return iter(self.relations.values())
 
     @property
     def pids(self) -> list[str]:
-        """The property ids, in the catalogue's order."""
-        return list(self.relations)
+        """The property ids asked about, in the catalogue's order."""
+        return [relation.pid for relation in self]
 
     def hop_map(self) -> dict[str, list[str]]:
         """The relation map of multi-hop chains (``{"P36": ["P6", ...], ...}``): each

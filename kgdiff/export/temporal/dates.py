@@ -152,10 +152,12 @@ def _months(start: str, end: str) -> tuple[pl.Expr, pl.Expr]:
 def held_for(start: str, end: str) -> list[pl.Expr]:
     """How long a fact held from the date ``start`` to the date ``end`` (two prefixes):
     ``duration`` and ``duration_unit``, or ``held_reason`` why it is not asked
-    (``mixed_calendars``, ``end_before_start``, ``too_short``, ``half_a_year``,
-    ``half_a_month``).
+    (``mixed_calendars``, ``end_before_start``, ``too_short``, ``mixed_precision``,
+    ``half_a_year``, ``half_a_month``).
 
-    With a year-precision end, the difference of the years (the data say no more). With a
+    With years at both ends, the difference of the years (the data say no more); with a
+    year at one end and a month or a day at the other, none (``mixed_precision``: Albert
+    Einstein's 1940 – 18 April 1955 is 14 years or 15). With a
     month or a day at both ends, the time elapsed rounded to the nearest month, then, from
     12 months on, to the nearest year, as people count a term (7 years and 10 months is
     8 years): a remainder of half a year (or of half a month, under a year) is not asked,
@@ -163,6 +165,7 @@ def held_for(start: str, end: str) -> list[pl.Expr]:
     whole month (or a year, with a year-precision end)."""
     col = pl.col
     yearly = (col(f"{start}_precision") == 9) | (col(f"{end}_precision") == 9)
+    both_years = (col(f"{start}_precision") == 9) & (col(f"{end}_precision") == 9)
     months, left = _months(start, end)
     rounded = months + (left * 2 >= MONTH_DAYS).cast(pl.Int64)
     in_years = yearly | (rounded >= 12)
@@ -179,6 +182,8 @@ def held_for(start: str, end: str) -> list[pl.Expr]:
         .then(pl.lit("end_before_start"))
         .when(whole == 0)
         .then(pl.lit("too_short"))
+        .when(yearly & ~both_years)
+        .then(pl.lit("mixed_precision"))
         .when(~yearly & in_years & (rounded % 12 == 6))
         .then(pl.lit("half_a_year"))
         .when(~in_years & half_month)
