@@ -17,7 +17,7 @@ from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.dataset.schema import MULTI_HOP_SCHEMA
 from kgdiff.export.relations.catalogue import load_catalogue
 from kgdiff.temporal.dates import GapPolicy
-from tests.benchmark_exports import CUTOFF, SAMPLES_WINDOW, export, records
+from tests.benchmark_exports import CUTOFF, export, records
 
 SPLITS = ("hops_2", "hops_3")
 
@@ -143,14 +143,26 @@ def test_a_cutoff_the_chains_cannot_be_read_at_is_refused_before_any_work(
     assert done.configs["qa"]["stable"] > 0
 
 
+@pytest.fixture(scope="module")
+def june(export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The chains at 2014-06-01, read in the dump of 2013-12 (the next is of 2014-10)."""
+    out = tmp_path_factory.mktemp("multi-hop-june") / "bench"
+    return export(export_sample_store, out, configs=("multi_hop",), cutoff=date(2014, 6, 1))
+
+
+def _left_out(done: BenchmarkExport) -> dict[str, int]:
+    built = orjson.loads((done.out / "kgdiff_build.json").read_bytes())
+    left: dict[str, int] = built["configs"]["multi_hop"]["left_out"]
+    return left
+
+
 def test_a_hop_asked_in_the_past_tense_held_one_value(
-    export_sample_store: Path, tmp_path: Path
+    export_sample_store: Path, june: BenchmarkExport
 ) -> None:
     # in the 2013 dump Adolf Hitler's citizenship is Austria (ended 1925) and Germany: "Which
     # country was Adolf Hitler a citizen of?" is answered by both, so no chain goes on from it
-    done = export(export_sample_store, tmp_path / "past", configs=("multi_hop",), **SAMPLES_WINDOW)
     kg = kgdiff.open(export_sample_store)
-    found = chains(done.out)
+    found = chains(june.out)
     assert found and not [r["id"] for r in found if r["id"].startswith("multi_hop/Q352/P27/")]
     past = 0
     for record in found:
@@ -166,5 +178,18 @@ def test_a_hop_asked_in_the_past_tense_held_one_value(
             )
             assert held.item() == 1, (record["id"], question)
     assert past > 20
-    built = orjson.loads((done.out / "kgdiff_build.json").read_bytes())
-    assert built["configs"]["multi_hop"]["left_out"]["past_hop_held_several_values"] >= 1
+    assert _left_out(june)["past_hop_held_several_values"] >= 1
+
+
+def test_a_hop_a_later_dump_shows_changed_by_the_date_is_left_out(june: BenchmarkExport) -> None:
+    # the dump of 2013-12 has Sebastián Piñera as Chile's head of state and of government;
+    # that of 2014-10 has Michelle Bachelet from 2014-03-11, and no head of government
+    found = chains(june.out)
+    assert all(record["snapshot"] == "wd-2013-12" for record in found)
+    chile = [r["id"] for r in found if "Q298" in r["hop_subjects"]]
+    assert not chile
+    assert _left_out(june)["hop_changed_by_the_date"] == 10
+    # Donald Tusk, followed by Ewa Kopacz from 2014-09-22 (the later dump keeps no history
+    # of him), was Poland's head of government on 2014-06-01: those chains are kept
+    tusk = [r for r in found if r["answer_labels"] == ["Donald Tusk"]]
+    assert {r["id"] for r in tusk} >= {"multi_hop/Q270/P17/P6", "multi_hop/Q268/P17/P6"}

@@ -32,7 +32,9 @@ from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING, dated_pids, r
 from kgdiff.export.rules.salience import Salience, relation_reason, subject_reason_of
 from kgdiff.export.rules.subject_echo import ANSWER_NAMES_SUBJECT, names_subject, subject_needles
 from kgdiff.export.rules.subject_state import (
+    HOP_CHANGED,
     PAST_HOP_HELD_SEVERAL,
+    changed_hops,
     ended_subjects,
     several_valued,
 )
@@ -69,6 +71,9 @@ class ChainSetting:
     several: frozenset[tuple[str, str]] = frozenset()
     """The hop groups of ended subjects that held more than one value (asked in the past
     tense, each value answers: :data:`PAST_HOP_HELD_SEVERAL`)."""
+    changed: frozenset[tuple[str, str]] = frozenset()
+    """The hop groups a later snapshot shows to have changed by the chain's date
+    (:data:`HOP_CHANGED`)."""
 
     def not_yet(self, subject: str, object: str) -> bool:
         """Whether ``object`` began after ``subject`` ended
@@ -119,7 +124,8 @@ def _skipped(
     about (:mod:`kgdiff.export.rules.salience`), or a hop's subject is one its relation is not
     asked of (a class, not a place), or a hop's object did not exist yet when its subject
     ended (:mod:`kgdiff.export.rules.existence`), or a hop asked in the past tense has held
-    several values (:data:`PAST_HOP_HELD_SEVERAL`), or a hop's own question (``questions``)
+    several values (:data:`PAST_HOP_HELD_SEVERAL`), or a later snapshot shows a hop changed by
+    the chain's date (:data:`HOP_CHANGED`), or a hop's own question (``questions``)
     names its object (:data:`TAUTOLOGY`)."""
     names, start = setting.names, hops[0]["subject"]
     reason = subject_reason_of(
@@ -136,6 +142,8 @@ def _skipped(
             return ANSWER_NOT_YET_EXISTING
         if (hop["subject"], hop["pid"]) in setting.several:
             return PAST_HOP_HELD_SEVERAL
+        if (hop["subject"], hop["pid"]) in setting.changed:
+            return HOP_CHANGED
         texts = names.texts(hop["object"]) or [hop["object_label"]]
         verdict = judge(texts, texts[:1], [hop["subject_label"]], [question])
         if verdict.tautology or hop["object"] == hop["subject"]:
@@ -224,6 +232,8 @@ def _setting(
         ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
         past = hops.filter(pl.col("subject").is_in(list(ended))).select("subject", "pid")
         several = several_valued(connection, past.iter_rows(), snapshot) if snapshot else None
+        read = hops.select("subject", "pid", "object").iter_rows()
+        changed = changed_hops(connection, read, snapshot, dates.cutoff) if snapshot else None
         dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         ids = [*dated.get_column("subject"), *dated.get_column("object")]
         days = read_existence(connection, ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
@@ -243,7 +253,7 @@ def _setting(
         )
     return ChainSetting(
         dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence,
-        several or frozenset(),
+        several or frozenset(), changed or frozenset(),
     )  # fmt: skip
 
 

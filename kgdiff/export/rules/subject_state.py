@@ -49,3 +49,30 @@ def several_valued(
     }
     rows = connection.execute(load_sql("export/held_counts"), params).fetchall()
     return frozenset((str(subject), str(pid)) for subject, pid, held in rows if held > 1)
+
+
+HOP_CHANGED = "hop_changed_by_the_date"
+"""Why a chain is left out: a later snapshot records that one of its hops had changed by the
+chain's date, which the snapshot read did not know yet (``sql/export/stale_hops.sql``)."""
+
+
+def changed_hops(
+    connection: duckdb.DuckDBPyConnection,
+    hops: Iterable[tuple[str, str, str]],
+    snapshot: str,
+    day: date,
+) -> frozenset[tuple[str, str]]:
+    """The ``(subject, pid)`` groups of ``hops`` (``subject``, ``pid``, ``object``) read in
+    ``snapshot`` that a later snapshot shows to have held another value by ``day``."""
+    wanted = sorted(set(hops))
+    if not wanted:
+        return frozenset()
+    params = {
+        "subjects": [subject for subject, _, _ in wanted],
+        "pids": [pid for _, pid, _ in wanted],
+        "objects": [object_ for _, _, object_ in wanted],
+        "snapshot": snapshot,
+        "day": day,
+    }
+    rows = connection.execute(load_sql("export/stale_hops"), params).fetchall()
+    return frozenset((str(subject), str(pid)) for subject, pid in rows)
