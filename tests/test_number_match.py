@@ -1,9 +1,11 @@
 """Counts are matched as numbers (kgdiff/export/scoring/number_match.py): a population stated
 with separators, a scale word or within 2 % is the gold; a number nearer another year's value
-is not; records whose answers are years or names are left to the text matches."""
+is not; records whose answers are years or names are left to the text matches; and no
+distractor of a count is one the match would take for its gold."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given
@@ -11,12 +13,14 @@ from hypothesis import strategies as st
 
 from kgdiff.export.scoring.number_match import (
     NUMBER_TOLERANCE,
+    counted,
     number_matches,
     plain_numbers,
     stated_numbers,
 )
 from kgdiff.export.scoring.pools import score_pools
 from kgdiff.export.scoring.report import generation_score
+from tests.benchmark_exports import SAMPLES_WINDOW, all_records, export
 
 # records of the export of the bundled real samples (cutoff 2014-06-01), fields scoring reads
 OSLO: list[dict[str, Any]] = [
@@ -115,3 +119,46 @@ def test_pools_years_of_counts_are_matched_as_numbers() -> None:
     swapped: dict[str, Any] = {OSLO[0]["id"]: "634 thousand", OSLO[1]["id"]: "about 624,000"}
     years = score_pools(OSLO, swapped)["years"]
     assert years["2013"]["incorrect"] == 1 and years["2013"]["later"] == 1
+
+
+def test_no_distractor_of_a_count_is_within_the_tolerance_of_its_gold(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    # the 2013-12 dump offered Los Angeles's 3,857,799 people Singapore's 3,844,800 (0.34 %
+    # off), New York City's 8,405,837 London's 8,308,369: stating either was a right answer
+    done = export(export_sample_store, tmp_path / "qa", **SAMPLES_WINDOW)
+    counted_records = [r for r in all_records(done.out) if counted(r)]
+    assert len(counted_records) >= 5
+    for record in counted_records:
+        golds = [float(text) for text in record["answers"]]
+        noise = [o for o, kind in zip(record["options"], record["choice_types"], strict=True)
+                 if kind == "noise"]  # fmt: skip
+        assert noise, record["id"]
+        for option in noise:
+            assert not number_matches(option, golds), (record["id"], option, golds)
+
+
+def test_a_year_asked_as_a_time_is_not_a_count() -> None:
+    # "When did Boston come into being?" → 1630: its gold is a time value, not a quantity
+    boston = {**BRAZIL, "id": "qa/Q100/P571", "answers": ["1630"], "answer_labels": ["1630"],
+              "latest": ["+1630-00-00T00:00:00Z|9|Q1985727"]}  # fmt: skip
+    assert "number_match" not in generation_score("1631", boston)
+
+
+USA_INCEPTION = {
+    "id": "qa/Q30/P571", "level": "stable", "relation": "inception",
+    "answers": ["4 July 1776", "1776-07-04"], "answer_labels": ["4 July 1776"],
+    "latest": ["+1776-07-04T00:00:00Z|11|Q1985727"], "outdated": [], "outdated_answers": [],
+}  # fmt: skip
+
+
+def test_a_qa_date_is_matched_as_a_date_is() -> None:
+    # "When did the United States of America come into being?" (the export of the real samples)
+    right = generation_score("July 4, 1776", USA_INCEPTION)
+    assert right["date_match"] == 1.0 and right["alias_em"] == 0.0
+    wrong = generation_score("July 4, 1777", USA_INCEPTION)
+    assert wrong["date_match"] == 0.0 and wrong["fuzzy"] == 1.0  # fuzzy takes a year off
+    assert generation_score("1776", USA_INCEPTION)["date_match"] == 0.0  # says less than the gold
+    boston = {**USA_INCEPTION, "answers": ["1630"], "latest": ["+1630-00-00T00:00:00Z|9|Q1985727"]}
+    assert generation_score("It was founded in 1630.", boston)["date_match"] == 1.0
+    assert "date_match" not in generation_score("Italy", {**USA_INCEPTION, "latest": ["Q38"]})

@@ -23,8 +23,9 @@ kept before it. Records short of distractors after one round go on to the next; 
 or two and are served by the first. (A small first tier is thus used up before a larger, less
 fitting one is drawn from: the heads of government a store holds before any human.) A record
 asked about a year is offered no person who was not alive in it
-(:mod:`kgdiff.export.distractors.lifespans`): such a draw is skipped as a repeat is, so its other
-draws are those it had.
+(:mod:`kgdiff.export.distractors.lifespans`), and no record a quantity within 2 % of one of its
+own (:mod:`kgdiff.export.distractors.near_numbers`): such a draw is skipped as a repeat is, so
+its other draws are those it had.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import polars as pl
 from kgdiff.export.core.column_draws import mixed
 from kgdiff.export.distractors.human_keys import plausible_keys
 from kgdiff.export.distractors.lifespans import alive_in_year, request_spans
+from kgdiff.export.distractors.near_numbers import near_own, own_quantities
 from kgdiff.export.distractors.noise_plan import tier_plan
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.subject_truths import blocked_values
@@ -49,6 +51,7 @@ _DRAWN_TYPES = pl.Schema(
      "index": pl.UInt32(), "order": pl.UInt64()}
 )  # fmt: skip
 _DRAWN = list(_DRAWN_TYPES)
+_OWN = pl.Schema({"_id": pl.String(), "value": pl.String()})
 _OFFERED = pl.Schema(
     {
         "_id": pl.String(),
@@ -113,6 +116,9 @@ class _Drawing:
     """``_id``, ``_year``: the requests asked about a year."""
     spans: pl.DataFrame
     """The lifespans of the people their tiers hold (:mod:`kgdiff.export.distractors.lifespans`)."""
+    own: pl.DataFrame = field(default_factory=lambda: own_quantities(pl.DataFrame(schema=_OWN)))
+    """``_id``, ``_amount``, ``_unit``: the requests' own quantities, which no distractor may
+    come near (:mod:`kgdiff.export.distractors.near_numbers`)."""
     offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
     done: list[pl.DataFrame] = field(default_factory=list)
 
@@ -141,6 +147,8 @@ class _Drawing:
         offered = alive_in_year(
             offered.join(self.tiers.candidates, on="cand"), self.years, self.spans
         )
+        near = near_own(offered, self.own)
+        offered = offered.join(near, on=["_id", "cand"], how="anti", maintain_order="left")
         self.offered = pl.concat([self.offered, offered.select(_OFFERED.names()).cast(_OFFERED)])
         kept = self.kept()
         counts = kept.group_by("_id").agg(pl.len().alias("got")).join(self.needs, on="_id")
@@ -205,15 +213,17 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     keyed = plausible_keys(wanting, tiers.typical, tiers.declared)
     plan = tier_plan(keyed, tiers.sizes, tiers.declared)
     years, spans = request_spans(wanting, plan, tiers.members, tiers.people, tiers.lifespans)
+    blocked = blocked_values(wanting, tiers.truths)
     drawing = _Drawing(
         plan=plan,
         tiers=tiers,
-        blocked=blocked_values(wanting, tiers.truths),
+        blocked=blocked,
         taken=taken,
         clashes=_clashes(taken, tiers),
         needs=wanting.select("_id", "need"),
         years=years,
         spans=spans,
+        own=own_quantities(blocked),
     )
     ranks = drawing.plan.get_column("rank").unique().sort().to_list()
     steps = [(rank, phase) for rank in ranks for phase in (0, 1, 2)]

@@ -9,7 +9,9 @@ the gold), nor does "April 2015". Dates are read in words ("15 March 2015", "Mar
 day/month orders ("03/15/2015") are not read, being ambiguous. An interval answer matches when
 the first number it names (in digits or words up to twenty) is the gold count, in the gold's
 unit or with no unit: for a gold of 8 years, "8", "8 years" and "eight years" match, "96
-months" and "8 months" do not.
+months" and "8 months" do not. A record of another config whose gold objects are dates (a
+`qa` record of an inception or a date of death) is matched as a timestamp is
+(:func:`time_key_dates`).
 """
 
 from __future__ import annotations
@@ -121,3 +123,25 @@ def duration_matches(answer: str, count: int, unit: str) -> bool:
         return False
     value = value if value is not None else int(float(number))
     return value == count and (named_unit is None or named_unit.rstrip("s") == unit.rstrip("s"))
+
+
+_TIME_KEY = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T00:00:00Z\|(9|10|11)\|Q1985727")
+"""A Gregorian time value key at the precision of a year, a month or a day."""
+_PRECISIONS = {"9": "year", "10": "month", "11": "day"}
+
+
+def time_key_dates(keys: list[object]) -> list[tuple[str, str]] | None:
+    """The gold dates (``YYYY[-MM[-DD]]``, a leading ``-`` before the common era, and the
+    precision) of time value keys, when every key is a Gregorian date at the precision of a
+    year, a month or a day (a record of a time relation asked in ``qa``: "When did Boston
+    come into being?"); None otherwise."""
+    found = []
+    for key in keys:
+        match = _TIME_KEY.fullmatch(key) if isinstance(key, str) else None
+        if match is None:
+            return None
+        sign, year, month, day, precision = match.groups()
+        parts = [f"{int(year):04d}", month, day][: int(precision) - 8]
+        iso = ("-" if sign == "-" else "") + "-".join(parts)
+        found.append((iso, _PRECISIONS[precision]))
+    return found or None

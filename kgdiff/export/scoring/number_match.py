@@ -28,6 +28,8 @@ MAX_NUMBERS = 3
 """Numbers read from an answer, in order (more is a list of guesses)."""
 
 _PLAIN = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_QUANTITY_KEY = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|.+")
+"""A quantity's value key, ``amount|unit`` (a time's, ``+1630-00-00T00:00:00Z|9|Q…``, is not)."""
 _SEPARATORS = ",\u00a0\u202f\u2009' "
 _NUMBER = re.compile(
     rf"(?<![\w.,])(-?)(\d{{1,3}}(?:[{_SEPARATORS}]\d{{3}})+|\d+)(\.\d+)?"
@@ -81,7 +83,7 @@ def amounts(keys: Iterable[object]) -> list[float]:
     """The amounts of the quantity value keys (``amount|unit``) among ``keys``."""
     found = []
     for key in keys:
-        if isinstance(key, str) and "|" in key and _PLAIN.fullmatch(key.split("|")[0]):
+        if isinstance(key, str) and _QUANTITY_KEY.fullmatch(key):
             found.append(float(key.split("|")[0]))
     return found
 
@@ -95,7 +97,7 @@ def counted(record: Mapping[str, Any]) -> bool:
     ``latest`` objects, or a year's ``objects`` in ``pools``): its answers are counts,
     not a year or a name that happens to be a number."""
     keys = record.get("latest") or record.get("objects") or []
-    return bool(keys) and all(isinstance(key, str) and "|" in key for key in keys)
+    return bool(keys) and all(isinstance(k, str) and _QUANTITY_KEY.fullmatch(k) for k in keys)
 
 
 def other_amounts(record: Mapping[str, Any]) -> list[float]:

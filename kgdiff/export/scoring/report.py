@@ -6,7 +6,8 @@ latest objects) and ``outdated_answers`` (labels and aliases of the outdated obj
 compares against ``answers``), ``options`` with ``gold`` (a letter) and ``choice_types``, and
 ``tf_label``. The metrics and their JSON keys are described in docs/scoring.md. A record of the
 ``temporal`` config also has a ``kind``: its scores are reported per kind as well, and its
-timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`). A
+timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`), as do
+records of other configs whose gold objects are dates (an inception in ``qa``). A
 record whose gold objects are quantities and answers plain numbers (a population) also gets
 ``number_match`` (:mod:`number_match`: a count stated within 2 %).
 """
@@ -19,7 +20,7 @@ from typing import Any, Literal
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.export.scoring.choices import chosen_option, mc_correct, truth_value
-from kgdiff.export.scoring.date_match import date_matches, duration_matches
+from kgdiff.export.scoring.date_match import date_matches, duration_matches, time_key_dates
 from kgdiff.export.scoring.number_match import (
     counted,
     number_matches,
@@ -69,6 +70,9 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
     }
     if record.get("kind") in DATE_KINDS:
         scores["date_match"] = float(date_match(prediction, record))
+    elif dates := time_key_dates(list(record.get("latest") or record.get("objects") or [])):
+        said = any(date_matches(prediction, iso, precision) for iso, precision in dates)
+        scores["date_match"] = float(not outdated and said)
     numbers = plain_numbers(answers) if counted(record) else None
     if numbers is not None:
         others = other_amounts(record)
