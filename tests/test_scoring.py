@@ -397,3 +397,22 @@ def test_two_properties_sharing_a_relation_label_are_two_groups() -> None:
     predictions = {record["id"]: record["answers"][0] for record in records}
     report = score_pools(records, predictions)
     assert report["groups"] == report["patterns"]["known"] == 2
+
+
+BONN_END = {
+    "id": "temporal/timestamp/Q183/P36/q183$dca01d99-4ddf-3773-f17e-1e150e2cedf0/end",
+    "kind": "timestamp", "bound": "end", "relation": "capital", "date": "1990-10-02",
+    "date_precision": "day", "answers": ["2 October 1990", "1990-10-02"],
+    "answer_labels": ["2 October 1990"], "outdated_answers": [],
+}  # fmt: skip
+"""A record of the export of the real samples: "On which date did Germany's capital stop being
+Bonn?" (Wikidata's end is the last day Bonn was the capital)."""
+
+
+def test_the_end_of_a_fact_is_also_the_day_after_its_last_day() -> None:
+    for said in ("2 October 1990", "3 October 1990", "On October 3, 1990."):
+        assert generation_score(said, BONN_END)["date_match"] == 1.0, said
+    for said in ("4 October 1990", "1 October 1990", "October 1990"):
+        assert generation_score(said, BONN_END)["date_match"] == 0.0, said
+    start = {**BONN_END, "bound": "start", "date": "1949-11-29"}
+    assert generation_score("30 November 1949", start)["date_match"] == 0.0

@@ -11,13 +11,15 @@ the first number it names (in digits or words up to twenty) is the gold count, i
 unit or with no unit: for a gold of 8 years, "8", "8 years" and "eight years" match, "96
 months" and "8 months" do not. A record of another config whose gold objects are dates (a
 `qa` record of an inception or a date of death) is matched as a timestamp is
-(:func:`time_key_dates`).
+(:func:`time_key_dates`). The end of a fact at a day's precision is also matched by the day
+after it (:func:`end_dates`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 _MONTHS = {
     name: number
@@ -145,3 +147,18 @@ def time_key_dates(keys: list[object]) -> list[tuple[str, str]] | None:
         iso = ("-" if sign == "-" else "") + "-".join(parts)
         found.append((iso, _PRECISIONS[precision]))
     return found or None
+
+
+def end_dates(gold: str, precision: str) -> list[str]:
+    """The dates that answer when a fact stopped holding, given its end ``gold`` (an ISO date,
+    a leading ``-`` before the common era): a day-precision end is also answered by the day
+    after it. Wikidata writes some ends as the last day a fact held (Bonn, the capital of
+    Germany "until 2 October 1990") and others as the day it stopped (the next holder's
+    first day), and "When did Germany's capital stop being Bonn?" is answered by both."""
+    if precision != "day" or gold.startswith("-"):
+        return [gold]
+    try:
+        day = date.fromisoformat(gold)
+    except ValueError:
+        return [gold]
+    return [gold] if day == date.max else [gold, (day + timedelta(days=1)).isoformat()]

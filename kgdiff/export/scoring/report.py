@@ -20,7 +20,12 @@ from typing import Any, Literal
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.export.scoring.choices import chosen_option, mc_correct, truth_value
-from kgdiff.export.scoring.date_match import date_matches, duration_matches, time_key_dates
+from kgdiff.export.scoring.date_match import (
+    date_matches,
+    duration_matches,
+    end_dates,
+    time_key_dates,
+)
 from kgdiff.export.scoring.number_match import (
     counted,
     number_matches,
@@ -85,7 +90,10 @@ def date_match(prediction: str, record: Record) -> bool:
     record's ``duration`` (in its ``duration_unit``) is what the prediction states."""
     try:
         if record.get("kind") == "timestamp":
-            return date_matches(prediction, record["date"], record["date_precision"])
+            golds = [record["date"]]
+            if record.get("bound") == "end":
+                golds = end_dates(record["date"], record["date_precision"])
+            return any(date_matches(prediction, g, record["date_precision"]) for g in golds)
         return duration_matches(prediction, int(record["duration"]), record["duration_unit"])
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(
