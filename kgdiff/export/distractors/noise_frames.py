@@ -23,9 +23,9 @@ kept before it. Records short of distractors after one round go on to the next; 
 or two and are served by the first. (A small first tier is thus used up before a larger, less
 fitting one is drawn from: the heads of government a store holds before any human.) A record
 asked about a year is offered no person who was not alive in it
-(:mod:`kgdiff.export.distractors.lifespans`), and no record a quantity within 2 % of one of its
-own (:mod:`kgdiff.export.distractors.near_numbers`): such a draw is skipped as a repeat is, so
-its other draws are those it had.
+(:mod:`kgdiff.export.distractors.lifespans`), and no record a quantity within 2 % of one of
+its own (:mod:`kgdiff.export.distractors.near_numbers`): such a draw is skipped as a repeat
+is, so its other draws are those it had.
 """
 
 from __future__ import annotations
