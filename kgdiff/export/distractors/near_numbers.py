@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from kgdiff.export.scoring.number_match import NUMBER_TOLERANCE
+from kgdiff.export.scoring.number_match import NUMBER_TOLERANCE, QUANTITY_KEY
 
-_QUANTITY = r"^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)\|(.+)$"
+_QUANTITY = f"^{QUANTITY_KEY.pattern}$"
 
 
 def _amounts(frame: pl.DataFrame, *keep: str) -> pl.DataFrame:

@@ -52,7 +52,6 @@ _DRAWN_TYPES = pl.Schema(
      "index": pl.UInt32(), "order": pl.UInt64()}
 )  # fmt: skip
 _DRAWN = list(_DRAWN_TYPES)
-_OWN = pl.Schema({"_id": pl.String(), "value": pl.String()})
 _OFFERED = pl.Schema(
     {
         "_id": pl.String(),
@@ -117,11 +116,14 @@ class _Drawing:
     """``_id``, ``_year``: the requests asked about a year."""
     spans: pl.DataFrame
     """The lifespans of the people their tiers hold (:mod:`kgdiff.export.distractors.lifespans`)."""
-    own: pl.DataFrame = field(default_factory=lambda: own_quantities(pl.DataFrame(schema=_OWN)))
-    """``_id``, ``_amount``, ``_unit``: the requests' own quantities, which no distractor may
-    come near (:mod:`kgdiff.export.distractors.near_numbers`)."""
     offered: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_OFFERED))
     done: list[pl.DataFrame] = field(default_factory=list)
+    own: pl.DataFrame = field(init=False)
+    """``_id``, ``_amount``, ``_unit``: the requests' own quantities (of ``blocked``), which
+    no distractor may come near (:mod:`kgdiff.export.distractors.near_numbers`)."""
+
+    def __post_init__(self) -> None:
+        self.own = own_quantities(self.blocked)
 
     def live(self) -> pl.DataFrame:
         """The plan's rows of the requests still short."""
@@ -139,10 +141,8 @@ class _Drawing:
             for phase in (0, 1, 2)
             if (ranks := [rank for rank, step_phase in steps if step_phase == phase])
         ]
-        offered = pl.concat(
-            [frame.select(*_DRAWN).cast(_DRAWN_TYPES) for frame in drawn]
-        ) if drawn else None  # fmt: skip
-        if offered is None or not offered.height:
+        offered = pl.concat([frame.select(*_DRAWN).cast(_DRAWN_TYPES) for frame in drawn])
+        if not offered.height:
             return
         offered = offered.join(self.tiers.members, on=["tier", "index"])
         offered = alive_in_year(
@@ -214,17 +214,15 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     keyed = plausible_keys(wanting, tiers.typical, tiers.declared)
     plan = tier_plan(keyed, tiers.sizes, tiers.declared)
     years, spans = request_spans(wanting, plan, tiers.members, tiers.people, tiers.lifespans)
-    blocked = blocked_values(wanting, tiers.truths)
     drawing = _Drawing(
         plan=plan,
         tiers=tiers,
-        blocked=blocked,
+        blocked=blocked_values(wanting, tiers.truths),
         taken=taken,
         clashes=_clashes(taken, tiers),
         needs=wanting.select("_id", "need"),
         years=years,
         spans=spans,
-        own=own_quantities(blocked),
     )
     ranks = drawing.plan.get_column("rank").unique().sort().to_list()
     steps = [(rank, phase) for rank in ranks for phase in (0, 1, 2)]

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from kgdiff.timevalue import GREGORIAN_QID, TimeValueError, parse_time_key
+
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -127,24 +129,26 @@ def duration_matches(answer: str, count: int, unit: str) -> bool:
     return value == count and (named_unit is None or named_unit.rstrip("s") == unit.rstrip("s"))
 
 
-_TIME_KEY = re.compile(r"([+-])(\d+)-(\d\d)-(\d\d)T00:00:00Z\|(9|10|11)\|Q1985727")
-"""A Gregorian time value key at the precision of a year, a month or a day."""
-_PRECISIONS = {"9": "year", "10": "month", "11": "day"}
+_PRECISIONS = {9: "year", 10: "month", 11: "day"}
 
 
 def time_key_dates(keys: list[object]) -> list[tuple[str, str]] | None:
     """The gold dates (``YYYY[-MM[-DD]]``, a leading ``-`` before the common era, and the
-    precision) of time value keys, when every key is a Gregorian date at the precision of a
-    year, a month or a day (a record of a time relation asked in ``qa``: "When did Boston
-    come into being?"); None otherwise."""
+    precision) of time value keys (:func:`kgdiff.timevalue.parse_time_key`), when every key
+    is a Gregorian date at the precision of a year, a month or a day (a record of a time
+    relation asked in ``qa``: "When did Boston come into being?"); None otherwise. A month or
+    day written 0 lowers the precision, as the ``temporal`` config reads it."""
     found = []
     for key in keys:
-        match = _TIME_KEY.fullmatch(key) if isinstance(key, str) else None
-        if match is None:
+        try:
+            parsed = parse_time_key(key) if isinstance(key, str) else None
+        except TimeValueError:
             return None
-        sign, year, month, day, precision = match.groups()
-        parts = [f"{int(year):04d}", month, day][: int(precision) - 8]
-        iso = ("-" if sign == "-" else "") + "-".join(parts)
+        if parsed is None or parsed.calendar_qid != GREGORIAN_QID or parsed.precision < 9:
+            return None
+        precision = min(parsed.precision, 9 if not parsed.month else 10 if not parsed.day else 11)
+        parts = [f"{abs(parsed.year):04d}", f"{parsed.month:02d}", f"{parsed.day:02d}"]
+        iso = ("-" if parsed.year < 0 else "") + "-".join(parts[: precision - 8])
         found.append((iso, _PRECISIONS[precision]))
     return found or None
 

@@ -28,8 +28,9 @@ MAX_NUMBERS = 3
 """Numbers read from an answer, in order (more is a list of guesses)."""
 
 _PLAIN = re.compile(r"[+-]?\d+(?:\.\d+)?")
-_QUANTITY_KEY = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|.+")
-"""A quantity's value key, ``amount|unit`` (a time's, ``+1630-00-00T00:00:00Z|9|Q…``, is not)."""
+QUANTITY_KEY = re.compile(r"([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)\|(.+)")
+"""A quantity's value key, ``amount|unit`` (groups: the amount, the unit), to be matched whole;
+a time's (``+1630-00-00T00:00:00Z|9|Q…``) is not one."""
 _SEPARATORS = ",\u00a0\u202f\u2009' "
 _NUMBER = re.compile(
     rf"(?<![\w.,])(-?)(\d{{1,3}}(?:[{_SEPARATORS}]\d{{3}})+|\d+)(\.\d+)?"
@@ -83,8 +84,8 @@ def amounts(keys: Iterable[object]) -> list[float]:
     """The amounts of the quantity value keys (``amount|unit``) among ``keys``."""
     found = []
     for key in keys:
-        if isinstance(key, str) and _QUANTITY_KEY.fullmatch(key):
-            found.append(float(key.split("|")[0]))
+        if isinstance(key, str) and (quantity := QUANTITY_KEY.fullmatch(key)) is not None:
+            found.append(float(quantity.group(1)))
     return found
 
 
@@ -92,12 +93,18 @@ OTHER_VALUES = ("outdated", "earlier_objects", "later_objects")
 """The fields of a record that hold the value keys its subject held at other times."""
 
 
+def gold_keys(record: Mapping[str, Any]) -> list[object]:
+    """The value keys of a record's gold objects: its ``latest`` objects, or a ``pools``
+    year's ``objects``."""
+    return list(record.get("latest") or record.get("objects") or [])
+
+
 def counted(record: Mapping[str, Any]) -> bool:
-    """Whether a record's gold objects are quantities (value keys ``amount|unit``: its
-    ``latest`` objects, or a year's ``objects`` in ``pools``): its answers are counts,
-    not a year or a name that happens to be a number."""
-    keys = record.get("latest") or record.get("objects") or []
-    return bool(keys) and all(isinstance(k, str) and _QUANTITY_KEY.fullmatch(k) for k in keys)
+    """Whether a record's gold objects are quantities (value keys ``amount|unit``,
+    :func:`gold_keys`): its answers are counts, not a year or a name that happens to be a
+    number."""
+    keys = gold_keys(record)
+    return bool(keys) and all(isinstance(k, str) and QUANTITY_KEY.fullmatch(k) for k in keys)
 
 
 def other_amounts(record: Mapping[str, Any]) -> list[float]:

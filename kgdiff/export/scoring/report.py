@@ -28,6 +28,7 @@ from kgdiff.export.scoring.date_match import (
 )
 from kgdiff.export.scoring.number_match import (
     counted,
+    gold_keys,
     number_matches,
     other_amounts,
     plain_numbers,
@@ -75,7 +76,7 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
     }
     if record.get("kind") in DATE_KINDS:
         scores["date_match"] = float(date_match(prediction, record))
-    elif dates := time_key_dates(list(record.get("latest") or record.get("objects") or [])):
+    elif dates := time_key_dates(gold_keys(record)):
         said = any(date_matches(prediction, iso, precision) for iso, precision in dates)
         scores["date_match"] = float(not outdated and said)
     numbers = plain_numbers(answers) if counted(record) else None

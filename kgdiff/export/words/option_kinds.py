@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from kgdiff.export.scoring.number_match import QUANTITY_KEY
 from kgdiff.timetext import parsed_text
 from kgdiff.timevalue import TimeValueError, parse_time_key
 
 _TIME = re.compile(r"[+-]\d+-\d\d-\d\dT")
 _MONOLINGUAL = re.compile(r"([a-z]{2,3}(?:-[a-z0-9]+)*):(?!//).+", re.DOTALL)
-_QUANTITY = re.compile(r"([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)\|(.+)")
 _FORMS = ((11, "day"), (10, "month"), (9, "year"), (8, "decade"), (7, "century"), (6, "millennium"))
 
 
@@ -53,7 +53,7 @@ def _magnitude(amount: Decimal) -> int:
 
 def quantity_parts(value: str) -> tuple[str, str, int] | None:
     """A quantity value key's unit, sign and order of magnitude, None for another value."""
-    found = _QUANTITY.fullmatch(value)
+    found = QUANTITY_KEY.fullmatch(value)
     if found is None:
         return None
     try:
