@@ -3,14 +3,15 @@
 
 A time value ``("+2014-03-05T00:00:00Z", precision, calendarmodel)`` becomes a closed interval of
 day numbers (proleptic Gregorian days since 1970-01-01, see :mod:`kgdiff.calendars`) covering every
-day the value may denote at its precision. Comparisons with a day T are three-valued.
+day the value may denote at its precision. Comparisons with a day T are three-valued. The
+strings are read into their written fields by :mod:`kgdiff.portable.time_keys` (standard library
+only: a benchmark folder's task files read the gold dates of time value keys with it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
 
 # Re-exported: callers use this module as the single entry point for time values.
 from kgdiff.calendars import DATE32_MAX as DATE32_MAX
@@ -22,19 +23,16 @@ from kgdiff.calendars import day_number as day_number
 from kgdiff.calendars import day_of_date as day_of_date
 from kgdiff.calendars import days_in_month as days_in_month
 from kgdiff.calendars import to_date32 as to_date32
-
-GREGORIAN_QID: Final = "Q1985727"
-JULIAN_QID: Final = "Q1985786"
-_KNOWN_CALENDARS: Final = {
-    "http://www.wikidata.org/entity/" + GREGORIAN_QID: GREGORIAN_QID,
-    "http://www.wikidata.org/entity/" + JULIAN_QID: JULIAN_QID,
-    GREGORIAN_QID: GREGORIAN_QID,
-    JULIAN_QID: JULIAN_QID,
-}
-
-
-class TimeValueError(ValueError):
-    """A time string, precision or calendar that cannot be interpreted."""
+from kgdiff.portable.time_keys import GREGORIAN_QID as GREGORIAN_QID
+from kgdiff.portable.time_keys import JULIAN_QID as JULIAN_QID
+from kgdiff.portable.time_keys import TimeValueError as TimeValueError
+from kgdiff.portable.time_keys import (
+    calendar_qid,
+    check_precision,
+    key_parts,
+    split_time,
+    time_fields,
+)
 
 
 class Tri(StrEnum):
@@ -95,39 +93,6 @@ class ParsedTime:
         return self.year + 1 if self.year < 0 else self.year
 
 
-def _split(time: str) -> tuple[str, str, str, str]:
-    """Split ``±Y…Y-MM-DDThh:mm:ssZ`` into (sign, year digits, month digits, day digits)."""
-    sign = time[:1]
-    if sign == "+" or sign == "-":
-        body = time[1:]
-    else:
-        sign, body = "+", time
-    t = body.find("T")
-    date = body if t < 0 else body[:t]
-    # The length cap keeps int() away from absurd inputs (Wikibase allows 16-digit years).
-    if not 7 <= len(date) <= 36 or date[-3] != "-" or date[-6] != "-" or not date.isascii():
-        raise TimeValueError(f"unparseable time value {time!r}")
-    year, month, day = date[:-6], date[-5:-3], date[-2:]
-    if not (year.isdigit() and month.isdigit() and day.isdigit()) or month > "12" or day > "31":
-        raise TimeValueError(f"unparseable time value {time!r}")
-    return sign, year, month, day
-
-
-def _calendar_qid(calendar: str) -> str:
-    known = _KNOWN_CALENDARS.get(calendar)
-    if known is not None:
-        return known
-    qid = calendar.rstrip("/").rpartition("/")[2]
-    if len(qid) < 2 or qid[0] != "Q" or not (qid[1:].isascii() and qid[1:].isdigit()):
-        raise TimeValueError(f"calendar model {calendar!r} is not a QID or an entity URI")
-    return qid
-
-
-def _check_precision(precision: int, time: str) -> None:
-    if not 0 <= precision <= 14:
-        raise TimeValueError(f"precision {precision!r} of time value {time!r} is outside 0..14")
-
-
 def _year_span(written: int, precision: int) -> tuple[int, int]:
     """Astronomical first and last year denoted by a written year at year precision or coarser."""
     astro = written + 1 if written < 0 else written
@@ -176,26 +141,17 @@ def parse_time(time: str, precision: int, calendar: str) -> ParsedTime:
     Raises :class:`TimeValueError` for a malformed string, a precision outside 0..14 or a calendar
     that is not a QID.
     """
-    _check_precision(precision, time)
-    sign, year_s, month_s, day_s = _split(time)
-    written = -int(year_s) if sign == "-" else int(year_s)
-    month, day = int(month_s), int(day_s)
-    qid = _calendar_qid(calendar)
-    cal: Calendar = "julian" if qid == JULIAN_QID else "gregorian"
-    return ParsedTime(
-        written, month, day, precision, qid, _interval(written, month, day, precision, cal)
-    )
+    read = time_fields(time, precision, calendar)
+    cal: Calendar = "julian" if read.calendar_qid == JULIAN_QID else "gregorian"
+    interval = _interval(read.year, read.month, read.day, precision, cal)
+    return ParsedTime(read.year, read.month, read.day, precision, read.calendar_qid, interval)
 
 
 def parse_time_key(key: str) -> ParsedTime:
     """Parse a time value key ``±Y-MM-DDT00:00:00Z|precision|calendarQID`` (see
     :func:`time_key`) as :func:`parse_time` parses its parts; a :class:`TimeValueError` for
     anything else (another kind of value key, a malformed one)."""
-    time, _, rest = key.partition("|")
-    precision, _, calendar = rest.partition("|")
-    if not (precision.isascii() and precision.isdigit() and len(precision) <= 2 and calendar):
-        raise TimeValueError(f"{key!r} is not a time value key")
-    return parse_time(time, int(precision), calendar)
+    return parse_time(*key_parts(key))
 
 
 def time_key(time: str, precision: int, calendar: str) -> str:
@@ -206,8 +162,8 @@ def time_key(time: str, precision: int, calendar: str) -> str:
     ``+0000`` whatever its sign. Month and day are zeroed below month / day precision; the time of
     day is always ``T00:00:00Z``. Raises :class:`TimeValueError` like :func:`parse_time`.
     """
-    _check_precision(precision, time)
-    sign, year_s, month_s, day_s = _split(time)
+    check_precision(precision, time)
+    sign, year_s, month_s, day_s = split_time(time)
     year_s = year_s.lstrip("0").rjust(4, "0")
     if year_s == "0000":
         sign = "+"
@@ -215,7 +171,7 @@ def time_key(time: str, precision: int, calendar: str) -> str:
         day_s = "00"
         if precision < 10:
             month_s = "00"
-    return f"{sign}{year_s}-{month_s}-{day_s}T00:00:00Z|{precision}|{_calendar_qid(calendar)}"
+    return f"{sign}{year_s}-{month_s}-{day_s}T00:00:00Z|{precision}|{calendar_qid(calendar)}"
 
 
 def validity(

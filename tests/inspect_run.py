@@ -1,7 +1,7 @@
 """Run one Inspect task of a benchmark folder with Inspect's mock model, which replies from a
 table of prompts; print the log's status and metrics as JSON (tests/test_benchmark_tasks.py).
 
-    python tests/inspect_run.py FILE.py@TASK LOG_DIR REPLIES.json [NAME=VALUE …]
+    python tests/inspect_run.py FILE.py@TASK LOG_DIR REPLIES.json LIMIT [NAME=VALUE …]
 
 ``REPLIES.json`` maps a text to the reply: the reply of the longest text the prompt contains
 (an empty text matches every prompt). The mock model's replies carry their token usage, so
@@ -35,12 +35,12 @@ def replier(replies: dict[str, str]) -> Any:
 
 def main() -> None:
     """Run the task, print ``{"status", "error", "samples", "metrics"}``."""
-    spec, log_dir, replies_file, *arguments = sys.argv[1:]
+    spec, log_dir, replies_file, limit, *arguments = sys.argv[1:]
     replies = json.loads(Path(replies_file).read_text())
     model = get_model("mockllm/model", custom_outputs=replier(replies))
     task_args = dict(argument.split("=", 1) for argument in arguments)
     (log,) = inspect_eval(
-        spec, model=model, limit=5, log_dir=log_dir, display="none", task_args=task_args
+        spec, model=model, limit=int(limit), log_dir=log_dir, display="none", task_args=task_args
     )
     metrics = {}
     for score in log.results.scores if log.results else []:

@@ -4,15 +4,20 @@ tests/test_benchmark_task_runs.py)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import polars as pl
 import yaml
 
+from kgdiff.export.tasks.writer import write_tasks
 from tests.paths import ROOT
 
 BIN = Path(sys.executable).parent
@@ -29,6 +34,31 @@ def read_yaml(path: Path) -> dict[str, Any]:
     """A task file, ``!function`` tags read as ``("function", name)``."""
     loaded: dict[str, Any] = yaml.load(path.read_text(), Loader=_TaskLoader)
     return loaded
+
+
+def load_task_module(path: Path) -> ModuleType:
+    """A task folder's Python file imported from its path, under its own name, as lm-eval
+    imports the module a ``!function`` names (and not into ``sys.modules``)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def folder_task_module(root: Path, rows: list[dict[str, Any]]) -> ModuleType:
+    """kgdiff_metrics.py of the task files written for a folder of one ``qa`` split of
+    ``rows`` in ``root``, whose ``tasks/`` was then copied elsewhere and the folder removed
+    (the task files stand alone), imported from the copy as lm-eval imports it."""
+    split = root / "bench" / "data" / "qa"
+    split.mkdir(parents=True)
+    frame = pl.DataFrame(rows)
+    frame.write_parquet(split / "evolved.parquet")
+    frame.write_ndjson(split / "evolved.jsonl")
+    write_tasks(root / "bench", ["qa"])
+    moved = shutil.copytree(root / "bench" / "tasks", root / "elsewhere" / "tasks")
+    shutil.rmtree(root / "bench")
+    return load_task_module(moved / "lm_eval" / "kgdiff_metrics.py")
 
 
 def tool_env(tmp_path: Path) -> dict[str, str]:
@@ -63,12 +93,14 @@ def run_inspect(
     folder: Path, tmp_path: Path, task: str, replies: dict[str, str], **task_args: str
 ) -> dict[str, Any]:
     """An Inspect task of the folder with the mock model replying from ``replies``
-    (tests/inspect_run.py), at most 5 samples; its status, samples and metrics."""
+    (tests/inspect_run.py), at most ``limit`` samples (a run's argument among the task's:
+    default 5); its status, samples and metrics."""
+    limit = task_args.pop("limit", "5")
     replies_file = tmp_path / f"{task}-replies.json"
     replies_file.write_text(json.dumps(replies))
     spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
     command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
-    command += [str(tmp_path / "logs"), str(replies_file)]
+    command += [str(tmp_path / "logs"), str(replies_file), limit]
     command += [f"{name}={value}" for name, value in task_args.items()]
     done = subprocess.run(
         command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=300

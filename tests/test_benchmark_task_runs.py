@@ -42,7 +42,8 @@ def test_the_export_writes_task_files_for_each_config_with_records(
     assert samples.configs["updates"] == {"updates": 0}  # an empty split gets no task
     chain = read_yaml(lm_eval / "kgdiff_multi_hop_gen_hops_2.yaml")
     assert chain["dataset_kwargs"] == {"data_files": {"hops_2": "data/multi_hop/hops_2.parquet"}}
-    assert [m["metric"] for m in chain["metric_list"]] == ["em", "alias_em", "f1", "unknown_rate"]
+    metrics = [m["metric"] for m in chain["metric_list"]]
+    assert metrics == ["em", "alias_em", "f1", "unknown_rate", "date_match", "number_match"]
     assert (samples.out / "tasks" / "inspect" / "kgdiff_tasks.py").is_file()
 
 

@@ -1,22 +1,24 @@
-"""The task files of a benchmark folder: what write_tasks writes, lm-eval and Inspect running
-them on a folder made from the real samples (tests/bench_folder.py), and the folder's metrics
-module agreeing with kgdiff's scoring (docs/benchmark-tasks.md)."""
+"""The task files of a benchmark folder: what write_tasks writes (kgdiff's scoring modules
+copied unchanged among them), and lm-eval and Inspect running them on a folder made from the
+real samples (tests/bench_folder.py), a date's answer scored by ``date_match`` as ``kgdiff
+score`` scores it (docs/benchmark-tasks.md)."""
 
 from __future__ import annotations
 
-import importlib.util
+import math
 import shutil
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import polars as pl
 import pytest
 
+import kgdiff.portable
 from kgdiff.errors import InputError
+from kgdiff.export.scoring.report import generation_score
 from kgdiff.export.tasks.writer import write_tasks
-from tests.bench_folder import private_store, write_qa_folder
+from tests.bench_folder import PER_SPLIT, private_store, write_qa_folder
 from tests.task_tools import read_yaml, run_inspect, run_lm_eval
 
 BIN = Path(sys.executable).parent
@@ -33,24 +35,23 @@ def bench(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
     return folder, records
 
 
-def load_module(path: Path) -> ModuleType:
-    """A task folder's Python file, imported from its path."""
-    spec = importlib.util.spec_from_file_location(f"bench_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_write_tasks_writes_a_task_per_form_and_split(bench: tuple[Path, Records]) -> None:
     folder, records = bench
     lm_eval = folder / "tasks" / "lm_eval"
     names = sorted(path.name for path in lm_eval.iterdir())
     tasks = [f"kgdiff_qa_{form}_{split}.yaml" for form in ("gen", "mc", "tf") for split in records]
     groups = [f"kgdiff_qa_{form}.yaml" for form in ("gen", "mc", "tf")]
-    assert names == sorted([*tasks, *groups, "kgdiff.yaml", "kgdiff_metrics.py"])
+    assert names == sorted([*tasks, *groups, "kgdiff.yaml", "kgdiff_metrics.py", "kgdiff_portable"])
     inspect = sorted(path.name for path in (folder / "tasks" / "inspect").iterdir())
-    assert inspect == ["kgdiff_metrics.py", "kgdiff_tasks.py"]
+    assert inspect == ["kgdiff_metrics.py", "kgdiff_portable", "kgdiff_tasks.py"]
+    shipped = Path(kgdiff.portable.__file__).parent
+    modules = sorted(path.name for path in shipped.glob("*.py"))
+    assert "generation.py" in modules
+    for tool in ("lm_eval", "inspect"):
+        copy = folder / "tasks" / tool / "kgdiff_portable"
+        assert sorted(path.name for path in copy.iterdir()) == modules
+        for name in modules:
+            assert (copy / name).read_bytes() == (shipped / name).read_bytes()
     assert "lm_eval --model" in (folder / "tasks" / "README.md").read_text()
     task = read_yaml(lm_eval / "kgdiff_qa_mc_evolved.yaml")
     assert task["task"] == "kgdiff_qa_mc_evolved"
@@ -63,6 +64,12 @@ def test_write_tasks_writes_a_task_per_form_and_split(bench: tuple[Path, Records
         f"kgdiff_qa_gen_{split}" for split in ("stable", "evolved", "uncharted")
     ]
     assert read_yaml(lm_eval / "kgdiff.yaml")["task"] == [n.removesuffix(".yaml") for n in groups]
+    gen = read_yaml(lm_eval / "kgdiff_qa_gen_evolved.yaml")
+    assert [m["metric"] for m in gen["metric_list"]][-2:] == ["date_match", "number_match"]
+    # a metric only some records have is reported per split, not averaged by split sizes
+    assert [m["metric"] for m in group["aggregate_metric_list"]] == [
+        "em", "alias_em", "f1", "outdated_rate", "unknown_rate",
+    ]  # fmt: skip
 
 
 def test_write_tasks_is_byte_stable_and_replaces_old_files(bench: tuple[Path, Records]) -> None:
@@ -88,19 +95,31 @@ def test_write_tasks_names_a_missing_column(bench: tuple[Path, Records], tmp_pat
 
 
 def test_lm_eval_runs_the_task_files(bench: tuple[Path, Records], tmp_path: Path) -> None:
-    folder, _ = bench
-    results = run_lm_eval(folder, tmp_path, "kgdiff_qa_gen,kgdiff_qa_mc,kgdiff_qa_tf")
+    folder, records = bench
+    tasks = "kgdiff_qa_gen,kgdiff_qa_mc,kgdiff_qa_tf"
+    results = run_lm_eval(folder, tmp_path, tasks, limit=PER_SPLIT)
     for form, metric in (("gen", "outdated_rate"), ("mc", "mc_accuracy"), ("tf", "tf_accuracy")):
         for split in ("stable", "evolved", "uncharted"):
             assert f"{metric},none" in results[f"kgdiff_qa_{form}_{split}"]
         assert f"{metric},none" in results[f"kgdiff_qa_{form}"]
     # the dummy model answers "lol": no answer of any record
     assert results["kgdiff_qa_gen_evolved"]["em,none"] == 0.0
+    # date_match and number_match for the records that have them, as kgdiff score has them
+    for split, rows in records.items():
+        scores = [generation_score("lol", row) for row in rows]
+        for metric in ("date_match", "number_match"):
+            found = [score[metric] for score in scores if metric in score]
+            reported = results[f"kgdiff_qa_gen_{split}"].get(f"{metric},none")
+            assert reported == (sum(found) / len(found) if found else None), (split, metric)
+    assert results["kgdiff_qa_gen_evolved"]["date_match,none"] == 0.0  # Washington's birthday
+    assert "date_match,none" not in results["kgdiff_qa_gen"]
 
 
-def _inspect(folder: Path, tmp_path: Path, task: str, replies: dict[str, str]) -> dict[str, Any]:
-    report = run_inspect(folder, tmp_path, task, replies, split="evolved")
-    assert report["samples"] == 5
+def _inspect(
+    folder: Path, tmp_path: Path, task: str, replies: dict[str, str], limit: int = 5
+) -> dict[str, Any]:
+    report = run_inspect(folder, tmp_path, task, replies, limit=str(limit), split="evolved")
+    assert report["samples"] == limit
     return report
 
 
@@ -114,6 +133,20 @@ def test_inspect_runs_generation(bench: tuple[Path, Records], tmp_path: Path) ->
     metrics = _inspect(folder, tmp_path, "kgdiff_gen", outdated)["metrics"]
     assert metrics["em/mean"] == 0.0
     assert metrics["outdated_rate/mean"] == 1.0
+
+
+def test_inspect_scores_a_date_by_date_match(bench: tuple[Path, Records], tmp_path: Path) -> None:
+    folder, records = bench
+    (washington,) = [r for r in records["evolved"] if r["answer_labels"] == ["22 February 1732"]]
+    right = {r["question"]: r["answer_labels"][0] for r in records["evolved"]}
+    right[washington["question"]] = "February 22, 1732"
+    report = _inspect(folder, tmp_path, "kgdiff_gen", right, limit=PER_SPLIT)
+    metrics = report["metrics"]
+    # the other records are answered by their label; the date in other words: em misses it
+    assert metrics["em/mean"] == (PER_SPLIT - 1) / PER_SPLIT
+    assert metrics["date_match/mean"] == 1.0  # over the one record that has it
+    assert generation_score("February 22, 1732", washington)["date_match"] == 1.0
+    assert math.isnan(metrics["number_match/mean"])  # no record of the split has it
 
 
 def test_inspect_runs_multiple_choice(bench: tuple[Path, Records], tmp_path: Path) -> None:

@@ -119,7 +119,10 @@ def _resources() -> list[str]:
     ]
     data = [*(ROOT / "kgdiff" / "data").glob("*.json"), *(ROOT / "kgdiff" / "data").glob("*.toml")]
     # what write_tasks copies into a benchmark folder
-    task_files = (ROOT / "kgdiff" / "export" / "tasks" / "task_files").glob("*.*")
+    task_files = [
+        *(ROOT / "kgdiff" / "export" / "tasks" / "task_files").glob("*.*"),
+        *(ROOT / "kgdiff" / "portable").glob("*.py"),
+    ]
     # the explorer page kgdiff serve answers at /
     static = [
         path for path in (ROOT / "api" / "static").rglob("*") if path.suffix in EXPLORER_ASSETS

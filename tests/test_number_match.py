@@ -1,4 +1,4 @@
-"""Counts are matched as numbers (kgdiff/export/scoring/number_match.py): a population stated
+"""Counts are matched as numbers (kgdiff/portable/number_match.py): a population stated
 with separators, a scale word or within 2 % is the gold; a number nearer another year's value
 is not; records whose answers are years or names are left to the text matches; and no
 distractor of a count is one the match would take for its gold."""
@@ -11,15 +11,15 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.export.scoring.number_match import (
+from kgdiff.export.scoring.pools import score_pools
+from kgdiff.export.scoring.report import generation_score
+from kgdiff.portable.number_match import (
     NUMBER_TOLERANCE,
     counted,
     number_matches,
     plain_numbers,
     stated_numbers,
 )
-from kgdiff.export.scoring.pools import score_pools
-from kgdiff.export.scoring.report import generation_score
 from tests.benchmark_exports import SAMPLES_WINDOW, all_records, export
 
 # records of the export of the bundled real samples (cutoff 2014-06-01), fields scoring reads

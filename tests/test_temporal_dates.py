@@ -1,5 +1,5 @@
 """The rules of the temporal config's dates (kgdiff/export/temporal/dates.py) and of their
-date-aware match (kgdiff/export/scoring/date_match.py), as properties over arbitrary dates:
+date-aware match (kgdiff/portable/date_match.py), as properties over arbitrary dates:
 a date is asked and answered at its qualifier's precision and never finer, a duration counts
 whole units and never more than elapsed, and an answer stating the gold matches while one a
 year off does not (docs/benchmark-export.md#the-temporal-config, docs/scoring.md)."""
@@ -19,12 +19,12 @@ from kgdiff.export.distractors.human_roles import role_keys, with_roles
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.catalogue import shipped_catalogue
-from kgdiff.export.scoring.date_match import date_matches, duration_matches, first_date
 from kgdiff.export.temporal import dates
 from kgdiff.export.temporal.abstention_frames import abstention_others
 from kgdiff.export.temporal.choices import ordered_options
 from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
+from kgdiff.portable.date_match import date_matches, duration_matches, first_date
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}

@@ -1,5 +1,5 @@
 """No number a scorer would take for the gold is its distractor: a quantity offered to a
-record within :data:`~kgdiff.export.scoring.number_match.NUMBER_TOLERANCE` of one of the record's
+record within :data:`~kgdiff.portable.number_match.NUMBER_TOLERANCE` of one of the record's
 own quantities of the same unit (its gold, its outdated values, what its subject holds) is
 left out, as an exact repeat is. Los Angeles's population of 3,857,799 was offered
 Singapore's 3,844,800 (0.34 % off): stating either is a right answer (docs/scoring.md#numbers),
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from kgdiff.export.scoring.number_match import NUMBER_TOLERANCE, QUANTITY_KEY
+from kgdiff.portable.number_match import NUMBER_TOLERANCE, QUANTITY_KEY
 
 _QUANTITY = f"^{QUANTITY_KEY.pattern}$"
 

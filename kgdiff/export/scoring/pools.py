@@ -7,7 +7,7 @@ or ``YYYY-MM``), ``answers`` (labels and aliases of that year's objects), and op
 (subject, relation)). A prediction is one answer or a list of sampled answers. An answer
 matches a year's objects by ChroKnowBench's fuzzy match, or, when the year's answers are plain
 numbers and its objects quantities (a population), by stating one within 2 %
-(:mod:`kgdiff.export.scoring.number_match`).
+(:mod:`kgdiff.portable.number_match`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from kgdiff.export.scoring.chrono import (
     classify_group,
     year_order,
 )
-from kgdiff.export.scoring.number_match import count_match, counted, plain_numbers
 from kgdiff.export.scoring.predictions import Prediction
 from kgdiff.export.scoring.report import EXAMPLE_IDS, Record, text_list
 from kgdiff.export.scoring.text_match import fuzzy_match
+from kgdiff.portable.number_match import counted, number_matches, plain_numbers
 
 GroupKey = tuple[str, str]
 
@@ -103,6 +103,17 @@ def _matcher(group: _Group) -> Matcher:
         return fuzzy_match
     every = [number for pool in group.pools.values() for number in plain_numbers(pool) or []]
     return partial(count_match, others=every)
+
+
+def count_match(prediction: str, golds: Iterable[str], others: Iterable[float] = ()) -> bool:
+    """:func:`~kgdiff.portable.number_match.number_matches` when every gold text is a plain
+    number, else ChroKnowBench's fuzzy match: the matcher of a counted group's years
+    (:func:`~kgdiff.portable.number_match.counted`), ``others`` its other years' values."""
+    texts = list(golds)
+    numbers = plain_numbers(texts)
+    if numbers is None:
+        return fuzzy_match(prediction, texts)
+    return number_matches(prediction, numbers, others)
 
 
 def _pattern_counts(results: Iterable[GroupResult]) -> dict[str, Any]:

@@ -6,10 +6,12 @@ latest objects) and ``outdated_answers`` (labels and aliases of the outdated obj
 compares against ``answers``), ``options`` with ``gold`` (a letter) and ``choice_types``, and
 ``tf_label``. The metrics and their JSON keys are described in docs/scoring.md. A record of the
 ``temporal`` config also has a ``kind``: its scores are reported per kind as well, and its
-timestamp and interval records get the date-aware ``date_match`` (:mod:`date_match`), as do
-records of other configs whose gold objects are dates (an inception in ``qa``). A
-record whose gold objects are quantities and answers plain numbers (a population) also gets
-``number_match`` (:mod:`number_match`: a count stated within 2 %).
+timestamp and interval records get the date-aware ``date_match``
+(:mod:`kgdiff.portable.date_match`), as do records of other configs whose gold objects are
+dates (an inception in ``qa``). A record whose gold objects are quantities and answers plain
+numbers (a population) also gets ``number_match`` (:mod:`kgdiff.portable.number_match`: a
+count stated within 2 %). The free-text scores but ``fuzzy`` are
+:mod:`kgdiff.portable.generation`'s, which a benchmark folder's task files compute too.
 """
 
 from __future__ import annotations
@@ -20,21 +22,9 @@ from typing import Any, Literal
 
 from kgdiff.errors import InputError, UsageError
 from kgdiff.export.scoring.choices import chosen_option, mc_correct, truth_value
-from kgdiff.export.scoring.date_match import (
-    date_matches,
-    duration_matches,
-    end_dates,
-    time_key_dates,
-)
-from kgdiff.export.scoring.number_match import (
-    counted,
-    gold_keys,
-    number_matches,
-    other_amounts,
-    plain_numbers,
-)
 from kgdiff.export.scoring.predictions import Prediction
-from kgdiff.export.scoring.text_match import fuzzy_match, is_unknown, matches_any, token_f1
+from kgdiff.export.scoring.text_match import fuzzy_match, is_unknown, matches_any
+from kgdiff.portable.generation import answer_scores
 
 Record = Mapping[str, Any]
 Task = Literal["generation", "mc", "tf"]
@@ -42,8 +32,6 @@ ItemScore = dict[str, float]
 
 EXAMPLE_IDS = 20
 """How many of the missing or unmatched ids a report lists (the counts are complete)."""
-DATE_KINDS = ("timestamp", "interval")
-"""The kinds of ``temporal`` records whose answers are a date or a duration."""
 
 
 def text_list(record: Record, key: str, required: bool = True) -> list[str]:
@@ -57,50 +45,24 @@ def text_list(record: Record, key: str, required: bool = True) -> list[str]:
 
 
 def generation_score(prediction: str, record: Record) -> ItemScore:
-    """One free-text answer: ``em`` (against the labels), ``alias_em`` (any label or alias),
-    ``f1``, ``fuzzy``, ``outdated_rate`` and ``unknown_rate`` as 0/1 (``f1`` in [0, 1])."""
+    """One free-text answer: the scores of :func:`kgdiff.portable.generation.answer_scores`
+    (``em``, ``f1``, ``alias_em``, ``outdated_rate``, ``unknown_rate``, and ``date_match`` and
+    ``number_match`` for the records that have them), which a benchmark folder's task files
+    report too, and ``fuzzy`` after ``alias_em`` (ChroKnowBench's match: it needs rapidfuzz,
+    ``kgdiff score`` alone gives it)."""
     answers = text_list(record, "answers")
     labels = text_list(record, "answer_labels", required=False) or answers
-    gold = [*answers, *labels]
-    latest = matches_any(prediction, gold)
-    # An outdated answer is one that names an outdated object and no latest one; fuzzy matching
-    # does not count it as correct either (its words often overlap the latest object's).
-    outdated = not latest and matches_any(prediction, text_list(record, "outdated_answers"))
-    scores = {
-        "em": float(matches_any(prediction, labels)),
-        "f1": token_f1(prediction, gold),
-        "alias_em": float(latest),
-        "fuzzy": float(not outdated and fuzzy_match(prediction, gold)),
-        "outdated_rate": float(outdated),
-        "unknown_rate": float(is_unknown(prediction)),
-    }
-    if record.get("kind") in DATE_KINDS:
-        scores["date_match"] = float(date_match(prediction, record))
-    elif dates := time_key_dates(gold_keys(record)):
-        said = any(date_matches(prediction, iso, precision) for iso, precision in dates)
-        scores["date_match"] = float(not outdated and said)
-    numbers = plain_numbers(answers) if counted(record) else None
-    if numbers is not None:
-        others = other_amounts(record)
-        scores["number_match"] = float(not outdated and number_matches(prediction, numbers, others))
-    return scores
-
-
-def date_match(prediction: str, record: Record) -> bool:
-    """Whether a timestamp record's ``date`` (at its ``date_precision``) or an interval
-    record's ``duration`` (in its ``duration_unit``) is what the prediction states."""
+    text_list(record, "outdated_answers")  # checked here: answer_scores reads it
     try:
-        if record.get("kind") == "timestamp":
-            golds = [record["date"]]
-            if record.get("bound") == "end":
-                golds = end_dates(record["date"], record["date_precision"])
-            return any(date_matches(prediction, g, record["date_precision"]) for g in golds)
-        return duration_matches(prediction, int(record["duration"]), record["duration_unit"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(
-            f"record {record.get('id')!r}: a {record.get('kind')} record needs its date or"
-            f" duration fields ({exc})"
-        ) from exc
+        scores = answer_scores(prediction, record)
+    except ValueError as exc:
+        raise InputError(f"record {record.get('id')!r}: {exc}") from exc
+    # An outdated answer is not correct by fuzzy matching either (its words often overlap the
+    # latest object's).
+    fuzzy = not scores["outdated_rate"] and fuzzy_match(prediction, [*answers, *labels])
+    items = list(scores.items())
+    items.insert(3, ("fuzzy", float(fuzzy)))
+    return dict(items)
 
 
 def mc_score(prediction: str, record: Record) -> ItemScore:

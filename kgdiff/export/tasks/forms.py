@@ -4,7 +4,9 @@ A *form* is one way of asking a record: an open question answered in free text (
 multiple choice (``mc``), true or false (``tf``). :data:`CONFIG_FORMS` names the forms of each
 config; a config whose records carry a form's fields gets that form by one entry there. Each
 (config, form) is an lm-eval group of one task per split, so that the outdated-answer rate of
-``evolved`` is reported apart from ``stable``.
+``evolved`` is reported apart from ``stable``. A metric only some records have
+(``date_match``, ``number_match``: :data:`~kgdiff.portable.generation.PARTIAL_METRICS`) is
+reported per split and left out of the group (:func:`group_document`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kgdiff.export.tasks.yaml_writer import Function
+from kgdiff.portable.generation import PARTIAL_METRICS
 
 METRICS_MODULE = "kgdiff_metrics"
 LOWER_IS_BETTER = frozenset({"outdated_rate", "unknown_rate"})
@@ -44,7 +47,7 @@ GENERATION = Form(
     title="open questions, answered in free text",
     output_type="generate_until",
     fields=("question", "answers", "answer_labels", "outdated_answers"),
-    metrics=("em", "alias_em", "f1", "outdated_rate", "unknown_rate"),
+    metrics=("em", "alias_em", "f1", "outdated_rate", "unknown_rate", *PARTIAL_METRICS),
     options={"generation_kwargs": {"until": ["\n"], "do_sample": False, "max_gen_toks": 48}},
 )
 MULTIPLE_CHOICE = Form(
@@ -65,7 +68,7 @@ CHAIN_GENERATION = replace(
     GENERATION,
     title="multi-hop chains asked as one open question, answered in free text",
     fields=("question", "answers", "answer_labels"),
-    metrics=("em", "alias_em", "f1", "unknown_rate"),
+    metrics=("em", "alias_em", "f1", "unknown_rate", *PARTIAL_METRICS),
     hooks="chain",
 )
 """A ``multi_hop`` chain's question: the open form without outdated answers (a chain holds
@@ -118,12 +121,15 @@ def task_document(config: str, form: Form, split: str) -> dict[str, Any]:
 
 def group_document(config: str, form: Form, splits: list[str]) -> dict[str, Any]:
     """The lm-eval group of a (config, form): its split tasks, and each metric's mean over
-    them weighted by their sizes."""
+    them weighted by their sizes. A metric only some records have is left out: lm-eval
+    weighs a split by its number of records, not by the number that have the metric, so its
+    mean over the splits would be off (the split tasks report it right)."""
+    whole = [name for name in form.metrics if name not in PARTIAL_METRICS]
     return {
         "group": group_name(config, form),
         "task": [task_name(config, form, split) for split in splits],
         "aggregate_metric_list": [
-            {"metric": name, "aggregation": "mean", "weight_by_size": True} for name in form.metrics
+            {"metric": name, "aggregation": "mean", "weight_by_size": True} for name in whole
         ],
         "metadata": {"version": 1.0},
     }

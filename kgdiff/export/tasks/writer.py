@@ -1,14 +1,17 @@
 """Task files for an exported benchmark folder: lm-evaluation-harness and Inspect.
 
 :func:`write_tasks` writes ``DIR/tasks/lm_eval/`` (one YAML task per config, form and split, a
-group per config and form, a group ``kgdiff`` of them all, and ``kgdiff_metrics.py``),
-``DIR/tasks/inspect/`` (``kgdiff_tasks.py`` and the same ``kgdiff_metrics.py``) and
-``DIR/tasks/README.md`` (how to run them). The files read
-the folder's own data and import nothing from kgdiff (docs/benchmark-tasks.md).
+group per config and form, a group ``kgdiff`` of them all, ``kgdiff_metrics.py`` and
+``kgdiff_portable/``), ``DIR/tasks/inspect/`` (``kgdiff_tasks.py`` and the same
+``kgdiff_metrics.py`` and ``kgdiff_portable/``) and ``DIR/tasks/README.md`` (how to run them).
+``kgdiff_portable/`` is :mod:`kgdiff.portable` copied unchanged: the task files score answers
+with kgdiff's own code. The files read the folder's own data and import nothing from kgdiff
+(docs/benchmark-tasks.md).
 """
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -30,6 +33,9 @@ GUIDE = "README.md"
 LM_EVAL_FILES = ("kgdiff_metrics.py",)
 INSPECT_FILES = ("kgdiff_metrics.py", "kgdiff_tasks.py")
 TOP_GROUP = "kgdiff"
+PORTABLE = "kgdiff.portable"
+PORTABLE_FOLDER = "kgdiff_portable"
+"""Where the task files find :mod:`kgdiff.portable` (``kgdiff_metrics.PORTABLE``)."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +62,12 @@ def write_tasks(dataset_dir: Path, configs: list[str]) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         for old in [*folder.glob("kgdiff*.yaml"), *folder.glob("kgdiff*.py")]:
             old.unlink()
+        shutil.rmtree(folder / PORTABLE_FOLDER, ignore_errors=True)
     written = [path for plan in plans for path in _write_plan(lm_eval, plan)]
     written.append(_write_top_group(lm_eval, plans))
     written += [_copy_template(name, lm_eval) for name in LM_EVAL_FILES]
     written += [_copy_template(name, inspect) for name in INSPECT_FILES]
+    written += [*_copy_portable(lm_eval), *_copy_portable(inspect)]
     written.append(_copy_template(GUIDE, dataset_dir / "tasks"))
     return sorted(written)
 
@@ -112,3 +120,16 @@ def _copy_template(name: str, folder: Path) -> Path:
     path = folder / name
     path.write_bytes(resources.files(TEMPLATES).joinpath(name).read_bytes())
     return path
+
+
+def _copy_portable(folder: Path) -> list[Path]:
+    """Copy the modules of :mod:`kgdiff.portable` into ``folder/kgdiff_portable/``."""
+    target = folder / PORTABLE_FOLDER
+    target.mkdir()
+    modules = [item for item in resources.files(PORTABLE).iterdir() if item.name.endswith(".py")]
+    written = []
+    for module in sorted(modules, key=lambda item: item.name):
+        path = target / module.name
+        path.write_bytes(module.read_bytes())
+        written.append(path)
+    return written

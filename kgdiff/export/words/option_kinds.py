@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from kgdiff.export.scoring.number_match import QUANTITY_KEY
+from kgdiff.portable.number_match import QUANTITY_KEY
 from kgdiff.timetext import parsed_text
 from kgdiff.timevalue import TimeValueError, parse_time_key
 

@@ -1,12 +1,13 @@
-"""kgdiff's answer matching for a benchmark folder, and the hooks its lm-eval task files name.
+"""The hooks a benchmark folder's lm-eval task files name, over kgdiff's answer matching.
 
-Written by kgdiff into ``tasks/lm_eval/`` and ``tasks/inspect/`` of an exported benchmark; it
-needs only the standard library, so the folder works where kgdiff is not installed. The
-matching is kgdiff's own (``kgdiff score`` and docs/scoring.md): a prediction and a gold
-string are compared once both are normalised (Unicode NFKC, case folded, accents of Latin,
-Greek and Cyrillic letters dropped, apostrophes dropped, other punctuation a word break, the
-articles a/an/the dropped). ``kgdiff score`` also gives the fuzzy match, which needs rapidfuzz
-and is left out here.
+Written by kgdiff into ``tasks/lm_eval/`` and ``tasks/inspect/`` of an exported benchmark,
+beside ``kgdiff_portable/``: kgdiff's own scoring modules (``kgdiff.portable``), copied
+unchanged, so that an answer is scored with the very code ``kgdiff score`` runs
+(docs/scoring.md): ``em``, ``alias_em``, ``f1``, ``outdated_rate`` and ``unknown_rate`` for
+every open answer, and ``date_match`` and ``number_match`` for the records that have them
+(a date or a duration, a count). Only ``kgdiff score``'s fuzzy match is left out: it needs
+rapidfuzz. Both need only the standard library, so the folder works where kgdiff is not
+installed.
 
 lm-eval calls the ``*_text``, ``*_target``, ``*_choices`` and ``*_results`` functions with one
 record of the split (``doc``) and the model's output for it.
@@ -14,98 +15,58 @@ record of the split (``doc``) and the model's output for it.
 
 from __future__ import annotations
 
-import re
+import hashlib
+import importlib
+import importlib.util
 import string
-import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 Doc = Mapping[str, Any]
-
-ARTICLES = frozenset({"a", "an", "the"})
-UNKNOWN_PHRASES = (
-    "unknown",
-    "i don't know",
-    "i do not know",
-    "don't know",
-    "i'm not sure",
-    "not sure",
-    "no answer",
-    "no idea",
-    "i have no idea",
-    "cannot answer",
-    "i cannot answer",
-    "can't answer",
-    "not known",
-    "unanswerable",
-    "not applicable",
-)
-"""Whole answers that abstain (compared normalised; "Unknown Soldier" is an answer)."""
-
-_APOSTROPHES = frozenset("'\u2019\u2018`\u00b4\u02bc")
-_COMBINING_DIACRITICS = re.compile("[\u0300-\u036f]")
+PORTABLE = "kgdiff_portable"
+"""The folder of kgdiff's scoring modules, beside this file."""
 
 
-def normalise(text: str) -> str:
-    """``text`` as an answer is compared: folded, without accents, punctuation or articles."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = _COMBINING_DIACRITICS.sub("", unicodedata.normalize("NFKD", text))
-    text = unicodedata.normalize("NFKC", text).casefold()
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if char in _APOSTROPHES or category == "Cf":
-            continue
-        kept.append(" " if category[0] == "P" or category == "Cc" else char)
-    return " ".join(word for word in "".join(kept).split() if word not in ARTICLES)
+def portable(name: str) -> ModuleType:
+    """The module ``name`` of the :data:`PORTABLE` folder beside this file."""
+    # lm-eval imports this file from its path (a `!function` of a task file), so the folder
+    # is on no search path: it is imported from its path too, as a package named after where
+    # it lies (a second benchmark folder in the same process gets its own).
+    folder = Path(__file__).resolve().with_name(PORTABLE)
+    package = f"{PORTABLE}_{hashlib.sha256(str(folder).encode()).hexdigest()[:16]}"
+    if package not in sys.modules:
+        init = folder / "__init__.py"
+        spec = importlib.util.spec_from_file_location(
+            package, init, submodule_search_locations=[str(folder)]
+        )
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {init}")
+        sys.modules[package] = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(sys.modules[package])
+        except BaseException:
+            del sys.modules[package]
+            raise
+    return importlib.import_module(f"{package}.{name}")
 
 
-def matches_any(prediction: str, golds: Iterable[str]) -> bool:
-    """Whether ``prediction`` equals one of ``golds`` once both are normalised (a gold string
-    that normalises to nothing never matches)."""
-    form = normalise(prediction)
-    return bool(form) and form in {normalise(gold) for gold in golds}
-
-
-def token_f1(prediction: str, golds: Iterable[str]) -> float:
-    """The best token F1 of the normalised prediction against one of ``golds``."""
-    predicted = Counter(normalise(prediction).split())
-    best = 0.0
-    for gold in golds:
-        expected = Counter(normalise(gold).split())
-        common = sum((predicted & expected).values())
-        if common:
-            precision = common / sum(predicted.values())
-            recall = common / sum(expected.values())
-            best = max(best, 2 * precision * recall / (precision + recall))
-    return best
-
-
-_UNKNOWN_FORMS = frozenset(normalise(phrase) for phrase in UNKNOWN_PHRASES)
-
-
-def is_unknown(prediction: str) -> bool:
-    """Whether the prediction abstains: nothing once normalised, or an "I don't know"."""
-    form = normalise(prediction)
-    return not form or form in _UNKNOWN_FORMS
+GENERATION = portable("generation")
+PARTIAL_METRICS: tuple[str, ...] = GENERATION.PARTIAL_METRICS
+"""The scores only some records get (``date_match``, ``number_match``)."""
+SCORED_FIELDS: tuple[str, ...] = GENERATION.SCORED_FIELDS
+"""The record fields :func:`answer_scores` reads."""
 
 
 def answer_scores(prediction: str, doc: Doc) -> dict[str, float]:
     """One free-text answer scored as ``kgdiff score`` does (without ``fuzzy``): ``em`` (a
     latest object's label), ``alias_em`` (a label or alias), ``f1``, ``outdated_rate`` (an
-    outdated object and no latest one) and ``unknown_rate`` (an abstention)."""
-    answers = list(doc["answers"])
-    labels = list(doc.get("answer_labels") or answers)
-    latest = matches_any(prediction, [*answers, *labels])
-    outdated = not latest and matches_any(prediction, doc.get("outdated_answers") or [])
-    return {
-        "em": float(matches_any(prediction, labels)),
-        "alias_em": float(latest),
-        "f1": token_f1(prediction, [*answers, *labels]),
-        "outdated_rate": float(outdated),
-        "unknown_rate": float(is_unknown(prediction)),
-    }
+    outdated object and no latest one), ``unknown_rate`` (an abstention), and ``date_match``
+    and ``number_match`` when the record has them (a key left out otherwise)."""
+    scores: dict[str, float] = GENERATION.answer_scores(prediction, doc)
+    return scores
 
 
 def option_letters(count: int) -> list[str]:
@@ -135,7 +96,9 @@ def gen_target(doc: Doc) -> str:
 
 
 def gen_results(doc: Doc, results: Sequence[str]) -> dict[str, float]:
-    """The generated answer (up to the first new line) scored with :func:`answer_scores`."""
+    """The generated answer (up to the first new line) scored with :func:`answer_scores`.
+    A record without ``date_match`` or ``number_match`` leaves the key out: lm-eval averages
+    a metric over the records whose results hold it, as ``kgdiff score`` does."""
     return answer_scores(results[0].strip(), doc)
 
 

@@ -8,15 +8,16 @@ of ``data/<config>/<split>.jsonl`` two folders up, so it runs from any working d
 Task arguments: ``config`` (default ``qa``), ``split`` (default: every split of the
 config) and ``dry_run`` (``-T dry_run=true``: Inspect's mock model gives each record's gold
 answer, offline, so that a run checks the folder and its scorers without a model). The
-answer matching is kgdiff's own (``kgdiff_metrics.py`` beside this file), so
-``em``, ``alias_em``, ``outdated_rate`` and ``unknown_rate`` mean what ``kgdiff score``
-reports.
+answer matching is kgdiff's own (``kgdiff_metrics.py`` and ``kgdiff_portable/`` beside this
+file), so ``em``, ``alias_em``, ``f1``, ``outdated_rate``, ``unknown_rate``, ``date_match`` and
+``number_match`` are what ``kgdiff score`` reports.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import math
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -45,6 +46,8 @@ def _sibling(name: str) -> ModuleType:
 
 
 METRICS = _sibling("kgdiff_metrics")
+PARTIAL_KEYS: tuple[str, ...] = METRICS.PARTIAL_METRICS
+"""``date_match`` and ``number_match``: only the records that have them are scored on them."""
 
 
 def split_files(config: str, split: str) -> list[Path]:
@@ -76,13 +79,17 @@ def _about(record: dict[str, Any]) -> dict[str, Any]:
     return {"level": record.get("level"), "relation": record.get("relation")}
 
 
-@scorer(metrics={key: [mean()] for key in ANSWER_KEYS})
+@scorer(metrics={key: [mean()] for key in (*ANSWER_KEYS, *PARTIAL_KEYS)})
 def kgdiff_answer() -> Scorer:
     """kgdiff's scores of a free-text answer (docs/scoring.md of kgdiff, without fuzzy)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         answer = state.output.completion.strip()
-        return Score(value=METRICS.answer_scores(answer, state.metadata), answer=answer)
+        # A key the record has no score for is NaN: Inspect leaves it out of that key's mean
+        # (it counts the sample as unscored there), as kgdiff score's mean leaves it out.
+        unscored = dict.fromkeys(PARTIAL_KEYS, math.nan)
+        value = unscored | METRICS.answer_scores(answer, state.metadata)
+        return Score(value=value, answer=answer)
 
     return score
 
@@ -126,7 +133,8 @@ def _model(dry_run: bool, replies: dict[str, str]) -> Model | None:
 
 @task
 def kgdiff_gen(config: str = "qa", split: str = "", dry_run: bool = False) -> Task:
-    """Open questions answered in free text: kgdiff's matches, and Inspect's ``includes``."""
+    """Open questions answered in free text: kgdiff's matches (with ``date_match`` and
+    ``number_match`` for the records that have them), and Inspect's ``includes``."""
     samples = [
         Sample(
             input=record["question"],
@@ -134,9 +142,7 @@ def kgdiff_gen(config: str = "qa", split: str = "", dry_run: bool = False) -> Ta
             id=record["id"],
             metadata={
                 **_about(record),
-                "answers": record["answers"],
-                "answer_labels": record.get("answer_labels"),
-                "outdated_answers": record.get("outdated_answers") or [],
+                **{name: record.get(name) for name in METRICS.SCORED_FIELDS},
             },
         )
         for record in records(config, split)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from kgdiff.timevalue import GREGORIAN_QID, TimeValueError, parse_time_key
+from .time_keys import GREGORIAN_QID, TimeValueError, key_fields
 
 _MONTHS = {
     name: number
@@ -134,14 +134,14 @@ _PRECISIONS = {9: "year", 10: "month", 11: "day"}
 
 def time_key_dates(keys: list[object]) -> list[tuple[str, str]] | None:
     """The gold dates (``YYYY[-MM[-DD]]``, a leading ``-`` before the common era, and the
-    precision) of time value keys (:func:`kgdiff.timevalue.parse_time_key`), when every key
+    precision) of time value keys (:func:`~kgdiff.portable.time_keys.key_fields`), when every key
     is a Gregorian date at the precision of a year, a month or a day (a record of a time
     relation asked in ``qa``: "When did Boston come into being?"); None otherwise. A month or
     day written 0 lowers the precision, as the ``temporal`` config reads it."""
     found = []
     for key in keys:
         try:
-            parsed = parse_time_key(key) if isinstance(key, str) else None
+            parsed = key_fields(key) if isinstance(key, str) else None
         except TimeValueError:
             return None
         if parsed is None or parsed.calendar_qid != GREGORIAN_QID or parsed.precision < 9:

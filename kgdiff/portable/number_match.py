@@ -19,8 +19,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kgdiff.export.scoring.text_match import fuzzy_match
-
 NUMBER_TOLERANCE = 0.02
 """How far from a gold number, relative to it, a stated number may be: "about 200 million"
 matches Brazil's 202,656,788 (1.3 % off), "190 million" (6.2 % off) does not."""
@@ -110,14 +108,3 @@ def counted(record: Mapping[str, Any]) -> bool:
 def other_amounts(record: Mapping[str, Any]) -> list[float]:
     """The amounts the record's subject held at other times (:data:`OTHER_VALUES`)."""
     return [value for name in OTHER_VALUES for value in amounts(record.get(name) or [])]
-
-
-def count_match(prediction: str, golds: Iterable[str], others: Iterable[float] = ()) -> bool:
-    """:func:`number_matches` when every gold text is a plain number, else ChroKnowBench's
-    fuzzy match (:func:`~kgdiff.export.scoring.text_match.fuzzy_match`): the ``pools``
-    config's matcher of a counted group (:func:`counted`), ``others`` its other years'."""
-    texts = list(golds)
-    numbers = plain_numbers(texts)
-    if numbers is None:
-        return fuzzy_match(prediction, texts)
-    return number_matches(prediction, numbers, others)
