@@ -18,6 +18,7 @@ from kgdiff.spark.translate import Translator, Value
 from kgdiff.spark.views import READS_VIEW, register_reads, register_store_views
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build, planned_build, publish_build
+from kgdiff.temporal.classify import RULE_MACROS
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, GapPolicy
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def classification_query(init: date, cutoff: date, current: date, mode: str) -> 
         "max_gap": DEFAULT_MAX_GAP,
         "allow_gap": True,
     }
-    return Translator(values, {"date_reads": READS_VIEW}).query("classify/classify")
+    rules = {f"kgdiff_{name}": (f"classify/{name}", params) for name, params in RULE_MACROS.items()}
+    return Translator(values, {"date_reads": READS_VIEW}, rules).query("classify/classify")
 
 
 def classification_frame(

@@ -7,7 +7,10 @@ sqlglot's tree, after parsing and before generating Spark SQL:
 
 * ``$name`` bind parameters become literals (Spark SQL has no named parameters in views);
 * a call of a DuckDB *table macro* (``date_reads(...)``) reads a temporary view of the
-  macro's rows instead, computed by the caller (Spark SQL has no table macros);
+  macro's rows instead, computed by the caller (Spark SQL has no table macros), or, for a
+  macro given as *inlined* (the classification's rules, ``kgdiff_created(...)``), becomes
+  a subquery of the macro's statement with its arguments in place of its parameters (a
+  relation named by ``query_table('name')`` there is read by that name);
 * ``list_bool_or(l)`` becomes ``exists(l, b -> b)`` and ``list_bit_or(l)`` becomes
   ``aggregate(l, 0, (a, b) -> a | b)`` (Spark SQL has no list aggregates; the classification
   wraps every ``list_bool_or`` in ``coalesce(..., false)`` and calls ``list_bit_or`` on
@@ -25,6 +28,8 @@ from sqlglot import exp
 from kgdiff.sqlfiles import load_sql
 
 Value = str | int | bool | date | None
+Inlined = tuple[str, list[str]]
+"""An inlined table macro: its statement's name in ``sql/`` and its parameters in order."""
 
 
 def _literal(value: Value) -> exp.Expression:
@@ -62,9 +67,15 @@ def _list_aggregate(node: exp.Anonymous) -> exp.Expression:
 class Translator:
     """Turns a statement of ``sql/`` into Spark SQL with the given values and macro views."""
 
-    def __init__(self, params: Mapping[str, Value], macro_views: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        params: Mapping[str, Value],
+        macro_views: Mapping[str, str],
+        inlined: Mapping[str, Inlined] | None = None,
+    ) -> None:
         self.params = dict(params)
         self.macro_views = {name.lower(): view for name, view in macro_views.items()}
+        self.inlined = {name.lower(): macro for name, macro in (inlined or {}).items()}
 
     def _fix(self, node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Placeholder) and node.name:
@@ -90,10 +101,39 @@ class Translator:
 
     def _macro_call(self, node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Table) and isinstance(node.this, exp.Anonymous):
-            view = self.macro_views.get(str(node.this.this).lower())
+            name = str(node.this.this).lower()
+            view = self.macro_views.get(name)
             if view is not None:
                 return exp.Table(this=exp.to_identifier(view), alias=node.args.get("alias"))
+            if name == "query_table":
+                (relation,) = node.this.expressions
+                return exp.Table(
+                    this=exp.to_identifier(relation.name), alias=node.args.get("alias")
+                )
+            if name in self.inlined:
+                return self._inline(name, node)
         return node
+
+    def _inline(self, name: str, node: exp.Table) -> exp.Expression:
+        """The call ``node`` of the inlined macro ``name`` as a subquery of its statement."""
+        statement, params = self.inlined[name]
+        args = node.this.expressions
+        if len(args) != len(params) or any(isinstance(a, exp.PropertyEQ) for a in args):
+            raise ValueError(f"{name}: inlined with its {len(params)} arguments by position")
+        values = dict(zip(params, args, strict=True))
+
+        def substitute(item: exp.Expression) -> exp.Expression:
+            if isinstance(item, exp.Placeholder) and item.name in values:
+                copied: exp.Expression = values[item.name].copy()
+                return copied
+            return item
+
+        text = "\n".join(
+            line for line in load_sql(statement).splitlines() if not line.startswith("--")
+        )  # its header left out: a comment in the middle of the query
+        body = sqlglot.parse_one(text, read="duckdb").transform(substitute)
+        alias = node.args.get("alias") or exp.TableAlias(this=exp.to_identifier(name))
+        return exp.Subquery(this=body.transform(self._macro_call), alias=alias)
 
     def spark(self, sql: str) -> str:
         """One DuckDB statement as Spark SQL."""

@@ -45,6 +45,31 @@ def check_mode(mode: str) -> None:
         raise UsageError(f"--mode {mode!r} is not one of {', '.join(MODES)}")
 
 
+RULE_MACROS: dict[str, list[str]] = {
+    "merge_targets": ["merges_as_of"],
+    "part_statements": ["part_kind", "part_lo", "part_hi", "merged_relation"],
+    "created": [
+        "created_mode", "created_as_of", "part_kind", "part_lo", "part_hi", "merged_relation",
+        "resolved_relation",
+    ],
+    "implied": ["part_kind", "part_lo", "part_hi", "merged_relation", "reads_relation"],
+    "covered": [
+        "part_kind", "part_lo", "part_hi", "merged_relation", "resolved_relation",
+        "subset_relation",
+    ],
+}  # fmt: skip
+"""The rules classify.sql shares with sql/staleness/curve.sql: the table macro
+``kgdiff_<name>(params)`` of ``sql/classify/<name>.sql`` each, after those it calls."""
+
+
+def rule_macros() -> list[str]:
+    """``CREATE MACRO`` statements of :data:`RULE_MACROS`, in order."""
+    return [
+        as_table_macro(f"classify/{name}", f"kgdiff_{name}", params)
+        for name, params in RULE_MACROS.items()
+    ]
+
+
 def classify_macro() -> str:
     """``CREATE MACRO classify(init, cutoff, current, mode := 'record', part := 'all', lo, hi,
     as_of, max_gap := 31, allow_gap := false)``."""
@@ -53,10 +78,12 @@ def classify_macro() -> str:
 
 
 def define_classify_macro(connection: duckdb.DuckDBPyConnection) -> None:
-    """Define the ``entity_redirects`` view, the ``date_reads`` and ``classify`` macros on a
-    connection that has the store's views but not the catalog."""
+    """Define the ``entity_redirects`` view and the ``date_reads``, rule and ``classify``
+    macros on a connection that has the store's views but not the catalog."""
     connection.execute(load_sql("catalog/entity_redirects_view"))
     connection.execute(date_reads_macro())
+    for macro in rule_macros():
+        connection.execute(macro)
     connection.execute(classify_macro())
 
 

@@ -7,7 +7,7 @@ import duckdb
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog_reuse import macro_names
 from kgdiff.temporal import chains, facts, pools, timeline, updates
-from kgdiff.temporal.classify import classify_macro
+from kgdiff.temporal.classify import classify_macro, rule_macros
 from kgdiff.temporal.dates import date_reads_macro
 
 TIME_MACROS = (
@@ -32,8 +32,9 @@ def time_macros() -> list[str]:
 
 def helper_macros() -> list[str]:
     """``CREATE MACRO`` statements of the ``kgdiff_…`` macros that kgdiff's SQL calls: the
-    time value macros, then ``kgdiff_pooled``."""
-    return [*time_macros(), load_sql(POOLED_MACRO)]
+    time value macros, ``kgdiff_pooled``, then the classification's rules
+    (:data:`~kgdiff.temporal.classify.RULE_MACROS`)."""
+    return [*time_macros(), load_sql(POOLED_MACRO), *rule_macros()]
 
 
 def helper_macro_names() -> list[str]:

@@ -9,9 +9,11 @@
 --          pid, rank, value, value_type, time_*, start_*, end_*, point_*)`,
 --          `entities(snapshot, qid, redirect_to)`, `entity_redirects(snapshot, qid,
 --          redirect_to)` (sql/catalog/entity_redirects_view.sql) and `coverage(snapshot, qid)`,
---          and the macro
---          `date_reads` (sql/dates/date_reads.sql). Rows come in no particular order (sorting
---          millions of groups costs a tenth of the run; exports sort).
+--          the macro `date_reads` (sql/dates/date_reads.sql) and the rules it shares with
+--          sql/staleness/curve.sql, the macros kgdiff_merge_targets, kgdiff_part_statements,
+--          kgdiff_created, kgdiff_implied and kgdiff_covered (sql/classify/<name>.sql).
+--          Rows come in no particular order (sorting millions of groups costs a tenth of the
+--          run; exports sort).
 --          How it runs: each snapshot read is scanned and judged once (one validity per date);
 --          one aggregation per (group, value) folds the statements into a bit mask, one per
 --          group collects the values; sets, sizes and answers come from list lambdas.
@@ -54,121 +56,43 @@ reads_by_snapshot AS (
     WHERE snapshot IS NOT NULL
     GROUP BY view, snapshot
 ),
-known AS (
-    -- entity rows of the snapshots up to `current` (valid time dates creations from them)
-    SELECT e.qid, e.redirect_to, s.date, s.name
-    FROM entities AS e
-    JOIN snapshots AS s ON s.name = e.snapshot
-    WHERE s.date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
-),
-redirects AS (
-    -- a merged item: its row in the latest snapshot up to `current` that has one is a
-    -- redirect (the rows of the items some snapshot redirects: entity_redirects)
-    SELECT qid, redirect_to AS target
-    FROM (
-        SELECT r.qid, r.redirect_to
-        FROM entity_redirects AS r
-        JOIN snapshots AS s ON s.name = r.snapshot
-        WHERE s.date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
-        QUALIFY row_number() OVER (PARTITION BY r.qid ORDER BY s.date DESC, s.name DESC) = 1
-    )
-    WHERE redirect_to IS NOT NULL
-),
 resolved AS (
-    -- follow at most two redirects (bots repair longer chains)
-    SELECT r1.qid, coalesce(r2.target, r1.target) AS target
-    FROM redirects AS r1
-    LEFT JOIN redirects AS r2 ON r2.qid = r1.target
+    -- the merges followed: merged items and their targets (sql/classify/merge_targets.sql)
+    SELECT qid, target
+    FROM kgdiff_merge_targets(coalesce(CAST($as_of AS DATE), CAST($current AS DATE)))
 ),
 merged_subjects AS (
     -- every subject whose group a merge touches: merged items and their targets
     SELECT qid FROM resolved UNION SELECT target FROM resolved
 ),
 chunk_statements AS (
-    -- the statements of this part; parameters are constants, so DuckDB scans only the
-    -- branch of $part, and a subject range only the row groups that can hold it
-    SELECT * FROM statements
-    WHERE $part = 'all'
-    UNION ALL
-    SELECT * FROM statements
-    WHERE $part = 'range' AND subject >= $lo AND subject < $hi
-      AND subject NOT IN (SELECT qid FROM merged_subjects)
-    UNION ALL
-    SELECT * FROM statements
-    WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
-),
-snapshot_days AS (
-    -- each snapshot date and the latest full snapshot before it: an item absent from a
-    -- subset snapshot may have existed then, so only a full one dates its creation
-    SELECT d.date, (
-        SELECT max(s.date) FROM snapshots AS s WHERE s.date < d.date AND s.coverage = 'full'
-    ) AS previous
-    FROM (
-        SELECT DISTINCT date FROM snapshots
-        WHERE date <= coalesce(CAST($as_of AS DATE), CAST($current AS DATE))
-    ) AS d
+    -- the statements of this part (sql/classify/part_statements.sql)
+    SELECT * FROM kgdiff_part_statements($part, $lo, $hi, 'merged_subjects')
 ),
 created AS (
-    -- valid time: an item first seen (itself or an item merged into it) after a full
-    -- snapshot was created after the latest full snapshot before its first one, at the
-    -- latest on its first one
-    SELECT f.qid, d.previous + 1 AS lo, d.date AS hi
-    FROM (
-        SELECT coalesce(rs.target, k.qid) AS qid, min(k.date) AS first_date
-        FROM (
-            -- the entity rows of this part's subjects, a branch per $part as for the
-            -- statements (a subject range reads only the row groups that can hold it)
-            SELECT * FROM known WHERE $part = 'all'
-            UNION ALL
-            SELECT * FROM known WHERE $part = 'range' AND qid >= $lo AND qid < $hi
-            UNION ALL
-            SELECT * FROM known
-            WHERE $part = 'merged' AND qid IN (SELECT qid FROM merged_subjects)
-        ) AS k
-        LEFT JOIN resolved AS rs ON rs.qid = k.qid
-        WHERE k.redirect_to IS NULL AND $mode <> 'record'
-        GROUP BY ALL
-    ) AS f
-    JOIN snapshot_days AS d ON d.date = f.first_date AND d.previous IS NOT NULL
+    -- valid time: when an item was created (sql/classify/created.sql)
+    -- (columns qualified: in the catalog macro `lo` and `hi` are parameters)
+    SELECT c.qid, c.lo, c.hi
+    FROM kgdiff_created(
+        $mode, coalesce(CAST($as_of AS DATE), CAST($current AS DATE)), $part, $lo, $hi,
+        'merged_subjects', 'resolved'
+    ) AS c
 ),
 implied AS (
-    -- valid time: the start a statement without temporal qualifiers implicitly has, the
-    -- subject's death (for causes/manners of death) or its start of existence (the same
-    -- subjects as chunk_statements, read again: reading chunk_statements twice would
-    -- materialise it)
-    SELECT
-        st.snapshot, st.subject,
-        CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
-        min(st.time_lo) AS lo,
-        -- the earliest interval's end (the time_hi of the least time_lo): a struct's minimum,
-        -- which Spark SQL computes too (time_lo and time_hi are both set or both NULL)
-        min({'lo': st.time_lo, 'hi': st.time_hi}).hi AS hi
-    FROM (
-        SELECT * FROM statements WHERE $part = 'all'
-        UNION ALL
-        SELECT * FROM statements WHERE $part = 'range' AND subject >= $lo AND subject < $hi
-        UNION ALL
-        SELECT * FROM statements
-        WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
-    ) AS st
-    WHERE st.pid IN ('P570', 'P569', 'P571', 'P577', 'P575', 'P580')
-      AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
-      AND st.snapshot IN (SELECT snapshot FROM reads WHERE view = 'valid')
-    GROUP BY ALL
+    -- valid time: the start a statement without temporal qualifiers implicitly has
+    -- (sql/classify/implied.sql)
+    SELECT im.snapshot, im.subject, im.kind, im.lo, im.hi
+    FROM kgdiff_implied($part, $lo, $hi, 'merged_subjects', 'reads') AS im
 ),
 subset_reads AS (
     -- the subset snapshots read (coverage 'subset'): they know only the entities they list
     SELECT DISTINCT view, snapshot, snapshot_date FROM reads WHERE coverage = 'subset'
 ),
 covered AS (
-    -- the subjects each subset snapshot read knows about (merged items followed), for the
-    -- subjects of this part
-    SELECT DISTINCT c.snapshot, coalesce(rs.target, c.qid) AS subject
-    FROM coverage AS c
-    LEFT JOIN resolved AS rs ON rs.qid = c.qid
-    WHERE c.snapshot IN (SELECT snapshot FROM subset_reads)
-      AND ($part = 'all' OR ($part = 'range' AND c.qid >= $lo AND c.qid < $hi)
-           OR ($part = 'merged' AND c.qid IN (SELECT qid FROM merged_subjects)))
+    -- the subjects each subset snapshot read knows about, for the subjects of this part
+    -- (sql/classify/covered.sql)
+    SELECT snapshot, subject
+    FROM kgdiff_covered($part, $lo, $hi, 'merged_subjects', 'resolved', 'subset_reads')
 ),
 candidates AS (
     SELECT

@@ -12,7 +12,8 @@
 --          groups of a merge's target and those with series-like statements (a measurement
 --          series: a value counts where it has the newest valid point in time) keep a list
 --          of their values, judged with list functions as classify.sql judges every group.
---          Reads the same views and the `date_reads` macro as classify.sql, and is run part by
+--          Reads the same views and macros as classify.sql (the rules of merges, parts, implied
+--          starts and coverage are its macros, sql/classify/<name>.sql), and is run part by
 --          part like it ($part, $lo, $hi; kgdiff/temporal/parts.py): the parts' rows add up.
 --          The mask has 64 bits, so at most 61 months per run (kgdiff/temporal/staleness.py
 --          runs more in windows). Mode 'both' is not computed here.
@@ -49,87 +50,29 @@ reads_by_snapshot AS (
     WHERE snapshot IS NOT NULL
     GROUP BY view, snapshot
 ),
-known AS (
-    SELECT e.qid, e.redirect_to, s.date, s.name
-    FROM entities AS e
-    JOIN snapshots AS s ON s.name = e.snapshot
-    WHERE s.date <= CAST($current AS DATE)
-),
-redirects AS (
-    SELECT qid, redirect_to AS target
-    FROM (
-        SELECT r.qid, r.redirect_to
-        FROM entity_redirects AS r
-        JOIN snapshots AS s ON s.name = r.snapshot
-        WHERE s.date <= CAST($current AS DATE)
-        QUALIFY row_number() OVER (PARTITION BY r.qid ORDER BY s.date DESC, s.name DESC) = 1
-    )
-    WHERE redirect_to IS NOT NULL
-),
 resolved AS (
-    SELECT r1.qid, coalesce(r2.target, r1.target) AS target
-    FROM redirects AS r1
-    LEFT JOIN redirects AS r2 ON r2.qid = r1.target
+    -- the merges followed: merged items and their targets (sql/classify/merge_targets.sql)
+    SELECT qid, target FROM kgdiff_merge_targets(CAST($current AS DATE))
 ),
 merged_subjects AS (
     SELECT qid FROM resolved UNION SELECT target FROM resolved
 ),
 chunk_statements AS (
-    SELECT * FROM statements
-    WHERE $part = 'all'
-    UNION ALL
-    SELECT * FROM statements
-    WHERE $part = 'range' AND subject >= $lo AND subject < $hi
-      AND subject NOT IN (SELECT qid FROM merged_subjects)
-    UNION ALL
-    SELECT * FROM statements
-    WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
-),
-snapshot_days AS (
-    SELECT d.date, (
-        SELECT max(s.date) FROM snapshots AS s WHERE s.date < d.date AND s.coverage = 'full'
-    ) AS previous
-    FROM (SELECT DISTINCT date FROM snapshots WHERE date <= CAST($current AS DATE)) AS d
+    -- the statements of this part (sql/classify/part_statements.sql)
+    SELECT * FROM kgdiff_part_statements($part, $lo, $hi, 'merged_subjects')
 ),
 created AS (
-    -- valid time: when an item was created (classify.sql's `created`)
-    SELECT f.qid, d.previous + 1 AS lo, d.date AS hi
-    FROM (
-        SELECT coalesce(rs.target, k.qid) AS qid, min(k.date) AS first_date
-        FROM (
-            SELECT * FROM known WHERE $part = 'all'
-            UNION ALL
-            SELECT * FROM known WHERE $part = 'range' AND qid >= $lo AND qid < $hi
-            UNION ALL
-            SELECT * FROM known
-            WHERE $part = 'merged' AND qid IN (SELECT qid FROM merged_subjects)
-        ) AS k
-        LEFT JOIN resolved AS rs ON rs.qid = k.qid
-        WHERE k.redirect_to IS NULL AND $mode <> 'record'
-        GROUP BY ALL
-    ) AS f
-    JOIN snapshot_days AS d ON d.date = f.first_date AND d.previous IS NOT NULL
+    -- valid time: when an item was created (sql/classify/created.sql)
+    SELECT c.qid, c.lo, c.hi
+    FROM kgdiff_created(
+        $mode, CAST($current AS DATE), $part, $lo, $hi, 'merged_subjects', 'resolved'
+    ) AS c
 ),
 implied AS (
     -- valid time: the start a statement without temporal qualifiers implicitly has
-    -- (classify.sql's `implied`)
-    SELECT
-        st.snapshot, st.subject,
-        CASE WHEN st.pid = 'P570' THEN 'death' ELSE 'existence' END AS kind,
-        min(st.time_lo) AS lo,
-        min({'lo': st.time_lo, 'hi': st.time_hi}).hi AS hi
-    FROM (
-        SELECT * FROM statements WHERE $part = 'all'
-        UNION ALL
-        SELECT * FROM statements WHERE $part = 'range' AND subject >= $lo AND subject < $hi
-        UNION ALL
-        SELECT * FROM statements
-        WHERE $part = 'merged' AND subject IN (SELECT qid FROM merged_subjects)
-    ) AS st
-    WHERE st.pid IN ('P570', 'P569', 'P571', 'P577', 'P575', 'P580')
-      AND st.rank <> 'deprecated' AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
-      AND st.snapshot IN (SELECT snapshot FROM reads WHERE view = 'valid')
-    GROUP BY ALL
+    -- (sql/classify/implied.sql)
+    SELECT im.snapshot, im.subject, im.kind, im.lo, im.hi
+    FROM kgdiff_implied($part, $lo, $hi, 'merged_subjects', 'reads') AS im
 ),
 subset_reads AS (
     SELECT view, snapshot, bit_or(CAST(1 AS UBIGINT) << position) AS read_at
@@ -138,12 +81,10 @@ subset_reads AS (
     GROUP BY view, snapshot
 ),
 covered AS (
-    SELECT DISTINCT c.snapshot, coalesce(rs.target, c.qid) AS subject
-    FROM coverage AS c
-    LEFT JOIN resolved AS rs ON rs.qid = c.qid
-    WHERE c.snapshot IN (SELECT snapshot FROM subset_reads)
-      AND ($part = 'all' OR ($part = 'range' AND c.qid >= $lo AND c.qid < $hi)
-           OR ($part = 'merged' AND c.qid IN (SELECT qid FROM merged_subjects)))
+    -- the subjects each subset snapshot read knows about, for the subjects of this part
+    -- (sql/classify/covered.sql)
+    SELECT snapshot, subject
+    FROM kgdiff_covered($part, $lo, $hi, 'merged_subjects', 'resolved', 'subset_reads')
 ),
 candidates AS (
     SELECT
