@@ -15,6 +15,7 @@ from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
 from tests.built_once import built_once, private_copy
+from tests.demo_run import DemoRun, run_demo
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 from tests.safe_sql_store import sql_store  # noqa: F401
@@ -98,3 +99,10 @@ def export_demo_store(pristine_demo: Path, tmp_path_factory: pytest.TempPathFact
     """A copy of the demo's store for the benchmark export's tests (as ``export_sample_store``)."""
     store = tmp_path_factory.mktemp("export-demo-store") / "store"
     return private_copy(pristine_demo, store)
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
+    """The demo command's run, made once per run for the tests of what it prints and leaves
+    (the command itself, its evidence, the README's examples after it): each ran it anew."""
+    return DemoRun.read(built_once(tmp_path_factory, "demo-run", run_demo))

@@ -14,18 +14,16 @@ import pytest
 import kgdiff
 from kgdiff.export.audit.render import left_out_lines, target_lines
 from kgdiff.export.audit.run import audit_export
-from tests.paths import ROOT, run_kgdiff
+from tests.demo_run import DemoRun
+from tests.paths import ROOT
 
 
 @pytest.fixture(scope="module")
-def demo(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """``kgdiff demo`` on a copy of the demo's store (its samples already ingested): the store
-    and what the command printed."""
+def demo(demo_run: DemoRun, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """``kgdiff demo`` (the session's run): a copy of its store and what it printed."""
     store = tmp_path_factory.mktemp("demo") / "store"
-    shutil.copytree(export_demo_store, store)
-    done = run_kgdiff("demo", "--store", str(store), timeout=600)
-    assert done.returncode == 0, done.stderr
-    return store, done.stdout
+    shutil.copytree(demo_run.store, store)
+    return store, demo_run.stdout
 
 
 def test_the_demo_shows_groups_wikipedia_supports(demo: tuple[Path, str]) -> None:

@@ -21,7 +21,8 @@ import pytest
 from kgdiff.demo import load_samples
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.store.layout import table_files
-from tests.paths import SAMPLES, run_kgdiff
+from tests.demo_run import DemoRun
+from tests.paths import SAMPLES
 
 TEXT = re.compile(rb"<text[^>]*>(.*?)</text>", re.S)
 EPOCH = date(1970, 1, 1)
@@ -277,11 +278,10 @@ def test_limit_takes_the_first_entities(tmp_path: Path) -> None:
     assert lines == [(2, 26)]
 
 
-def test_demo_command_runs(tmp_path: Path) -> None:
-    """The demo ingests the three samples, shows their counts and examples of every level."""
-    result = run_kgdiff("demo", "--store", str(tmp_path / "demo"))
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+def test_demo_command_runs(demo_run: DemoRun) -> None:
+    """The demo ingests the three samples (into an empty folder), shows their counts and
+    examples of every level."""
+    out = demo_run.stdout
     for name, statements in (
         ("wd-2013-12", "11,340"),
         ("wd-2014-10", "14,647"),
@@ -290,8 +290,9 @@ def test_demo_command_runs(tmp_path: Path) -> None:
         assert re.search(rf"{name}\s.*{statements}", out), name
     for level in ("stable", "evolved", "uncharted", "recent", "retracted", "ambiguous"):
         assert re.search(rf"^.\s*{level}\s", out, re.M), level
-    assert (tmp_path / "demo" / "kg.duckdb").is_file()
-    benchmark = tmp_path / "demo" / "exports" / "benchmark-2014-10-11"
-    assert f"written to {benchmark}" in out and "one record of qa/evolved" in out
+    assert (demo_run.store / "kg.duckdb").is_file()
+    written = Path(demo_run.given) / "exports" / "benchmark-2014-10-11"
+    assert f"written to {written}" in out and "one record of qa/evolved" in out
     assert "(correct)  ← gold" in out and "(outdated)" in out
+    benchmark = demo_run.store / "exports" / "benchmark-2014-10-11"
     assert (benchmark / "tasks" / "lm_eval" / "kgdiff.yaml").is_file()

@@ -1,4 +1,8 @@
-"""``sql/classify/classify.sql`` translated to Spark SQL gives DuckDB's rows, group for group."""
+"""``sql/classify/classify.sql`` translated to Spark SQL gives DuckDB's rows, group for group
+(on the real samples, generated histories and a snapshot stored as a delta, which Spark reads
+whole as the DuckDB catalog does); ``kgdiff spark ingest`` and ``classify`` as commands.
+
+One module, so one Spark session (a JVM's start) for all of them."""
 
 from __future__ import annotations
 
@@ -10,15 +14,21 @@ from typing import Any
 
 import duckdb
 import pytest
+import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from kgdiff.cli.spark import spark_classify_command, spark_ingest_command
+from kgdiff.refresh.pipeline import refresh_snapshot
+from kgdiff.refresh.request import RefreshRequest
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.builds import build_params, classification
 from kgdiff.temporal.classify import classify, role_days
 from kgdiff.temporal.dates import GapPolicy, check_answerable
+from tests.paths import DATA
 from tests.temporal_strategies import histories
 from tests.test_classify import load
 
@@ -30,6 +40,7 @@ if shutil.which("java") is None:
 from kgdiff.spark.classify import classification_frame, spark_classification
 from kgdiff.spark.views import register_reads, register_redirects
 from tests.spark_session import LOCAL, cluster_session
+from tests.test_spark_ingest import dump_with_rejects
 
 ANY_GAP = GapPolicy(allow=True)
 DAYS = (date(2014, 1, 1), date(2014, 10, 20), date(2015, 1, 1))
@@ -111,3 +122,46 @@ def test_spark_equals_duckdb_on_generated_histories(spark: Any, history: Any, mo
     register_reads(spark, reads)
     expected = _rows(classify(connection, init, cutoff, current, mode, ANY_GAP).fetchall())
     assert _spark_rows(spark, (init, cutoff, current), mode) == expected, mode
+
+
+DELTA_DAYS = (date(2013, 12, 21), date(2014, 1, 15), date(2014, 2, 20))
+"""The current date reads the delta ``daily``; init and cutoff its base."""
+
+
+def test_spark_classifies_a_delta_as_duckdb_does(
+    spark: Any, sample_store: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store, ignore=shutil.ignore_patterns("builds"))
+    daily = DATA / "sample-daily-dump-20140220.xml"
+    refresh_snapshot(RefreshRequest((daily,), "wd-2013-12", "daily", "2014-02-20", store=store))
+    layout = StoreLayout.resolve(store)
+    with open_catalog(layout) as connection:
+        expected = _rows(classify(connection, *DELTA_DAYS, "record", ANY_GAP).fetchall())
+    built = spark_classification(spark, layout, DELTA_DAYS, "record", ANY_GAP)
+    got = duckdb.connect().execute("SELECT * FROM read_parquet(?)", [str(built.path)])
+    assert _rows(got.fetchall()) == expected
+    assert any("'stable'" in row for row in expected)  # the base's rows, read as daily's
+
+
+def test_the_commands_ingest_classify_and_write_out(spark: object, tmp_path: Path) -> None:
+    """``kgdiff spark ingest wikidata`` then ``kgdiff spark classify --out``, in this process
+    (so on this module's session: an active session is reused). A local one: what crosses
+    processes in an ingest is tested on a cluster in tests/test_spark_ingest.py, and there this
+    test's classification cost more than a minute of the executors' round trips."""
+    dump = tmp_path / "wikidata-20200101-all.json.bz2"
+    dump_with_rejects(dump)
+    store = str(tmp_path / "store")
+    app = typer.Typer(pretty_exceptions_enable=False)
+    app.command("ingest")(spark_ingest_command)
+    app.command("classify")(spark_classify_command)
+    ingested = CliRunner().invoke(app, ["ingest", str(dump), "--store", store])
+    assert ingested.exit_code == 0, ingested.output
+    assert "published snapshot wikidata-20200101" in ingested.output
+    out = tmp_path / "classified.jsonl"
+    days = ["--init", "2019-01-01", "--cutoff", "2019-06-01", "--current", "2020-01-01"]
+    args = ["classify", *days, "--allow-gap", "--store", store, "--out", str(out)]
+    classified = CliRunner().invoke(app, args)
+    assert classified.exit_code == 0, classified.output
+    assert "built " in classified.output and f"to {out}" in classified.output.replace("\n", "")
+    assert out.is_file()

@@ -12,10 +12,7 @@ import duckdb
 import orjson
 import pyarrow.parquet as pq
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from kgdiff.cli.spark import spark_classify_command, spark_ingest_command
 from kgdiff.demo import Sample, load_samples
 from kgdiff.errors import InputError, UsageError
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
@@ -111,7 +108,7 @@ def test_spark_snapshot_equals_local(spark: object, sample: Sample, tmp_path: Pa
     assert not any((tmp_path / "spark" / ".staging").iterdir())
 
 
-def _dump_with_rejects(path: Path) -> None:
+def dump_with_rejects(path: Path) -> None:
     lines = [
         b"[",
         b'{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"one"}},"claims":{}},',
@@ -125,7 +122,7 @@ def _dump_with_rejects(path: Path) -> None:
 
 def test_rejects_as_in_the_local_path(spark: object, tmp_path: Path) -> None:
     dump = tmp_path / "wikidata-20200101-all.json.bz2"
-    _dump_with_rejects(dump)
+    dump_with_rejects(dump)
     local = ingest_wikidata(IngestRequest(path=dump, store=tmp_path / "local"))
     remote = spark_ingest(SparkIngestRequest(path=dump, store=tmp_path / "spark"), spark)  # type: ignore[arg-type]
     assert remote.manifest.rejects == local.manifest.rejects == 2
@@ -206,30 +203,9 @@ def test_xml_dump_is_refused(spark: object, tmp_path: Path) -> None:
 
 def test_ingesting_again_finds_it_unchanged(spark: object, tmp_path: Path) -> None:
     dump = tmp_path / "wikidata-20200101-all.json.bz2"
-    _dump_with_rejects(dump)
+    dump_with_rejects(dump)
     request = SparkIngestRequest(path=dump, store=tmp_path / "spark")
     first = spark_ingest(request, spark)  # type: ignore[arg-type]
     again = spark_ingest(request, spark)  # type: ignore[arg-type]
     assert (first.status, again.status) == ("ingested", "unchanged")
     assert read_manifest(first.directory / "manifest.json").row_builder in ("native", "python")
-
-
-def test_the_commands_ingest_classify_and_write_out(spark: object, tmp_path: Path) -> None:
-    """``kgdiff spark ingest wikidata`` then ``kgdiff spark classify --out``, in this process
-    (so on this module's cluster session: an active session is reused)."""
-    dump = tmp_path / "wikidata-20200101-all.json.bz2"
-    _dump_with_rejects(dump)
-    store = str(tmp_path / "store")
-    app = typer.Typer(pretty_exceptions_enable=False)
-    app.command("ingest")(spark_ingest_command)
-    app.command("classify")(spark_classify_command)
-    ingested = CliRunner().invoke(app, ["ingest", str(dump), "--store", store])
-    assert ingested.exit_code == 0, ingested.output
-    assert "published snapshot wikidata-20200101" in ingested.output
-    out = tmp_path / "classified.jsonl"
-    days = ["--init", "2019-01-01", "--cutoff", "2019-06-01", "--current", "2020-01-01"]
-    args = ["classify", *days, "--allow-gap", "--store", store, "--out", str(out)]
-    classified = CliRunner().invoke(app, args)
-    assert classified.exit_code == 0, classified.output
-    assert "built " in classified.output and f"to {out}" in classified.output.replace("\n", "")
-    assert out.is_file()
