@@ -4,9 +4,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
@@ -67,27 +64,3 @@ def test_a_read_holds_duckdb_until_it_is_done() -> None:
         order.append("names")
     assert order == ["read", "names"]
     ahead.close()
-
-
-def test_the_names_hold_duckdb_only_while_their_query_runs(demo_store: Path) -> None:
-    """The export's naming holds DuckDB (``ReadAhead.exclusive``) while its queries run to
-    their first rows, then lets it go: a read ahead can run while the chunks are worked on."""
-    from kgdiff.export.words.name_stream import named_chunks
-    from kgdiff.query.graph import KnowledgeGraph
-
-    duckdb_lock = threading.Lock()
-    held: list[bool] = []
-
-    @contextmanager
-    def hold() -> Iterator[None]:
-        with duckdb_lock:
-            held.append(True)
-            yield
-
-    kg = KnowledgeGraph.open(demo_store)
-    free_while_named: list[bool] = []
-    for names in named_chunks(kg, ["Q64", "Q183", "Q1055", "P17"], None, "en", hold):
-        assert "Q64" in names.ids()
-        free_while_named.append(not duckdb_lock.locked())
-    assert held == [True]  # the query held it once
-    assert free_while_named == [True]

@@ -104,13 +104,13 @@ class SharedNaming:
         units = quantity_units(values).unique().sort()
         ids = pl.concat([values, units, subjects]).unique()
         words, entities, named, book = [], [], [], Names({}, self._lang)
-        chunks = named_chunks(self._kg, ids, snapshot, self._lang, self.ahead.exclusive)
-        for names in chunks:
-            found = sorted(names.ids())
-            words.append(value_words(names, _within(values, found).to_list()))
-            entities.append(entity_facts(names, _within(subjects, found).to_list()))
-            book.merge(names.subset(_within(units, found).to_list()))
-            named.append(pl.Series(found, dtype=pl.String()))
+        with self.ahead.exclusive():
+            for names in named_chunks(self._kg, ids, snapshot, self._lang):
+                found = sorted(names.ids())
+                words.append(value_words(names, _within(values, found).to_list()))
+                entities.append(entity_facts(names, _within(subjects, found).to_list()))
+                book.merge(names.subset(_within(units, found).to_list()))
+                named.append(pl.Series(found, dtype=pl.String()))
         self._ask_facts()  # read while the values without a name get their words
         done = pl.concat([pl.Series(dtype=pl.String()), *named])
         words.append(value_words(book, _unnamed(values, done)))

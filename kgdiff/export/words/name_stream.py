@@ -14,9 +14,7 @@ it names 20,000 entities or 200,000.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, nullcontext
-from itertools import chain
+from collections.abc import Iterable, Iterator
 
 import duckdb
 import pyarrow as pa
@@ -69,28 +67,20 @@ class _Leads:
 
 
 def named_chunks(
-    kg: KnowledgeGraph,
-    ids: Iterable[str],
-    snapshot: str | None,
-    lang: str,
-    hold: Callable[[], AbstractContextManager[object]] = nullcontext,
+    kg: KnowledgeGraph, ids: Iterable[str], snapshot: str | None, lang: str
 ) -> Iterator[Names]:
     """The names of the entity ids among ``ids`` as of ``snapshot`` in ``lang`` (as
     :meth:`Names.read <kgdiff.export.words.names.Names.read>` reads them), :data:`CHUNK` entities
-    at a time, in id order; ids without a label are in none. ``hold`` is held while the
-    queries run up to their first rows (the sort that takes DuckDB's memory), not while the
-    caller works on the chunks: a read in another thread can use DuckDB meanwhile."""
+    at a time, in id order; ids without a label are in none."""
     wanted = sorted({value for value in ids if is_entity(value)})
     if not wanted:
         return
     params = {"ids": wanted, "snapshot": snapshot, "lang": lang}
     with kg.connection() as connection, kg.connection() as beside:
-        with hold():
-            batches = _batches(connection.execute(load_sql("export/entity_names"), params))
-            leads = _Leads(beside, wanted, f"{lang}wiki")
-            first = next(batches, None)
+        result = connection.execute(load_sql("export/entity_names"), params)
+        leads = _Leads(beside, wanted, f"{lang}wiki")
         del wanted, params
-        for batch in chain([] if first is None else [first], batches):
+        for batch in _batches(result):
             rows = _rows(batch)
             if not rows:
                 continue
