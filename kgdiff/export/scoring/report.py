@@ -60,9 +60,12 @@ def generation_score(prediction: str, record: Record) -> ItemScore:
     # An outdated answer is not correct by fuzzy matching either (its words often overlap the
     # latest object's).
     fuzzy = not scores["outdated_rate"] and fuzzy_match(prediction, [*answers, *labels])
-    items = list(scores.items())
-    items.insert(3, ("fuzzy", float(fuzzy)))
-    return dict(items)
+    ordered: ItemScore = {}
+    for key, value in scores.items():  # fuzzy after alias_em, where reports have listed it
+        ordered[key] = value
+        if key == "alias_em":
+            ordered["fuzzy"] = float(fuzzy)
+    return ordered
 
 
 def mc_score(prediction: str, record: Record) -> ItemScore:
