@@ -10,7 +10,7 @@ import duckdb
 
 from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.temporal.dates import date_reads_macro
-from kgdiff.temporal.macros import helper_macros
+from kgdiff.temporal.macros import value_macros
 
 LABEL_COLUMNS = (
     "snapshot VARCHAR, qid VARCHAR, kind VARCHAR, lang VARCHAR, value VARCHAR, ordinal INTEGER"
@@ -23,14 +23,15 @@ def add_query_macros(
     connection: duckdb.DuckDBPyConnection, labels: Iterable[LabelRow] = ()
 ) -> None:
     """Create the `labels` table with ``labels`` (snapshot, qid, kind, lang, value, ordinal)
-    and define the macros."""
+    and define the macros that read no store table (the classification's rule macros, which
+    DuckDB binds to the store's tables, come with `define_classify_macro`)."""
     connection.execute(f"CREATE TABLE labels ({LABEL_COLUMNS})")
     rows = list(labels)
     if rows:
         connection.executemany("INSERT INTO labels VALUES (?, ?, ?, ?, ?, ?)", rows)
     connection.execute(date_reads_macro())
     connection.execute(entity_labels_macro())
-    for macro in helper_macros():
+    for macro in value_macros():
         connection.execute(macro)
 
 

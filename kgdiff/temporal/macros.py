@@ -30,11 +30,18 @@ def time_macros() -> list[str]:
     return [load_sql(f"timevalue/{name}") for name in TIME_MACROS]
 
 
+def value_macros() -> list[str]:
+    """``CREATE MACRO`` statements of the helper macros that read no store table: the time
+    value macros, then ``kgdiff_pooled``."""
+    return [*time_macros(), load_sql(POOLED_MACRO)]
+
+
 def helper_macros() -> list[str]:
-    """``CREATE MACRO`` statements of the ``kgdiff_…`` macros that kgdiff's SQL calls: the
-    time value macros, ``kgdiff_pooled``, then the classification's rules
-    (:data:`~kgdiff.temporal.classify.RULE_MACROS`)."""
-    return [*time_macros(), load_sql(POOLED_MACRO), *rule_macros()]
+    """``CREATE MACRO`` statements of the ``kgdiff_…`` macros that kgdiff's SQL calls:
+    :func:`value_macros`, then the classification's rules
+    (:data:`~kgdiff.temporal.classify.RULE_MACROS`, which DuckDB binds to the store's tables
+    when they are created)."""
+    return [*value_macros(), *rule_macros()]
 
 
 def helper_macro_names() -> list[str]:
