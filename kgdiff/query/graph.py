@@ -34,7 +34,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
-from kgdiff.temporal.macros import add_helper_macros, has_helper_macros
+from kgdiff.temporal.macros import has_helper_macros, with_helper_macros
 
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
@@ -60,7 +60,6 @@ class KnowledgeGraph(GraphQuestions):
         self._lock = threading.Lock()
         self._base: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple[int, int] | None = None
-        self._lacks_helper_macros = False
         self._lookups = LookupCopies(layout, enabled=lookup)
         self._facts = FactsCopies()
         self.memos = StoreMemos(layout.catalog)
@@ -87,8 +86,6 @@ class KnowledgeGraph(GraphQuestions):
         cursor = self._database().cursor()
         try:
             set_store_root(cursor, self.layout)
-            if self._lacks_helper_macros:
-                add_helper_macros(cursor)
             yield cursor
         finally:
             cursor.close()
@@ -169,13 +166,21 @@ class KnowledgeGraph(GraphQuestions):
             if self._base is None or stamp != self._stamp:
                 if self._base is not None:
                     self._base.close()
-                copy = catalog_copy(self.layout.catalog)  # never kg.duckdb itself: its lock
-                self._base = duckdb.connect(str(copy), read_only=True)
+                self._base = self._open_copy()
                 for name, value in self.settings.items():
                     self._base.execute(f"SET {name} = {quote(value)}")
                 self._stamp = stamp
-                self._lacks_helper_macros = not has_helper_macros(self._base)
             return self._base
+
+    def _open_copy(self) -> duckdb.DuckDBPyConnection:
+        """The catalog's private copy, read-only (never kg.duckdb itself: its lock), with the
+        helper macros an older kgdiff's catalog lacks."""
+        copy = catalog_copy(self.layout.catalog)
+        base = duckdb.connect(str(copy), read_only=True)
+        if has_helper_macros(base):
+            return base
+        base.close()
+        return duckdb.connect(str(with_helper_macros(copy, self.layout)), read_only=True)
 
     def close(self) -> None:
         """Close the catalog (a later question opens it again)."""

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import duckdb
 
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog_reuse import macro_names
+from kgdiff.store.layout import StoreLayout
+from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro, rule_macros
 from kgdiff.temporal.dates import date_reads_macro
@@ -59,11 +66,28 @@ def has_helper_macros(connection: duckdb.DuckDBPyConnection) -> bool:
     return bool(row and row[0])
 
 
-def add_helper_macros(connection: duckdb.DuckDBPyConnection) -> None:
-    """Make the helper macros temporary macros of ``connection`` (whose catalog, made by an
-    older kgdiff and read-only, lacks them)."""
-    for macro in helper_macros():
-        connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
+def with_helper_macros(copy: Path, layout: StoreLayout) -> Path:
+    """A catalog file that is ``copy`` (a private copy of ``layout``'s catalog, made by an
+    older kgdiff that lacks some helper macros) with the helper macros added: made once,
+    beside ``copy``, and reused. ``kg.duckdb`` itself is never written."""
+    target = copy.with_name(f"{copy.stem}-helpers.duckdb")
+    if target.is_file():
+        return target
+    # as persistent macros of a copy rather than temporary ones of each cursor: binding the
+    # rule macros costs ~0.2 s, which every question's cursor would pay
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=copy.parent)
+    os.close(handle)
+    partial = Path(name)
+    try:
+        shutil.copyfile(copy, partial)
+        with duckdb.connect(str(partial)) as connection:
+            set_store_root(connection, layout)
+            for macro in helper_macros():
+                connection.execute(macro)
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
 
 
 def catalog_macros() -> list[str]:
