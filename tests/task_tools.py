@@ -95,17 +95,35 @@ def run_inspect(
     """An Inspect task of the folder with the mock model replying from ``replies``
     (tests/inspect_run.py), at most ``limit`` samples (a run's argument among the task's:
     default 5); its status, samples and metrics."""
-    limit = task_args.pop("limit", "5")
-    replies_file = tmp_path / f"{task}-replies.json"
-    replies_file.write_text(json.dumps(replies))
-    spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
-    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
-    command += [str(tmp_path / "logs"), str(replies_file), limit]
-    command += [f"{name}={value}" for name, value in task_args.items()]
+    return run_inspect_many(folder, tmp_path, [(task, replies, task_args)])[0]
+
+
+InspectRun = tuple[str, dict[str, str], dict[str, str]]
+"""A run of :func:`run_inspect_many`: the task, the replies, the task's arguments (``limit``
+among them: default 5)."""
+
+
+def run_inspect_many(folder: Path, tmp_path: Path, runs: list[InspectRun]) -> list[dict[str, Any]]:
+    """Inspect tasks of the folder run as :func:`run_inspect` runs one, one after the other in
+    one process (importing Inspect takes seconds); each run's report, in order."""
+    asked = []
+    for task, replies, task_args in runs:
+        args = dict(task_args)
+        limit = int(args.pop("limit", "5"))
+        spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
+        asked.append({"spec": spec, "replies": replies, "limit": limit, "args": args})
+    runs_file = tmp_path / f"inspect-runs-{len(list(tmp_path.glob('inspect-runs-*')))}.json"
+    runs_file.write_text(json.dumps(asked))
+    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py")]
+    command += [str(tmp_path / "logs"), str(runs_file)]
     done = subprocess.run(
-        command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=300
+        command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["status"] == "success", report["error"]
-    return report
+    mark = "inspect-report: "
+    lines = [line for line in done.stdout.splitlines() if line.startswith(mark)]
+    reports: list[dict[str, Any]] = [json.loads(line.removeprefix(mark)) for line in lines]
+    assert len(reports) == len(runs), done.stdout[-3000:]
+    for report in reports:
+        assert report["status"] == "success", report["error"]
+    return reports
