@@ -1,6 +1,6 @@
 """Run Inspect tasks of a benchmark folder with Inspect's mock model, which replies from a
 table of prompts; print each log's status and metrics as JSON, a line starting
-``inspect-report:`` each (tests/task_tools.py's run_inspect and run_inspect_many).
+``inspect-report:`` each (tests/task_tools.py's run_inspect_many).
 
     python tests/inspect_run.py LOG_DIR RUNS.json
 

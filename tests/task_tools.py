@@ -89,25 +89,18 @@ def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dic
     return results
 
 
-def run_inspect(
-    folder: Path, tmp_path: Path, task: str, replies: dict[str, str], **task_args: str
-) -> dict[str, Any]:
-    """An Inspect task of the folder with the mock model replying from ``replies``
-    (tests/inspect_run.py), at most ``limit`` samples (a run's argument among the task's:
-    default 5); its status, samples and metrics."""
-    return run_inspect_many(folder, tmp_path, [(task, replies, task_args)])[0]
+InspectRun = tuple[Path, str, dict[str, str], dict[str, str]]
+"""A run of :func:`run_inspect_many`: the benchmark folder, the task, the replies, the task's
+arguments (``limit`` among them: default 5)."""
 
 
-InspectRun = tuple[str, dict[str, str], dict[str, str]]
-"""A run of :func:`run_inspect_many`: the task, the replies, the task's arguments (``limit``
-among them: default 5)."""
-
-
-def run_inspect_many(folder: Path, tmp_path: Path, runs: list[InspectRun]) -> list[dict[str, Any]]:
-    """Inspect tasks of the folder run as :func:`run_inspect` runs one, one after the other in
-    one process (importing Inspect takes seconds); each run's report, in order."""
+def run_inspect_many(tmp_path: Path, runs: list[InspectRun]) -> list[dict[str, Any]]:
+    """Inspect tasks of benchmark folders with the mock model replying from each run's
+    replies (tests/inspect_run.py), at most ``limit`` samples each, run one after the other
+    in one process (importing Inspect takes seconds); each run's status, samples and
+    metrics, in order."""
     asked = []
-    for task, replies, task_args in runs:
+    for folder, task, replies, task_args in runs:
         args = dict(task_args)
         limit = int(args.pop("limit", "5"))
         spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"

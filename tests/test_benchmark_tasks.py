@@ -142,10 +142,10 @@ def inspect_reports(
         "tf right": ("kgdiff_tf", tf_right, 5),
     }
     asked = [
-        (task, replies, {"limit": str(limit), "split": "evolved"})
+        (folder, task, replies, {"limit": str(limit), "split": "evolved"})
         for task, replies, limit in runs.values()
     ]
-    reports = run_inspect_many(folder, tmp_path_factory.mktemp("inspect"), asked)
+    reports = run_inspect_many(tmp_path_factory.mktemp("inspect"), asked)
     for (_, _, limit), report in zip(runs.values(), reports, strict=True):
         assert report["samples"] == limit
     return dict(zip(runs, reports, strict=True))
