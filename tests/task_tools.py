@@ -20,8 +20,6 @@ import yaml
 from kgdiff.export.tasks.writer import write_tasks
 from tests.paths import ROOT
 
-BIN = Path(sys.executable).parent
-
 
 class _TaskLoader(yaml.SafeLoader):  # type: ignore[misc]  # yaml has no types here
     """PyYAML's safe loader that reads lm-eval's ``!function`` as ``("function", name)``."""
@@ -74,9 +72,11 @@ def tool_env(tmp_path: Path) -> dict[str, str]:
 
 
 def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dict[str, Any]:
-    """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it; its results."""
+    """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it (its task index
+    without lm-eval's own tasks: tests/lm_eval_run.py); its results."""
     command = [
-        str(BIN / "lm_eval"),
+        sys.executable,
+        str(ROOT / "tests" / "lm_eval_run.py"),
         *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", str(limit)),
         *("--tasks", tasks, "--output_path", str(tmp_path / "results")),
     ]
