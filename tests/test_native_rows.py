@@ -370,7 +370,7 @@ TERMS = st.dictionaries(
     st.sampled_from(["en", "de", "fr"]), TEXT.map(lambda v: {"value": v}), max_size=3
 )
 ENTITY_ID = st.sampled_from(["Q1", "Q42", "P31", "L7", "M9"])
-DESCRIPTIONS = st.one_of(TERMS, st.just([]))
+DESCRIPTIONS: st.SearchStrategy[Any] = st.one_of(TERMS, st.just([]))
 ALIASES = st.dictionaries(
     st.sampled_from(["en", "de"]),
     st.lists(TEXT.map(lambda v: {"value": v}), max_size=2),
