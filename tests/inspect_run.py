@@ -1,11 +1,15 @@
-"""Run one Inspect task of a benchmark folder with Inspect's mock model, which replies from a
-table of prompts; print the log's status and metrics as JSON (tests/test_benchmark_tasks.py).
+"""Run Inspect tasks of a benchmark folder with Inspect's mock model, which replies from a
+table of prompts; print each log's status and metrics as JSON, a line starting
+``inspect-report:`` each (tests/task_tools.py's run_inspect_many).
 
-    python tests/inspect_run.py FILE.py@TASK LOG_DIR REPLIES.json LIMIT [NAME=VALUE …]
+    python tests/inspect_run.py LOG_DIR RUNS.json
 
-``REPLIES.json`` maps a text to the reply: the reply of the longest text the prompt contains
-(an empty text matches every prompt). The mock model's replies carry their token usage, so
-Inspect does not count tokens itself (it would fetch a tokenizer from the network).
+``RUNS.json`` is a list of runs, each ``{"spec": "FILE.py@TASK", "replies": {…}, "limit": N,
+"args": {NAME: VALUE}}``, run one after the other in this one process (importing Inspect
+takes seconds). ``replies`` maps a text to the reply: the reply of the longest text the
+prompt contains (an empty text matches every prompt). The mock model's replies carry their
+token usage, so Inspect does not count tokens itself (it would fetch a tokenizer from the
+network).
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from typing import Any
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model
+
+MARK = "inspect-report: "
+"""What starts a report's line (Inspect may print lines of its own)."""
 
 
 def replier(replies: dict[str, str]) -> Any:
@@ -33,14 +40,11 @@ def replier(replies: dict[str, str]) -> Any:
     return reply
 
 
-def main() -> None:
-    """Run the task, print ``{"status", "error", "samples", "metrics"}``."""
-    spec, log_dir, replies_file, limit, *arguments = sys.argv[1:]
-    replies = json.loads(Path(replies_file).read_text())
-    model = get_model("mockllm/model", custom_outputs=replier(replies))
-    task_args = dict(argument.split("=", 1) for argument in arguments)
+def run(spec: str, log_dir: str, replies: dict[str, str], limit: int, args: dict[str, str]) -> str:
+    """One task's run: ``{"status", "error", "samples", "metrics"}`` as JSON."""
+    model = get_model("mockllm/model", custom_outputs=replier(replies), memoize=False)
     (log,) = inspect_eval(
-        spec, model=model, limit=int(limit), log_dir=log_dir, display="none", task_args=task_args
+        spec, model=model, limit=limit, log_dir=log_dir, display="none", task_args=args
     )
     metrics = {}
     for score in log.results.scores if log.results else []:
@@ -48,9 +52,17 @@ def main() -> None:
             metrics[f"{score.name}/{name}"] = metric.value
     samples = log.results.completed_samples if log.results else 0
     error = str(log.error) if log.error else None
-    print(
-        json.dumps({"status": log.status, "error": error, "samples": samples, "metrics": metrics})
+    return json.dumps(
+        {"status": log.status, "error": error, "samples": samples, "metrics": metrics}
     )
+
+
+def main() -> None:
+    """Run the runs in order, print a line of JSON for each."""
+    log_dir, runs_file = sys.argv[1:]
+    for asked in json.loads(Path(runs_file).read_text()):
+        report = run(asked["spec"], log_dir, asked["replies"], asked["limit"], asked["args"])
+        print(f"{MARK}{report}", flush=True)
 
 
 if __name__ == "__main__":

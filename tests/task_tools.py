@@ -20,8 +20,6 @@ import yaml
 from kgdiff.export.tasks.writer import write_tasks
 from tests.paths import ROOT
 
-BIN = Path(sys.executable).parent
-
 
 class _TaskLoader(yaml.SafeLoader):  # type: ignore[misc]  # yaml has no types here
     """PyYAML's safe loader that reads lm-eval's ``!function`` as ``("function", name)``."""
@@ -74,9 +72,11 @@ def tool_env(tmp_path: Path) -> dict[str, str]:
 
 
 def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dict[str, Any]:
-    """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it; its results."""
+    """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it (its task index
+    without lm-eval's own tasks: tests/lm_eval_run.py); its results."""
     command = [
-        str(BIN / "lm_eval"),
+        sys.executable,
+        str(ROOT / "tests" / "lm_eval_run.py"),
         *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", str(limit)),
         *("--tasks", tasks, "--output_path", str(tmp_path / "results")),
     ]
@@ -89,23 +89,34 @@ def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dic
     return results
 
 
-def run_inspect(
-    folder: Path, tmp_path: Path, task: str, replies: dict[str, str], **task_args: str
-) -> dict[str, Any]:
-    """An Inspect task of the folder with the mock model replying from ``replies``
-    (tests/inspect_run.py), at most ``limit`` samples (a run's argument among the task's:
-    default 5); its status, samples and metrics."""
-    limit = task_args.pop("limit", "5")
-    replies_file = tmp_path / f"{task}-replies.json"
-    replies_file.write_text(json.dumps(replies))
-    spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
-    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py"), spec]
-    command += [str(tmp_path / "logs"), str(replies_file), limit]
-    command += [f"{name}={value}" for name, value in task_args.items()]
+InspectRun = tuple[Path, str, dict[str, str], dict[str, str]]
+"""A run of :func:`run_inspect_many`: the benchmark folder, the task, the replies, the task's
+arguments (``limit`` among them: default 5)."""
+
+
+def run_inspect_many(tmp_path: Path, runs: list[InspectRun]) -> list[dict[str, Any]]:
+    """Inspect tasks of benchmark folders with the mock model replying from each run's
+    replies (tests/inspect_run.py), at most ``limit`` samples each, run one after the other
+    in one process (importing Inspect takes seconds); each run's status, samples and
+    metrics, in order."""
+    asked = []
+    for folder, task, replies, task_args in runs:
+        args = dict(task_args)
+        limit = int(args.pop("limit", "5"))
+        spec = f"{folder / 'tasks' / 'inspect' / 'kgdiff_tasks.py'}@{task}"
+        asked.append({"spec": spec, "replies": replies, "limit": limit, "args": args})
+    runs_file = tmp_path / f"inspect-runs-{len(list(tmp_path.glob('inspect-runs-*')))}.json"
+    runs_file.write_text(json.dumps(asked))
+    command = [sys.executable, str(ROOT / "tests" / "inspect_run.py")]
+    command += [str(tmp_path / "logs"), str(runs_file)]
     done = subprocess.run(
-        command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=300
+        command, cwd=tmp_path, env=tool_env(tmp_path), capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["status"] == "success", report["error"]
-    return report
+    mark = "inspect-report: "
+    lines = [line for line in done.stdout.splitlines() if line.startswith(mark)]
+    reports: list[dict[str, Any]] = [json.loads(line.removeprefix(mark)) for line in lines]
+    assert len(reports) == len(runs), done.stdout[-3000:]
+    for report in reports:
+        assert report["status"] == "success", report["error"]
+    return reports

@@ -760,16 +760,34 @@ def combine(key: tuple[str, str], record: Sets | None, valid: Sets | None) -> Re
                   record_level, valid_level, backfilled)  # fmt: skip
 
 
+ViewMemo = dict[tuple[tuple[date, date, date], str], dict[tuple[str, str], Sets]]
+"""Views already classified, by dates and view, of one list of snapshots."""
+
+
 def classify(
-    snapshots: list[Snapshot], init: date, cutoff: date, current: date, mode: str
+    snapshots: list[Snapshot],
+    init: date,
+    cutoff: date,
+    current: date,
+    mode: str,
+    memo: ViewMemo | None = None,
 ) -> dict[tuple[str, str], Result]:
-    """Classify every reported (subject, pid) group; see docs/classification.md."""
+    """Classify every reported (subject, pid) group; see docs/classification.md. A ``memo``
+    kept for the same snapshots gives back a view classified before (mode 'both' is made of
+    the 'record' and 'valid' views: the real samples' take seconds each)."""
     check_inputs(snapshots, init, cutoff, current, mode)
     days = (init, cutoff, current)
+    memo = {} if memo is None else memo
+
+    def view(name: str) -> dict[tuple[str, str], Sets]:
+        if (days, name) not in memo:
+            memo[days, name] = classify_view(snapshots, days, name)
+        return memo[days, name]
+
     if mode != "both":
-        return {key: sets.result for key, sets in classify_view(snapshots, days, mode).items()}
-    record = classify_view(snapshots, days, "record")
-    valid = classify_view(snapshots, days, "valid")
+        return {key: sets.result for key, sets in view(mode).items()}
+    record = view("record")
+    valid = view("valid")
     names, gaps = record_reads(snapshots, days)
     return {
         key: replace(

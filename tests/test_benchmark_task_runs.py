@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kgdiff.export.benchmark import BenchmarkExport
 from tests.benchmark_exports import SAMPLES_WINDOW, export, records
-from tests.task_tools import read_yaml, run_inspect, run_lm_eval
+from tests.task_tools import read_yaml, run_inspect_many, run_lm_eval
 from tests.test_supporting_revisions import history_store_in
 
 WINDOW = {"init": date(2019, 1, 1), "cutoff": date(2020, 1, 1), "current": date(2021, 1, 1)}
@@ -62,31 +63,47 @@ def test_lm_eval_runs_the_updates_tasks(updates: BenchmarkExport, tmp_path: Path
     assert "mc_accuracy,none" in results["kgdiff_updates_mc_updates"]
 
 
-def test_inspect_answers_the_real_multi_hop_questions(
-    samples: BenchmarkExport, tmp_path: Path
-) -> None:
+@pytest.fixture(scope="module")
+def inspect_reports(
+    samples: BenchmarkExport, updates: BenchmarkExport, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, Any]]:
+    """The reports of the Inspect runs of the tests below, by name, run in one process
+    (a process each imported Inspect anew); each test checks its own."""
     chains = records(samples.out, "hops_2", "multi_hop")
-    right = {r["question"]: r["answer_labels"][0] for r in chains}
-    chain_args = {"config": "multi_hop", "split": "hops_2"}
-    report = run_inspect(samples.out, tmp_path, "kgdiff_gen", right, **chain_args)
-    assert report["metrics"]["em/mean"] == 1.0
+    chains_right = {r["question"]: r["answer_labels"][0] for r in chains}
+    items = records(samples.out, "evolved")
+    mc_right = {r["question"]: f"ANSWER: {r['gold']}" for r in items}
+    (record,) = records(updates.out, "updates", "updates")
+    old = {record["question"]: record["outdated_answers"][0]}
+    runs = {
+        "multi_hop": (
+            samples.out,
+            "kgdiff_gen",
+            chains_right,
+            {"config": "multi_hop", "split": "hops_2"},
+        ),
+        "mc": (samples.out, "kgdiff_mc", mc_right, {"split": "evolved"}),
+        "updates": (updates.out, "kgdiff_gen", old, {"config": "updates", "split": "updates"}),
+    }
+    reports = run_inspect_many(tmp_path_factory.mktemp("inspect"), list(runs.values()))
+    return dict(zip(runs, reports, strict=True))
+
+
+def test_inspect_answers_the_real_multi_hop_questions(
+    inspect_reports: dict[str, dict[str, Any]],
+) -> None:
+    assert inspect_reports["multi_hop"]["metrics"]["em/mean"] == 1.0
 
 
 def test_inspect_answers_the_real_multiple_choice_items(
-    samples: BenchmarkExport, tmp_path: Path
+    inspect_reports: dict[str, dict[str, Any]],
 ) -> None:
-    items = records(samples.out, "evolved")
-    right = {r["question"]: f"ANSWER: {r['gold']}" for r in items}
-    report = run_inspect(samples.out, tmp_path, "kgdiff_mc", right, split="evolved")
-    assert report["metrics"]["choice/accuracy"] == 1.0
+    assert inspect_reports["mc"]["metrics"]["choice/accuracy"] == 1.0
 
 
 def test_inspect_counts_the_outdated_answer_of_an_update(
-    updates: BenchmarkExport, tmp_path: Path
+    inspect_reports: dict[str, dict[str, Any]],
 ) -> None:
-    (record,) = records(updates.out, "updates", "updates")
-    old = {record["question"]: record["outdated_answers"][0]}
-    update_args = {"config": "updates", "split": "updates"}
-    report = run_inspect(updates.out, tmp_path, "kgdiff_gen", old, **update_args)
+    report = inspect_reports["updates"]
     assert report["samples"] == 1
     assert report["metrics"]["outdated_rate/mean"] == 1.0 and report["metrics"]["em/mean"] == 0.0

@@ -19,7 +19,7 @@ from kgdiff.errors import InputError
 from kgdiff.export.scoring.report import generation_score
 from kgdiff.export.tasks.writer import write_tasks
 from tests.bench_folder import PER_SPLIT, private_store, write_qa_folder
-from tests.task_tools import read_yaml, run_inspect, run_lm_eval
+from tests.task_tools import read_yaml, run_inspect_many, run_lm_eval
 
 BIN = Path(sys.executable).parent
 Records = dict[str, list[dict[str, Any]]]
@@ -115,33 +115,57 @@ def test_lm_eval_runs_the_task_files(bench: tuple[Path, Records], tmp_path: Path
     assert "date_match,none" not in results["kgdiff_qa_gen"]
 
 
-def _inspect(
-    folder: Path, tmp_path: Path, task: str, replies: dict[str, str], limit: int = 5
-) -> dict[str, Any]:
-    report = run_inspect(folder, tmp_path, task, replies, limit=str(limit), split="evolved")
-    assert report["samples"] == limit
-    return report
-
-
-def test_inspect_runs_generation(bench: tuple[Path, Records], tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def inspect_reports(
+    bench: tuple[Path, Records], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, dict[str, Any]]:
+    """The reports of every Inspect run of the tests below on the folder's evolved split, by
+    name, run in one process (each run in a process of its own imported Inspect anew: 6 s
+    a run on two loaded cores); each test checks its own runs."""
     folder, records = bench
-    right = {r["question"]: r["answer_labels"][0] for r in records["evolved"]}
-    metrics = _inspect(folder, tmp_path, "kgdiff_gen", right)["metrics"]
+    evolved = records["evolved"]
+    right = {r["question"]: r["answer_labels"][0] for r in evolved}
+    outdated = {r["question"]: r["outdated_answers"][0] for r in evolved}
+    (washington,) = [r for r in evolved if r["answer_labels"] == ["22 February 1732"]]
+    dated = right | {washington["question"]: "February 22, 1732"}
+    mc_right = {r["mc_question"]: f"ANSWER: {r['gold']}" for r in evolved}
+    mc_outdated = {
+        r["mc_question"]: f"ANSWER: {'ABCD'[r['choice_types'].index('outdated')]}" for r in evolved
+    }
+    tf_right = {r["tf_statement"]: str(r["tf_label"]) for r in evolved}
+    runs = {
+        "gen right": ("kgdiff_gen", right, 5),
+        "gen outdated": ("kgdiff_gen", outdated, 5),
+        "gen dated": ("kgdiff_gen", dated, PER_SPLIT),
+        "mc right": ("kgdiff_mc", mc_right, 5),
+        "mc outdated": ("kgdiff_mc", mc_outdated, 5),
+        "tf right": ("kgdiff_tf", tf_right, 5),
+    }
+    asked = [
+        (folder, task, replies, {"limit": str(limit), "split": "evolved"})
+        for task, replies, limit in runs.values()
+    ]
+    reports = run_inspect_many(tmp_path_factory.mktemp("inspect"), asked)
+    for (_, _, limit), report in zip(runs.values(), reports, strict=True):
+        assert report["samples"] == limit
+    return dict(zip(runs, reports, strict=True))
+
+
+def test_inspect_runs_generation(inspect_reports: dict[str, dict[str, Any]]) -> None:
+    metrics = inspect_reports["gen right"]["metrics"]
     assert metrics["em/mean"] == 1.0
     assert metrics["outdated_rate/mean"] == 0.0
-    outdated = {r["question"]: r["outdated_answers"][0] for r in records["evolved"]}
-    metrics = _inspect(folder, tmp_path, "kgdiff_gen", outdated)["metrics"]
+    metrics = inspect_reports["gen outdated"]["metrics"]
     assert metrics["em/mean"] == 0.0
     assert metrics["outdated_rate/mean"] == 1.0
 
 
-def test_inspect_scores_a_date_by_date_match(bench: tuple[Path, Records], tmp_path: Path) -> None:
-    folder, records = bench
+def test_inspect_scores_a_date_by_date_match(
+    bench: tuple[Path, Records], inspect_reports: dict[str, dict[str, Any]]
+) -> None:
+    _, records = bench
     (washington,) = [r for r in records["evolved"] if r["answer_labels"] == ["22 February 1732"]]
-    right = {r["question"]: r["answer_labels"][0] for r in records["evolved"]}
-    right[washington["question"]] = "February 22, 1732"
-    report = _inspect(folder, tmp_path, "kgdiff_gen", right, limit=PER_SPLIT)
-    metrics = report["metrics"]
+    metrics = inspect_reports["gen dated"]["metrics"]
     # the other records are answered by their label; the date in other words: em misses it
     assert metrics["em/mean"] == (PER_SPLIT - 1) / PER_SPLIT
     assert metrics["date_match/mean"] == 1.0  # over the one record that has it
@@ -149,24 +173,15 @@ def test_inspect_scores_a_date_by_date_match(bench: tuple[Path, Records], tmp_pa
     assert math.isnan(metrics["number_match/mean"])  # no record of the split has it
 
 
-def test_inspect_runs_multiple_choice(bench: tuple[Path, Records], tmp_path: Path) -> None:
-    folder, records = bench
-    right = {r["mc_question"]: f"ANSWER: {r['gold']}" for r in records["evolved"]}
-    metrics = _inspect(folder, tmp_path, "kgdiff_mc", right)["metrics"]
+def test_inspect_runs_multiple_choice(inspect_reports: dict[str, dict[str, Any]]) -> None:
+    metrics = inspect_reports["mc right"]["metrics"]
     assert metrics["choice/accuracy"] == 1.0
     assert metrics["outdated_rate/mean"] == 0.0
-    letters = {
-        r["mc_question"]: "ABCD"[r["choice_types"].index("outdated")] for r in records["evolved"]
-    }
-    metrics = _inspect(
-        folder, tmp_path, "kgdiff_mc", {q: f"ANSWER: {a}" for q, a in letters.items()}
-    )
-    assert metrics["metrics"]["choice/accuracy"] == 0.0
-    assert metrics["metrics"]["outdated_rate/mean"] == 1.0
+    metrics = inspect_reports["mc outdated"]["metrics"]
+    assert metrics["choice/accuracy"] == 0.0
+    assert metrics["outdated_rate/mean"] == 1.0
 
 
-def test_inspect_runs_true_false(bench: tuple[Path, Records], tmp_path: Path) -> None:
-    folder, records = bench
-    right = {r["tf_statement"]: str(r["tf_label"]) for r in records["evolved"]}
-    metrics = _inspect(folder, tmp_path, "kgdiff_tf", right)["metrics"]
+def test_inspect_runs_true_false(inspect_reports: dict[str, dict[str, Any]]) -> None:
+    metrics = inspect_reports["tf right"]["metrics"]
     assert metrics["match/accuracy"] == 1.0

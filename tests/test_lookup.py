@@ -95,8 +95,10 @@ def test_derived_tables_answer_as_the_sql_they_replace(
 ) -> None:
     """Every entity's timeline in the copy is what the catalog's timeline gives, for a
     spread of subjects; its labels, kept once for every snapshot holding them, give every
-    label of every snapshot, and every entity's latest label in every language, as the
-    catalog's labels and entity_labels do."""
+    label of every snapshot, and every entity's latest label in a spread of languages, as
+    the catalog's labels and entity_labels do. (Both statements only filter on the
+    language, so a spread of 43 of the samples' 332 label languages, from 4,586 labels to 2,
+    tells as much as all: each language costs a scan of every label, 19 s of 35.)"""
     _, copy = answers
     views = kgdiff.open(copied_store, lookup=False)
     with views.connection() as connection:
@@ -106,12 +108,7 @@ def test_derived_tables_answer_as_the_sql_they_replace(
                 "SELECT DISTINCT subject FROM statements ORDER BY hash(subject) LIMIT 25"
             ).fetchall()
         ]
-        languages = [
-            row[0]
-            for row in connection.sql(
-                "SELECT DISTINCT lang FROM labels WHERE kind = 'label'"
-            ).fetchall()
-        ]
+        languages = [row[0] for row in connection.sql(SOME_LANGUAGES).fetchall()]
         ids = [row[0] for row in connection.sql("SELECT DISTINCT qid FROM labels").fetchall()]
         expected = {lang: set(connection.execute(
             "SELECT id, label FROM entity_labels($ids, NULL, $lang)", {"ids": ids, "lang": lang}
@@ -120,7 +117,8 @@ def test_derived_tables_answer_as_the_sql_they_replace(
         named = {(snapshot, lang): sorted(connection.execute(load_sql("labels/entity_labels"), {
             "label_ids": ids, "label_snapshot": snapshot, "label_lang": lang}).fetchall())
             for snapshot in views.snapshots()["name"] for lang in ("en", "de", "fr")}  # fmt: skip
-    assert len(languages) > 1 and len(subjects) == 25
+    assert len(languages) == 43 and {"en", "de", "fr"} <= set(languages)
+    assert len(subjects) == 25
     for qid in subjects:
         assert_frame_equal(copy.timeline(qid), views.timeline(qid))
         assert_frame_equal(copy.timeline(qid, pid="P31"), views.timeline(qid, pid="P31"))
@@ -140,6 +138,10 @@ def test_derived_tables_answer_as_the_sql_they_replace(
             ).fetchall()
             assert set(rows) == expected[lang] and len(rows) == len(expected[lang])
 
+
+SOME_LANGUAGES = """SELECT lang FROM labels WHERE kind = 'label'
+GROUP BY lang ORDER BY lang NOT IN ('en', 'de', 'fr'), hash(lang) LIMIT 43"""
+"""English, German, French and 40 other label languages, chosen by hash."""
 
 EVERY_LABEL = """SELECT snapshot, qid, kind, lang, value, ordinal, count(*) AS n
 FROM labels GROUP BY ALL ORDER BY ALL"""
@@ -182,7 +184,7 @@ def search_texts(graph: KnowledgeGraph) -> list[tuple[str, str]]:
     with graph.connection() as connection:
         names = connection.sql(
             "SELECT DISTINCT lang, value FROM labels WHERE kind IN ('label', 'alias') AND"
-            " lang IN ('en', 'de', 'fr', 'ru', 'ja') ORDER BY hash(lang || value) LIMIT 60"
+            " lang IN ('en', 'de', 'fr', 'ru', 'ja') ORDER BY hash(lang || value) LIMIT 30"
         ).fetchall()
     texts = [("Q42", "en"), ("q64", "de"), ("Q99999999", "en"), ("zzqx", "en"), ("b", "en")]
     for lang, value in names:
@@ -194,11 +196,13 @@ def test_a_search_on_the_copy_answers_as_on_the_views(
     answers: tuple[ViewAnswers, KnowledgeGraph], copied_store: Path
 ) -> None:
     """The copy's search index (``names``, sorted by language and lowercased text) finds
-    what a scan of every label and alias finds, ranked the same, with the same names."""
+    what a scan of every label and alias finds, ranked the same, with the same names.
+    (Thirty names in five languages, each whole, its start and its upper-cased half, with
+    ids and misses: every kind of text; sixty took 35 s more of scans for the same kinds.)"""
     _, copy = answers
     views = kgdiff.open(copied_store, lookup=False)
     texts = search_texts(views)
-    assert len(texts) > 150
+    assert len(texts) > 75
     hits = 0
     for text, lang in texts:
         expected = views.answers.search(text, lang, 100)
@@ -206,7 +210,7 @@ def test_a_search_on_the_copy_answers_as_on_the_views(
         assert got.frame.equals(expected.frame), (text, lang, got.frame, expected.frame)
         assert got.notes == expected.notes
         hits += expected.frame.height
-    assert hits > 1000
+    assert hits > 400
 
 
 COPIED_PARQUET = ("statements", "qualifiers", "entities", "labels", "coverage")

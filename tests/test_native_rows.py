@@ -321,38 +321,45 @@ def _value_fields(kind: str) -> st.SearchStrategy[dict[str, Any]]:
 
 
 VALUE_KINDS = ["time", "quantity", "globecoordinate", "monolingualtext", "wikibase-entityid"]
+VALUE_FIELDS = {kind: _value_fields(kind) for kind in VALUE_KINDS}
+"""Each kind's value strategy, built once: strategies built inside a draw are built and
+validated anew for every example (the generation took more time than the parsing)."""
+SNAK_TYPE = st.sampled_from(["value", "value", "value", "somevalue", "novalue", ""])
+SNAK_KIND = st.sampled_from([*VALUE_KINDS, "string"])
 
 
 @st.composite
 def snaks(draw: st.DrawFn) -> dict[str, Any]:
-    snak: dict[str, Any] = {
-        "snaktype": draw(st.sampled_from(["value", "value", "value", "somevalue", "novalue", ""])),
-        "property": "P1",
-    }
+    snak: dict[str, Any] = {"snaktype": draw(SNAK_TYPE), "property": "P1"}
     if draw(st.booleans()):
         snak["datatype"] = draw(OPT_TEXT)
-    kind = draw(st.sampled_from([*VALUE_KINDS, "string"]))
+    kind = draw(SNAK_KIND)
     if kind == "string":
         snak["datavalue"] = {"type": "string", "value": draw(TEXT)}
     elif draw(st.integers(0, 29)) > 0:
-        snak["datavalue"] = {"type": kind, "value": draw(_value_fields(kind))}
+        snak["datavalue"] = {"type": kind, "value": draw(VALUE_FIELDS[kind])}
     return snak
+
+
+SNAK = snaks()
+QUALIFIER_SNAKS = st.lists(SNAK, min_size=1, max_size=2)
+STATEMENT_ID = st.one_of(st.none(), TEXT)
+RANK = st.sampled_from(["normal", "preferred", "deprecated"])
+QUALIFIER_PIDS = st.lists(
+    st.sampled_from(["P580", "P582", "P585", "P642"]), max_size=4, unique=True
+)
 
 
 @st.composite
 def statements(draw: st.DrawFn) -> dict[str, Any]:
-    statement: dict[str, Any] = {"mainsnak": draw(snaks())}
+    statement: dict[str, Any] = {"mainsnak": draw(SNAK)}
     if draw(st.booleans()):
-        statement["id"] = draw(st.one_of(st.none(), TEXT))
+        statement["id"] = draw(STATEMENT_ID)
     if draw(st.booleans()):
-        statement["rank"] = draw(st.sampled_from(["normal", "preferred", "deprecated"]))
-    pids = draw(
-        st.lists(st.sampled_from(["P580", "P582", "P585", "P642"]), max_size=4, unique=True)
-    )
+        statement["rank"] = draw(RANK)
+    pids = draw(QUALIFIER_PIDS)
     if pids:
-        statement["qualifiers"] = {
-            pid: draw(st.lists(snaks(), min_size=1, max_size=2)) for pid in pids
-        }
+        statement["qualifiers"] = {pid: draw(QUALIFIER_SNAKS) for pid in pids}
         listed = st.lists(st.sampled_from([*pids, "P9"]), max_size=5)
         statement["qualifiers-order"] = draw(st.one_of(st.just(pids), listed))
     statement["references"] = [{}] * draw(st.integers(0, 2))
@@ -362,42 +369,40 @@ def statements(draw: st.DrawFn) -> dict[str, Any]:
 TERMS = st.dictionaries(
     st.sampled_from(["en", "de", "fr"]), TEXT.map(lambda v: {"value": v}), max_size=3
 )
+ENTITY_ID = st.sampled_from(["Q1", "Q42", "P31", "L7", "M9"])
+DESCRIPTIONS: st.SearchStrategy[Any] = st.one_of(TERMS, st.just([]))
+ALIASES = st.dictionaries(
+    st.sampled_from(["en", "de"]),
+    st.lists(TEXT.map(lambda v: {"value": v}), max_size=2),
+    max_size=2,
+)
+LINKS = st.fixed_dictionaries({"title": TEXT}, optional={"badges": st.lists(TEXT, max_size=2)})
+SITELINKS = st.dictionaries(st.sampled_from(["enwiki", "dewiki"]), LINKS, max_size=2)
+GROUPS = st.dictionaries(
+    st.sampled_from(["P31", "P580", "P1082", "P625"]),
+    st.lists(statements(), max_size=3),
+    max_size=3,
+)
+GROUPS_KEY = st.sampled_from(["claims", "claims", "statements"])
+EXTRAS = {
+    "lastrevid": mostly(st.integers(0, 10**9), st.one_of(TEXT, st.integers(2**63, 2**64))),
+    "modified": mostly(st.just("2024-01-01T00:00:00Z"), st.integers(0, 9)),
+    "redirect": mostly(st.sampled_from(["", "Q2"]), st.integers(0, 9)),
+    "datatype": mostly(st.one_of(st.none(), TEXT), st.integers(0, 9)),
+}
 
 
 @st.composite
 def entities(draw: st.DrawFn) -> dict[str, Any]:
-    entity: dict[str, Any] = {
-        "id": draw(st.sampled_from(["Q1", "Q42", "P31", "L7", "M9"])),
-        "type": "item",
-    }
+    entity: dict[str, Any] = {"id": draw(ENTITY_ID), "type": "item"}
     entity["labels"] = draw(TERMS)
-    entity["descriptions"] = draw(st.one_of(TERMS, st.just([])))
-    entity["aliases"] = draw(
-        st.dictionaries(
-            st.sampled_from(["en", "de"]),
-            st.lists(TEXT.map(lambda v: {"value": v}), max_size=2),
-            max_size=2,
-        )
-    )
+    entity["descriptions"] = draw(DESCRIPTIONS)
+    entity["aliases"] = draw(ALIASES)
     if draw(st.booleans()):
         entity["lemmas"] = draw(TERMS)
-    links = st.fixed_dictionaries({"title": TEXT}, optional={"badges": st.lists(TEXT, max_size=2)})
-    entity["sitelinks"] = draw(
-        st.dictionaries(st.sampled_from(["enwiki", "dewiki"]), links, max_size=2)
-    )
-    groups = st.dictionaries(
-        st.sampled_from(["P31", "P580", "P1082", "P625"]),
-        st.lists(statements(), max_size=3),
-        max_size=3,
-    )
-    entity[draw(st.sampled_from(["claims", "claims", "statements"]))] = draw(groups)
-    extras = {
-        "lastrevid": mostly(st.integers(0, 10**9), st.one_of(TEXT, st.integers(2**63, 2**64))),
-        "modified": mostly(st.just("2024-01-01T00:00:00Z"), st.integers(0, 9)),
-        "redirect": mostly(st.sampled_from(["", "Q2"]), st.integers(0, 9)),
-        "datatype": mostly(st.one_of(st.none(), TEXT), st.integers(0, 9)),
-    }
-    for key, value in extras.items():
+    entity["sitelinks"] = draw(SITELINKS)
+    entity[draw(GROUPS_KEY)] = draw(GROUPS)
+    for key, value in EXTRAS.items():
         if draw(st.booleans()):
             entity[key] = draw(value)
     return entity

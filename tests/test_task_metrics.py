@@ -31,7 +31,7 @@ from kgdiff.portable.generation import PARTIAL_METRICS
 from tests.answer_forms import WRAPPERS, record_answers
 from tests.benchmark_exports import export, records
 from tests.paths import ROOT
-from tests.task_tools import folder_task_module, load_task_module, run_inspect, run_lm_eval
+from tests.task_tools import folder_task_module, load_task_module, run_inspect_many, run_lm_eval
 from tests.test_task_hooks import RECORD
 
 Reading = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
@@ -217,11 +217,17 @@ def test_lm_eval_and_inspect_report_a_real_exports_dates_and_counts(
     rounded = {r["question"]: f"about {round(int(r['answers'][0]), -3):,}" for r in counts}
     dates = records(demo, "timestamp", "temporal")[:5]
     reworded = {r["question"]: r["date"] for r in dates}  # as the record writes it: ISO
-    for rows, replies, config, split, metric in (
+    asked = (
         (counts, rounded, "pools", "dynamic", "number_match"),
         (dates, reworded, "temporal", "timestamp", "date_match"),
+    )
+    runs = [
+        (demo, "kgdiff_gen", replies, {"config": config, "split": split})
+        for _, replies, config, split, _ in asked
+    ]
+    for (rows, replies, _, _, metric), report in zip(
+        asked, run_inspect_many(tmp_path, runs), strict=True
     ):
-        report = run_inspect(demo, tmp_path, "kgdiff_gen", replies, config=config, split=split)
         scores = [generation_score(replies[r["question"]], r) for r in rows]
         assert report["metrics"][f"{metric}/mean"] == sum(s[metric] for s in scores) / 5 == 1.0
         assert report["metrics"]["em/mean"] == sum(s["em"] for s in scores) / 5
