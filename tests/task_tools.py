@@ -71,12 +71,16 @@ def tool_env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def run_lm_eval(folder: Path, tmp_path: Path, tasks: str, limit: int = 5) -> dict[str, Any]:
+def run_lm_eval(
+    folder: Path, tmp_path: Path, tasks: str, limit: int = 5, as_installed: bool = False
+) -> dict[str, Any]:
     """``lm_eval --model dummy`` on ``tasks`` of the folder, run from it (its task index
-    without lm-eval's own tasks: tests/lm_eval_run.py); its results."""
+    without lm-eval's own tasks: tests/lm_eval_run.py; ``as_installed``: the ``lm_eval``
+    script a user runs, which indexes lm-eval's own tasks beside the folder's); its results."""
+    script = str(Path(sys.executable).parent / "lm_eval")
+    fast = [sys.executable, str(ROOT / "tests" / "lm_eval_run.py")]
     command = [
-        sys.executable,
-        str(ROOT / "tests" / "lm_eval_run.py"),
+        *([script] if as_installed else fast),
         *("--model", "dummy", "--include_path", "tasks/lm_eval", "--limit", str(limit)),
         *("--tasks", tasks, "--output_path", str(tmp_path / "results")),
     ]

@@ -49,7 +49,8 @@ def test_the_export_writes_task_files_for_each_config_with_records(
 
 
 def test_lm_eval_runs_every_task_of_a_real_export(samples: BenchmarkExport, tmp_path: Path) -> None:
-    results = run_lm_eval(samples.out, tmp_path, "kgdiff", limit=3)
+    # as a user runs it: lm-eval's own tasks indexed beside the folder's, none shadowing them
+    results = run_lm_eval(samples.out, tmp_path, "kgdiff", limit=3, as_installed=True)
     for split in ("stable", "evolved", "uncharted"):
         assert "mc_accuracy,none" in results[f"kgdiff_qa_mc_{split}"]
         assert "tf_accuracy,none" in results[f"kgdiff_qa_tf_{split}"]
