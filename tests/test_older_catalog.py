@@ -15,7 +15,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.macros import helper_macro_names
 
 DROPPED = ["DROP MACRO TABLE kgdiff_covered", "DROP MACRO TABLE kgdiff_created",
-           "DROP MACRO kgdiff_time_lo"]  # fmt: skip
+           "DROP MACRO TABLE kgdiff_implied", "DROP MACRO kgdiff_time_lo"]  # fmt: skip
 """Macros a catalog of an older kgdiff did not have (the rule macros came last)."""
 
 
@@ -52,6 +52,13 @@ def test_an_older_catalog_answers_as_a_current_one(
                 new_kg.facts_at("2014-01-01", subject=subject)
             )
         assert old_kg.timeline("Q64").equals(new_kg.timeline("Q64"))
+        assert old_kg.pools("Q183", from_year=2012, to_year=2014).equals(
+            new_kg.pools("Q183", from_year=2012, to_year=2014)
+        )
+        assert old_kg.updates("2014-06-01").equals(new_kg.updates("2014-06-01"))
+        # the staleness curve runs on a connection of its own (not the graph's)
+        for mode in ("record", "valid"):
+            assert old_kg.staleness(mode).equals(new_kg.staleness(mode))
         with old_kg.connection() as first, old_kg.connection() as second:
             # in the database every cursor reads, not temporary macros of one cursor
             assert set(helper_macro_names()) <= _persistent_macros(first)

@@ -18,6 +18,7 @@ import duckdb
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
+from kgdiff.temporal.macros import open_catalog_with_helpers
 from kgdiff.temporal.parts import Part, classifying, plan_parts
 
 MONTHS_PER_RUN = 61
@@ -86,7 +87,8 @@ def store_curve_counts(
     """:func:`curve_counts` on the store's catalog, in the parts a classification reading
     the same snapshots would be cut into."""
     init, months, current = days
-    with classifying(layout) as connection:
+    # curve.sql calls the rule macros, which the catalog of an older kgdiff may lack
+    with classifying(layout, open_catalog_with_helpers) as connection:
         every_day = [init, *months, current]
         parts = plan_parts(connection, layout, list_snapshots(layout), every_day, mode)
         return curve_counts(connection, days, mode, parts, on_run)

@@ -10,9 +10,10 @@ from pathlib import Path
 import duckdb
 
 from kgdiff.sqlfiles import load_sql
+from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.catalog_reuse import macro_names
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import set_store_root
+from kgdiff.store.store_root import open_catalog, set_store_root
 from kgdiff.temporal import chains, facts, pools, timeline, updates
 from kgdiff.temporal.classify import classify_macro, rule_macros
 from kgdiff.temporal.dates import date_reads_macro
@@ -88,6 +89,23 @@ def with_helper_macros(copy: Path, layout: StoreLayout) -> Path:
     finally:
         partial.unlink(missing_ok=True)
     return target
+
+
+def open_catalog_with_helpers(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
+    """:func:`~kgdiff.store.store_root.open_catalog`, on the private copy with the helper
+    macros (:func:`with_helper_macros`) when the catalog, an older kgdiff's, lacks some: the
+    SQL such a connection runs calls them (as the graph's connections do)."""
+    connection = open_catalog(layout)
+    if has_helper_macros(connection):
+        return connection
+    connection.close()
+    helped = duckdb.connect(str(with_helper_macros(catalog_copy(layout.catalog), layout)), True)
+    try:
+        set_store_root(helped, layout)
+    except BaseException:
+        helped.close()
+        raise
+    return helped
 
 
 def catalog_macros() -> list[str]:

@@ -73,10 +73,13 @@ def cut(bounds: list[str], count: int) -> list[Part]:
 
 
 @contextmanager
-def classifying(layout: StoreLayout) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection to the store's catalog set for classifying it in parts: the planner
-    held to good join sides (:data:`PLANNER_SETTING`), DuckDB to :data:`CLASSIFY_MEMORY`."""
-    with open_catalog(layout) as connection:
+def classifying(
+    layout: StoreLayout, opener: Callable[[StoreLayout], duckdb.DuckDBPyConnection] = open_catalog
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection to the store's catalog (opened by ``opener``) set for classifying it in
+    parts: the planner held to good join sides (:data:`PLANNER_SETTING`), DuckDB to
+    :data:`CLASSIFY_MEMORY`."""
+    with opener(layout) as connection:
         connection.execute(PLANNER_SETTING)
         connection.execute(f"SET memory_limit = '{CLASSIFY_MEMORY}'")
         yield connection
