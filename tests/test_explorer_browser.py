@@ -347,16 +347,18 @@ def test_no_layout_break_at_desktop_and_phone_sizes(
         context.close()
 
 
-def test_a_warm_page_load_is_quick(
+def test_a_warm_page_load_reports_its_time(
     page: Page, base: str, record_property: Callable[[str, object], None]
 ) -> None:
+    """The page marks when every view is drawn (``data-ready-ms``): the figure is recorded
+    for the run's report, never compared with a bound (a loaded machine is not a failure)."""
     query = f"?entity=Q183&cutoff={BEFORE}"
     visit(page, base, query)  # warms the server's caches and classification
     visit(page, base, query)
-    ready_ms = int(page.evaluate("document.documentElement.dataset.readyMs"))
-    record_property("explorer_load_ms", ready_ms)
-    print(json.dumps({"explorer_load_ms": ready_ms}))
-    assert ready_ms < 5000
+    marked = page.evaluate("document.documentElement.dataset.readyMs")
+    assert marked is not None and marked.isdigit(), marked
+    record_property("explorer_load_ms", int(marked))
+    print(json.dumps({"explorer_load_ms": int(marked)}))
 
 
 def test_dates_past_the_data_and_unknown_ids_are_explained(
