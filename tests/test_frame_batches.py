@@ -30,13 +30,19 @@ def _without_truth(record: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in record.items() if name not in TRUTH}
 
 
+@pytest.fixture(scope="module")
+def cut(export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The export in batches of 7 rows and chunks of 5 records, made once for both tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(frame_chunks, "BATCH", 7)
+        patch.setattr(frame_chunks, "CHUNK", 5)
+        return export(export_sample_store, tmp_path_factory.mktemp("cut"), configs=CONFIGS).out
+
+
 def test_batches_of_any_size_give_the_same_records(
-    export_sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    export_sample_store: Path, cut: Path, tmp_path: Path
 ) -> None:
     whole = export(export_sample_store, tmp_path / "whole", configs=CONFIGS).out
-    monkeypatch.setattr(frame_chunks, "BATCH", 7)
-    monkeypatch.setattr(frame_chunks, "CHUNK", 5)
-    cut = export(export_sample_store, tmp_path / "cut", configs=CONFIGS).out
     one, other = _splits(whole), _splits(cut)
     assert one.keys() == other.keys() and sum(len(rows) for rows in one.values()) > 60
     for split, rows in one.items():
@@ -45,12 +51,7 @@ def test_batches_of_any_size_give_the_same_records(
         assert len(changed) <= 1, (split, changed)
 
 
-def test_a_large_split_is_written_in_row_groups_of_a_chunk(
-    export_sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(frame_chunks, "BATCH", 7)
-    monkeypatch.setattr(frame_chunks, "CHUNK", 5)
-    folder = export(export_sample_store, tmp_path / "cut", configs=("qa",)).out
-    stable = pq.ParquetFile(folder / "data" / "qa" / "stable.parquet")
+def test_a_large_split_is_written_in_row_groups_of_a_chunk(cut: Path) -> None:
+    stable = pq.ParquetFile(cut / "data" / "qa" / "stable.parquet")
     sizes = [stable.metadata.row_group(i).num_rows for i in range(stable.num_row_groups)]
     assert stable.num_row_groups > 2 and max(sizes) <= 5
