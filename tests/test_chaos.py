@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import subprocess
 import threading
@@ -143,6 +144,22 @@ def serving(store: Path, log: Path) -> Iterator[Server]:
         kill(server.current)
 
 
+MADE = re.compile(r"^lookup copy: .*\.duckdb$", re.MULTILINE)
+"""The line ``kgdiff serve`` ends its lookup copy with (the tables' lines come before)."""
+
+
+def lookup_settled(log: Path, seconds: float = 120) -> None:
+    """Wait until the server writing ``log`` has made its lookup copy or said why not: killed
+    while it builds one, it leaves the partial copy, which ``store check`` rightly reports."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if MADE.search(text) or "lookup copy not made" in text:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no lookup copy within {seconds} s:\n{text[-2000:]}")
+
+
 def chaos(store: Path, server: Server, rng: random.Random, log: Path) -> list[Run]:
     """Kill commands and the server at random moments for :data:`SECONDS`; the runs."""
     runs: list[Run] = []
@@ -210,8 +227,10 @@ def test_chaos(demo_store: Path, tmp_path: Path) -> None:
     for cutoff in CUTOFFS:
         mine = (tmp_path / "chaos-out" / f"{cutoff}.jsonl").read_bytes()
         assert mine == (tmp_path / "reference-out" / f"{cutoff}.jsonl").read_bytes()
-    with serving(store, log) as after, serving(reference, log) as undisturbed:
+    after_log = tmp_path / "after.log"
+    with serving(store, after_log) as after, serving(reference, log) as undisturbed:
         assert answers(after.port) == answers(undisturbed.port), f"seed {seed}"
+        lookup_settled(after_log)
     final = run_kgdiff("store", "check", "--store", str(store))
     assert final.returncode == 0, f"seed {seed}: {final.stdout}"
     print(f"{len(runs)} commands and {len(servers)} servers; {readers.answered} answers read")
