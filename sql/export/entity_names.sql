@@ -33,12 +33,22 @@ neighbours AS (
         lead(name) OVER (ORDER BY date, name) AS after
     FROM snapshots
 ),
+-- the rows in $lang the aliases, their neighbours' aliases and the namesakes are read from, in
+-- one scan of `labels` instead of three (each cost ~2 s at 3 × 5 M statements, however few
+-- the ids: the ids' filter reaches the files only as a range)
+in_lang AS MATERIALIZED (
+    SELECT l.snapshot, l.qid, l.kind, l.value, l.ordinal
+    FROM labels AS l
+    WHERE l.lang = $lang
+      AND ((l.kind = 'alias' AND l.qid IN (SELECT id FROM named))
+           OR (l.kind = 'label' AND l.snapshot IN (SELECT DISTINCT label_snapshot FROM named)))
+),
 found AS (
     SELECT l.qid, l.value, l.ordinal, b.before, b.after
-    FROM labels AS l
+    FROM in_lang AS l
     JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
     JOIN neighbours AS b ON b.name = n.label_snapshot
-    WHERE l.kind = 'alias' AND l.lang = $lang
+    WHERE l.kind = 'alias'
 ),
 -- the aliases of entities that both neighbouring snapshots hold, and whether either lists it
 bracketed AS (
@@ -48,8 +58,8 @@ bracketed AS (
       AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.before)
       AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.after)
       AND NOT EXISTS (
-          SELECT 1 FROM labels AS o
-          WHERE o.qid = f.qid AND o.kind = 'alias' AND o.lang = $lang AND o.value = f.value
+          SELECT 1 FROM in_lang AS o
+          WHERE o.qid = f.qid AND o.kind = 'alias' AND o.value = f.value
             AND o.snapshot IN (f.before, f.after)
       )
 ),
@@ -132,11 +142,10 @@ located AS (
 namesakes AS (
     SELECT n.id, max(coalesce(e.n_sitelinks, 0)) AS sitelinks
     FROM named AS n
-    JOIN labels AS l
+    JOIN in_lang AS l
       ON l.snapshot = n.label_snapshot AND l.value = n.label
-     AND l.kind = 'label' AND l.lang = $lang AND l.qid <> n.id AND l.qid LIKE 'Q%'
+     AND l.kind = 'label' AND l.qid <> n.id AND l.qid LIKE 'Q%'
     LEFT JOIN entities AS e ON e.qid = l.qid AND e.snapshot = l.snapshot
-    WHERE l.snapshot IN (SELECT DISTINCT label_snapshot FROM named)
     GROUP BY n.id
 )
 SELECT
