@@ -34,7 +34,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
-from kgdiff.temporal.macros import has_helper_macros, with_helper_macros
+from kgdiff.temporal.macros import with_helpers
 
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
@@ -175,12 +175,8 @@ class KnowledgeGraph(GraphQuestions):
     def _open_copy(self) -> duckdb.DuckDBPyConnection:
         """The catalog's private copy, read-only (never kg.duckdb itself: its lock), with the
         helper macros an older kgdiff's catalog lacks."""
-        copy = catalog_copy(self.layout.catalog)
-        base = duckdb.connect(str(copy), read_only=True)
-        if has_helper_macros(base):
-            return base
-        base.close()
-        return duckdb.connect(str(with_helper_macros(copy, self.layout)), read_only=True)
+        base = duckdb.connect(str(catalog_copy(self.layout.catalog)), read_only=True)
+        return with_helpers(base, self.layout)
 
     def close(self) -> None:
         """Close the catalog (a later question opens it again)."""

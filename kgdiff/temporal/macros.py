@@ -91,20 +91,31 @@ def with_helper_macros(copy: Path, layout: StoreLayout) -> Path:
     return target
 
 
-def open_catalog_with_helpers(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
-    """:func:`~kgdiff.store.store_root.open_catalog`, on the private copy with the helper
-    macros (:func:`with_helper_macros`) when the catalog, an older kgdiff's, lacks some: the
-    SQL such a connection runs calls them (as the graph's connections do)."""
-    connection = open_catalog(layout)
+def with_helpers(
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout
+) -> duckdb.DuckDBPyConnection:
+    """``connection`` (read-only, on the private copy of ``layout``'s catalog) when its
+    database has the helper macros; else it is closed and a read-only connection to the copy
+    with them (:func:`with_helper_macros`) takes its place, its store root not yet set."""
     if has_helper_macros(connection):
         return connection
     connection.close()
-    helped = duckdb.connect(str(with_helper_macros(catalog_copy(layout.catalog), layout)), True)
-    try:
-        set_store_root(helped, layout)
-    except BaseException:
-        helped.close()
-        raise
+    helped = with_helper_macros(catalog_copy(layout.catalog), layout)
+    return duckdb.connect(str(helped), read_only=True)
+
+
+def open_catalog_with_helpers(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
+    """:func:`~kgdiff.store.store_root.open_catalog`, on the private copy with the helper
+    macros when the catalog, an older kgdiff's, lacks some (:func:`with_helpers`): the SQL
+    such a connection runs calls them (as the graph's connections do)."""
+    connection = open_catalog(layout)
+    helped = with_helpers(connection, layout)
+    if helped is not connection:
+        try:
+            set_store_root(helped, layout)
+        except BaseException:
+            helped.close()
+            raise
     return helped
 
 
