@@ -243,9 +243,31 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         layout = self.graph.layout
         with self.graph.connection() as connection:
             check_known(connection, pids, self.graph.memos.current())
-            parts = plan_parts(connection, layout, list_snapshots(layout), query.days(), "valid")
-            frame, reads, notes = updates_of(connection, query, parts)
+        build = self._updates_build(query)
+        with self.graph.connection() as connection:
+            days = query.days()
+            parts = (
+                []
+                if build
+                else plan_parts(connection, layout, list_snapshots(layout), days, "valid")
+            )
+            frame, reads, notes = updates_of(connection, query, parts, build)
         return Answer(frame, reads, notes)
+
+    def _updates_build(self, query: UpdatesQuery) -> Build | None:
+        """The valid-time classification the updates rest on, built once and reused as
+        ``kgdiff classify``'s builds are (the next question, export or request with the same
+        dates reads it: ~1 s against ~11 at 3 × 5 M statements); None when the store cannot
+        keep a build (it is read-only): the updates then classify part by part."""
+        eve, cutoff, current = query.days()
+        if eve >= cutoff:  # a cutoff of 1 January of year 1: refused by the classification
+            return None
+        try:
+            return classification(
+                self.graph.layout, eve, cutoff, current, "valid", gap=query.gap, catalog=False
+            )
+        except OSError:
+            return None
 
     def entity(
         self, qid: str, day: Day | None = None, lang: str = "en", gap: GapPolicy | None = None

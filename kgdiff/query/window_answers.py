@@ -16,11 +16,12 @@ from kgdiff.query.frames import frame_of, relation_frame
 from kgdiff.query.ids import why_empty
 from kgdiff.query.labels import label_notes, unlabelled_in
 from kgdiff.query.pool_reads import read_lines, subject_snapshot
+from kgdiff.temporal.builds import Build
 from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, staged_unlabelled
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.parts import Part
 from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
-from kgdiff.temporal.updates import UpdatesQuery, updates_in_parts
+from kgdiff.temporal.updates import UpdatesQuery, updates_in_parts, updates_of_build
 from kgdiff.temporal.writers import write_reader
 from kgdiff.timetext import bound_text
 
@@ -200,12 +201,20 @@ def why_no_chain(
 
 
 def updates_of(
-    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery, parts: Sequence[Part]
+    connection: duckdb.DuckDBPyConnection,
+    query: UpdatesQuery,
+    parts: Sequence[Part],
+    build: Build | None = None,
 ) -> tuple[pl.DataFrame, list[DateRead], list[str]]:
-    """The knowledge updates of ``query`` found part by part, the reads of its dates, why
-    none were found."""
+    """The knowledge updates of ``query`` (from ``build``, the classification they rest on,
+    when given, else classified part by part), the reads of its dates, why none were
+    found."""
     reads = query.check(connection)
-    frame = frame_of(updates_in_parts(connection, query, parts))
+    if build is not None:
+        found = updates_of_build(connection, query, build)
+    else:
+        found = updates_in_parts(connection, query, parts)
+    frame = frame_of(found)
     notes = [] if frame.height else [why_no_update(query, reads)]
     unlabelled = unlabelled_in(frame.to_arrow(), UPDATE_LABELS)
     return frame, reads, notes + label_notes(unlabelled, query.lang)

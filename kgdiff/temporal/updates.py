@@ -2,7 +2,8 @@
 
 The SQL calls the ``classify`` and ``entity_labels`` table macros, which the catalog defines;
 on another connection :func:`kgdiff.temporal.classify.define_classify_macro` and
-:func:`kgdiff.query.labels.catalog_macro` define them (the tests do). The dates are read in
+:func:`kgdiff.query.labels.catalog_macro` define them (the tests do). The classification the
+updates rest on can also come from a build of it (:func:`updates_of_build`). The dates are read in
 valid time from the latest snapshot at or before ``current``; a date the snapshots cannot
 answer is refused unless the gap is allowed (:mod:`kgdiff.temporal.dates`).
 """
@@ -18,7 +19,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kgdiff.ids import DEFAULT_LANG
-from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.sqlfiles import as_table_macro, load_sql, render
+from kgdiff.temporal.builds import Build
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, Part
 from kgdiff.temporal.window import Window, check_window
@@ -121,3 +123,23 @@ def updates_in_parts(
     found = pa.concat_tables(tables)
     order = [("subject", "ascending"), ("pid", "ascending"), ("new_object", "ascending")]
     return found.take(pc.sort_indices(found, sort_keys=order))
+
+
+def updates_of_build(
+    connection: duckdb.DuckDBPyConnection, query: UpdatesQuery, build: Build
+) -> pa.Table:
+    """The rows of :func:`find_updates`, the valid-time classification they rest on read from
+    its ``build`` (of :meth:`UpdatesQuery.days`, mode ``valid``) instead of classifying the
+    store again (sql/updates/build_classify.sql); an error if the build is of other dates."""
+    query.check(connection)
+    p = build.params
+    files = sorted(str(path) for path in build.path.parent.glob(build.path.name))
+    shadow = render(
+        "updates/build_classify", files=files, init=p.init, cutoff=p.cutoff,
+        current=p.current, mode=p.mode, max_gap=DEFAULT_MAX_GAP,
+    )  # fmt: skip
+    connection.execute(shadow)
+    try:
+        return connection.execute(load_sql("updates/updates"), query.params()).to_arrow_table()
+    finally:
+        connection.execute(load_sql("updates/drop_build_classify"))
