@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.graph, app.state.jobs, app.state.facts = graph, job_list, pages
     app.state.work, app.state.wait_seconds = work, settings.limits.wait_seconds
+    app.state.max_builds = settings.limits.max_builds  # builds made for requests kept
     app.state.curves = StalenessCurves(graph, job_list, settings.limits, pages.watch, work.run)
     app.state.sql_limits = settings.sql_limits
     app.state.sql_slots = threading.BoundedSemaphore(settings.sql_concurrency)

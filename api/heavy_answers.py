@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from api.models.common import reads
 from api.models.evidence import Evidence, Revisions
 from api.models.windows import Chains, Pools, Updates
+from kgdiff.query.build_limits import BuildLimits
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.narrowed import relations_through, revisions_of
 from kgdiff.temporal.dates import GapPolicy
@@ -65,9 +66,14 @@ def updates_json(
     pid: str | None,
     lang: str,
     gap: GapPolicy,
+    max_builds: int,
 ) -> bytes:
-    """``GET /v1/updates``."""
-    answer = graph.answers.updates(cutoff, current, pid, lang, gap)
+    """``GET /v1/updates``: the classification the updates rest on is kept as a build made
+    for requests (one of the ``max_builds`` the store keeps, least recently used out)."""
+    limits = BuildLimits(max_builds=max_builds)
+    answer = limits.made_for_requests(
+        lambda: graph.answers.updates(cutoff, current, pid, lang, gap)
+    )
     items = answer.frame.to_dicts()
     return _json(Updates, {"reads": reads(answer.reads), "items": items, "notes": answer.notes})
 

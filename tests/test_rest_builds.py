@@ -113,6 +113,22 @@ def test_a_build_the_command_line_asks_for_is_never_evicted(store: Path) -> None
         assert made in builds(store) and sum(builds(store).values()) == 1
 
 
+def test_the_updates_classifications_are_builds_made_for_requests(store: Path) -> None:
+    """``/v1/updates`` keeps the valid-time classification it rests on as a build (the next
+    request for the same dates reads it), counted among ``--max-builds`` like a facts
+    page's: a client asking for many cutoffs never fills the disk."""
+    with serving(store, "--no-lookup", "--max-builds", "1", env=MADE_WITHIN) as api:
+        for cutoff in ("2007-06-01", "2006-06-01", "2005-06-01"):
+            answer = api.get(f"/v1/updates?cutoff={cutoff}&current=2014-12-31")
+            assert answer.status_code == 200, answer.text
+            (made,) = builds(store).items()
+            params = json.loads(
+                (store / "builds" / "classify" / made[0] / "params.json").read_text()
+            )
+            assert made[1] and (params["mode"], params["cutoff"]) == ("valid", cutoff)
+        assert answer.json()["items"]  # Schröder → Merkel among them
+
+
 def test_paging_on_after_the_build_was_evicted_makes_it_again(store: Path) -> None:
     from kgdiff.temporal.served_builds import evict_served_builds
 

@@ -88,7 +88,15 @@ async def updates(
     lang: Lang = "en",
 ) -> Any:
     """Knowledge updates after the cutoff (AntiLeakBench, valid time), with labels."""
-    work = partial(updates_json, cutoff=cutoff, current=current, pid=pid, lang=lang, gap=gap)
+    work = partial(
+        updates_json,
+        cutoff=cutoff,
+        current=current,
+        pid=pid,
+        lang=lang,
+        gap=gap,
+        max_builds=request.app.state.max_builds,
+    )
     query: dict[str, object] = {"cutoff": cutoff, "current": current, "pid": pid, "lang": lang}
     query |= gap_params(gap)
     return await heavy_answer(request, "/v1/updates", query, work, ids=[pid])

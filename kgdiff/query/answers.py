@@ -37,7 +37,7 @@ from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_rel
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
-from kgdiff.temporal.parts import PartDone, plan_parts
+from kgdiff.temporal.parts import CLASSIFY_MEMORY, PartDone, plan_parts
 from kgdiff.temporal.pools import PoolRequest
 from kgdiff.temporal.timeline import timeline
 from kgdiff.temporal.updates import UpdatesQuery
@@ -262,9 +262,13 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         eve, cutoff, current = query.days()
         if eve >= cutoff:  # a cutoff of 1 January of year 1: refused by the classification
             return None
+        with self.graph.connection() as connection:  # the graph's budget (an export's own)
+            row = connection.execute(load_sql("query/memory_limit")).fetchone()
+        memory = str(row[0]) if row else CLASSIFY_MEMORY
+        days = (eve, cutoff, current)
         try:
             return classification(
-                self.graph.layout, eve, cutoff, current, "valid", gap=query.gap, catalog=False
+                self.graph.layout, *days, "valid", gap=query.gap, catalog=False, memory=memory
             )
         except OSError:
             return None

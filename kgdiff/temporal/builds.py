@@ -30,7 +30,13 @@ from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.classify import check_dates, check_mode, role_days
 from kgdiff.temporal.dates import DateRead, GapPolicy
-from kgdiff.temporal.parts import PartDone, classify_in_parts, classifying, plan_parts
+from kgdiff.temporal.parts import (
+    CLASSIFY_MEMORY,
+    PartDone,
+    classify_in_parts,
+    classifying,
+    plan_parts,
+)
 from kgdiff.temporal.served_builds import evict_if_serving, kept_for_caller, mark_if_serving
 from kgdiff.temporal.window import Window, check_window
 from kgdiff.version import __version__
@@ -192,6 +198,7 @@ def classification(
     on_part: PartDone | None = None,
     gap: GapPolicy | None = None,
     catalog: bool = True,
+    memory: str = CLASSIFY_MEMORY,
 ) -> Build:
     """The classification build for these parameters, computed if it does not exist yet.
 
@@ -199,7 +206,8 @@ def classification(
     (:mod:`kgdiff.temporal.dates`). A large store is classified in parts
     (:mod:`kgdiff.temporal.parts`); ``on_part`` hears of each part done. ``catalog=False``
     leaves the catalog's rebuild (the build's view) to the caller, who makes several builds
-    and rebuilds it once (:func:`~kgdiff.store.catalog.rebuild_catalog`).
+    and rebuilds it once (:func:`~kgdiff.store.catalog.rebuild_catalog`). ``memory`` is
+    DuckDB's limit while it classifies (a caller inside a bounded step gives its own).
     """
     manifests, params, reads = planned_build(layout, (init, cutoff, current), mode, gap)
     values: dict[str, object] = {"init": init, "cutoff": cutoff, "current": current, "mode": mode}
@@ -208,7 +216,7 @@ def classification(
         if not macros_current(layout):  # an older kgdiff's classify macro: not these rules
             with store_lock(layout):
                 rebuild_catalog(layout)
-        with classifying(layout) as connection:
+        with classifying(layout, memory=memory) as connection:
             parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
             classify_in_parts(connection, values, parts, result, on_part)
 

@@ -74,14 +74,16 @@ def cut(bounds: list[str], count: int) -> list[Part]:
 
 @contextmanager
 def classifying(
-    layout: StoreLayout, opener: Callable[[StoreLayout], duckdb.DuckDBPyConnection] = open_catalog
+    layout: StoreLayout,
+    opener: Callable[[StoreLayout], duckdb.DuckDBPyConnection] = open_catalog,
+    memory: str = CLASSIFY_MEMORY,
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection to the store's catalog (opened by ``opener``) set for classifying it in
     parts: the planner held to good join sides (:data:`PLANNER_SETTING`), DuckDB to
-    :data:`CLASSIFY_MEMORY`."""
+    ``memory`` (:data:`CLASSIFY_MEMORY` unless the caller's own budget is smaller)."""
     with opener(layout) as connection:
         connection.execute(PLANNER_SETTING)
-        connection.execute(f"SET memory_limit = '{CLASSIFY_MEMORY}'")
+        connection.execute(f"SET memory_limit = '{memory}'")
         yield connection
 
 
