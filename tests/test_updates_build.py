@@ -37,7 +37,8 @@ def classified_again(store: Path) -> list[dict[str, object]]:
     """The updates found by classifying the store (the catalog's ``classify`` macro)."""
     with duckdb.connect(str(store / "kg.duckdb"), read_only=True) as connection:
         rows = updates_in_parts(connection, UpdatesQuery(CUTOFF, CURRENT), [EVERY_GROUP])
-    return rows.to_pylist()
+    found: list[dict[str, object]] = rows.to_pylist()
+    return found
 
 
 def test_the_first_question_builds_the_classification_and_the_next_reads_it(store: Path) -> None:
