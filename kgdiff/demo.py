@@ -14,6 +14,7 @@ from kgdiff.evidence.supported import SupportedSummary
 from kgdiff.ingest.pipeline import IngestRequest, IngestResult, ingest_wikidata
 from kgdiff.ingest.progress import Progress
 from kgdiff.query.classified import GroupChoice, export_source, supported_counts
+from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.resources import sample_bytes, sample_path
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout, duckdb_glob
@@ -64,6 +65,13 @@ class DemoReport:
     evidence_examples: list[tuple[object, ...]]
     verdicts: Verdicts | None = None
     """What the Wikipedia evidence says of the classifications (``supported``)."""
+    updates: list[dict[str, object]] = field(default_factory=list)
+    """The knowledge updates since :data:`UPDATES_SINCE` as of the latest sample (its build
+    made, as the README's ``kgdiff updates`` example then reads it)."""
+
+
+UPDATES_SINCE = date(2005, 6, 1)
+"""The cutoff of the demo's knowledge updates (Schröder → Merkel among them)."""
 
 
 def load_samples(kind: str = "wikidata") -> list[Sample]:
@@ -148,6 +156,7 @@ def run_demo(
         examples = connection.execute(render("demo/level_examples", build=duckdb_glob(build.path)))
         rows = examples.fetchall()
         mentions = connection.execute(load_sql("demo/evidence_examples")).fetchall()
+    updates = KnowledgeGraph(layout).updates(UPDATES_SINCE, dates[2]).to_dicts()
     return DemoReport(
         results,
         layout.catalog,
@@ -159,4 +168,5 @@ def run_demo(
         evidence,
         mentions,
         _verdicts(layout, build),
+        updates,
     )

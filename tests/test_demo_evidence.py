@@ -4,6 +4,7 @@ why, in the audit's own figures."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -63,3 +64,19 @@ def test_the_readme_says_what_the_demos_benchmark_left_out_and_why(
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     missing = [f"- {line}" for line in wanted if f"- {line}\n" not in readme]
     assert not missing, "README.md's demo summary should read:\n" + "\n".join(missing)
+
+
+def test_the_demo_shows_knowledge_updates_and_keeps_their_classification(
+    demo: tuple[Path, str],
+) -> None:
+    """The demo prints the knowledge updates after mid-2005 and keeps the valid-time build
+    they rest on, which the README's ``kgdiff updates`` example then reads."""
+    store, out = demo
+    shown = out[out.index("knowledge updates after a 2005-06-01 cutoff") :]
+    assert re.search(
+        r"Germany \(Q183\)\s*│\s*head of government\s*│\s*Q2530\s*│\s*Q567\s*│\s*2005-11-22", shown
+    )
+    builds = [json.loads(p.read_text()) for p in store.glob("builds/classify/*/params.json")]
+    assert {(b["mode"], b["cutoff"], b["current"]) for b in builds} >= {
+        ("valid", "2005-06-01", "2014-12-31")
+    }

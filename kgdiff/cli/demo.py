@@ -14,7 +14,7 @@ from kgdiff.cli.ingest import print_result
 from kgdiff.cli.ingest_wikipedia import print_wikipedia_result
 from kgdiff.cli.progress import progress_for
 from kgdiff.cli.tables import figure, key, prose
-from kgdiff.demo import DemoReport, Sample, run_demo
+from kgdiff.demo import UPDATES_SINCE, DemoReport, Sample, run_demo
 from kgdiff.ingest.progress import Progress
 
 
@@ -68,6 +68,27 @@ def _print_classification(report: DemoReport) -> None:
     console.print(table)
 
 
+SHOWN_UPDATES = 8
+"""Knowledge updates the demo prints (it says how many more there are)."""
+
+
+def _print_updates(report: DemoReport) -> None:
+    """The first knowledge updates since :data:`UPDATES_SINCE` (AntiLeakBench, valid time)."""
+    columns = [key("subject"), prose("property"), prose("old"), prose("new"), prose("since")]
+    title = (
+        f"knowledge updates after a {UPDATES_SINCE} cutoff (AntiLeakBench, valid time):"
+        f" {len(report.updates):,}, the first {min(SHOWN_UPDATES, len(report.updates))}"
+    )
+    table = Table(*columns, title=title)
+    for row in report.updates[:SHOWN_UPDATES]:
+        subject = f"{row['subject_label']} ({row['subject']})"
+        table.add_row(
+            subject, str(row["pid_label"]), _joined(row["old_objects_labels"]),
+            str(row["new_object_label"]), str(row["new_start_lo"]),
+        )  # fmt: skip
+    console.print(table)
+
+
 def demo(store: StoreOption = None) -> None:
     """Ingest the bundled samples, classify, and show facts with their Wikipedia evidence.
 
@@ -98,6 +119,7 @@ def demo(store: StoreOption = None) -> None:
         table.add_row(str(snap), str(subject), str(label), str(pid), str(value), start, end)
     console.print(table)
     _print_classification(report)
+    _print_updates(report)
     _print_evidence(report)
     if report.verdicts is not None:
         params = report.classification.params
