@@ -18,6 +18,7 @@ from kgdiff.errors import UsageError
 from kgdiff.query.window_answers import SHOWN_CHAINS, chains_of, write_chains_of
 from kgdiff.temporal.chains import ChainQuery, load_relations
 from kgdiff.temporal.dates import GapPolicy
+from kgdiff.timetext import bound_text
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
 from tests.paths import run_kgdiff
 
@@ -217,6 +218,18 @@ def test_chains_written_in_batches_are_the_chains_found(sample_store: Path, tmp_
     assert whole.height > 100 and written == whole.height
     assert pl.read_parquet(out).equals(whole)
     assert shown.equals(whole.head(SHOWN_CHAINS)) and notes == whole_notes
+
+
+def test_every_hops_start_in_words_is_its_own(sample_store: Path) -> None:
+    """Each distinct start is put in words once, for every hop that has it: each hop's
+    ``start_text`` is its own start's words (none without a start), in its chain's order."""
+    query = ChainQuery(date(2014, 11, 1), 3, load_relations(), [], [], "en", STRICT)
+    with duckdb.connect(str(sample_store / "kg.duckdb"), read_only=True) as connection:
+        chains, _, _ = chains_of(connection, query)
+    hops = [hop for chain in chains.get_column("hops").to_list() for hop in chain]
+    assert [hop["start_text"] for hop in hops] == [bound_text(hop["start"]) for hop in hops]
+    assert any(hop["start_text"] for hop in hops) and any(not hop["start"] for hop in hops)
+    assert chains.get_column("n_hops").to_list() == [len(h) for h in chains["hops"].to_list()]
 
 
 def test_cli_table_out_files_and_errors(sample_store: Path, tmp_path: Path) -> None:

@@ -168,18 +168,33 @@ def write_chains_of(
     return shown, written, read, notes + label_notes(unlabelled, query.lang)
 
 
+START_KEYS_SEPARATOR = "\x1f"
+"""Joins a hop's start keys into one text (no time value key holds it)."""
+
+
 def with_start_texts(chains: pl.DataFrame) -> pl.DataFrame:
     """``chains`` with each hop's start in words (``start_text``, :mod:`kgdiff.timetext`):
-    "21 April 753 BCE (Julian)", "4.5 billion years BCE"; null without a start."""
+    "21 April 753 BCE (Julian)", "4.5 billion years BCE"; null without a start. Each distinct
+    start is put in words once and the hops are rebuilt as columns: as Python objects the
+    108,065 chains of 3 × 25 M statements took 2 GB."""
     hop_type = chains.schema["hops"]
     assert isinstance(hop_type, pl.List) and isinstance(hop_type.inner, pl.Struct)
-    fields = {field.name: field.dtype for field in hop_type.inner.fields}
-    hops = [
-        [{**hop, "start_text": bound_text(hop["start"])} for hop in chain]
-        for chain in chains.get_column("hops").to_list()
-    ]
-    dtype = pl.List(pl.Struct({**fields, "start_text": pl.String()}))
-    return chains.with_columns(pl.Series("hops", hops, dtype=dtype))
+    fields = [field.name for field in hop_type.inner.fields]
+    flat = chains.select(pl.int_range(pl.len()).alias("_chain"), "hops").explode("hops")
+    flat = flat.unnest("hops").with_columns(
+        pl.col("start").list.join(START_KEYS_SEPARATOR).alias("_key")
+    )
+    keys = flat.get_column("_key").drop_nulls().unique().to_list()
+    words = {key: bound_text(key.split(START_KEYS_SEPARATOR) if key else None) for key in keys}
+    text = pl.col("_key").replace_strict(words, default=None, return_dtype=pl.String())
+    hops = (
+        flat.with_columns(text.alias("start_text"))
+        .select("_chain", pl.struct([*fields, "start_text"]).alias("hops"))
+        .group_by("_chain", maintain_order=True)
+        .agg("hops")
+        .sort("_chain")
+    )
+    return chains.with_columns(hops.get_column("hops"))
 
 
 def why_no_chain(
