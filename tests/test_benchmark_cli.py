@@ -14,6 +14,7 @@ import pytest
 import kgdiff
 from kgdiff.export.benchmark import (
     DUCKDB_BYTES_PER_STATEMENT,
+    bounded_duckdb,
     duckdb_limit,
     duckdb_memory,
     reads_ahead,
@@ -176,6 +177,28 @@ def test_duckdbs_limit_grows_with_the_largest_snapshot(export_sample_store: Path
     assert largest * DUCKDB_BYTES_PER_STATEMENT < 512 * 2**20
     assert duckdb_memory(kg) == "512MB"  # the floor: the samples are small
     assert duckdb_limit([5_000_000, 20_000_000]) == "1220MB"  # 64 bytes a statement
+
+
+def test_duckdbs_limit_holds_when_a_build_replaces_the_catalog(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    """The export's first classification for its dates publishes a build, which replaces
+    the catalog: the graph opens it again, still held to the export's limit."""
+    store = tmp_path / "store"
+    shutil.copytree(export_sample_store, store)
+    kg = kgdiff.open(store)
+    with kg.connection() as connection:
+        default = connection.execute("SELECT current_setting('memory_limit')").fetchone()
+    with bounded_duckdb(kg, "600MB"):
+        kg.answers.classification(date(2014, 10, 1))  # a new build: the catalog is rebuilt
+        with kg.connection() as connection:
+            held = connection.execute("SELECT current_setting('memory_limit')").fetchone()
+            threads = connection.execute(
+                "SELECT current_setting('allocator_background_threads')"
+            ).fetchone()
+    assert held == ("572.2 MiB",) and threads == (True,)
+    with kg.connection() as connection:
+        assert connection.execute("SELECT current_setting('memory_limit')").fetchone() == default
 
 
 def test_duckdbs_limit_stops_at_its_cap_on_a_large_store() -> None:
