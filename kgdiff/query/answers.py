@@ -37,7 +37,7 @@ from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_rel
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
-from kgdiff.temporal.parts import CLASSIFY_MEMORY, PartDone, plan_parts
+from kgdiff.temporal.parts import CLASSIFY_MEMORY, Part, PartDone, plan_parts
 from kgdiff.temporal.pools import PoolRequest
 from kgdiff.temporal.timeline import timeline
 from kgdiff.temporal.updates import UpdatesQuery
@@ -245,12 +245,10 @@ class Answers(EvidenceAnswers, OverviewAnswers):
             check_known(connection, pids, self.graph.memos.current())
         build = self._updates_build(query)
         with self.graph.connection() as connection:
-            days = query.days()
-            parts = (
-                []
-                if build
-                else plan_parts(connection, layout, list_snapshots(layout), days, "valid")
-            )
+            parts: list[Part] = []
+            if build is None:  # classified part by part, as large stores are
+                days = query.days()
+                parts = plan_parts(connection, layout, list_snapshots(layout), days, "valid")
             frame, reads, notes = updates_of(connection, query, parts, build)
         return Answer(frame, reads, notes)
 
