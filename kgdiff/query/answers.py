@@ -243,7 +243,9 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         layout = self.graph.layout
         with self.graph.connection() as connection:
             check_known(connection, pids, self.graph.memos.current())
-        build = self._updates_build(query)
+            # the graph's DuckDB budget (an export's own), which the build keeps to
+            row = connection.execute(load_sql("query/memory_limit")).fetchone()
+        build = self._updates_build(query, str(row[0]) if row else CLASSIFY_MEMORY)
         with self.graph.connection() as connection:
             parts: list[Part] = []
             if build is None:  # classified part by part, as large stores are
@@ -252,17 +254,15 @@ class Answers(EvidenceAnswers, OverviewAnswers):
             frame, reads, notes = updates_of(connection, query, parts, build)
         return Answer(frame, reads, notes)
 
-    def _updates_build(self, query: UpdatesQuery) -> Build | None:
+    def _updates_build(self, query: UpdatesQuery, memory: str) -> Build | None:
         """The valid-time classification the updates rest on, built once and reused as
         ``kgdiff classify``'s builds are (the next question, export or request with the same
         dates reads it: ~1 s against ~11 at 3 × 5 M statements); None when the store cannot
-        keep a build (it is read-only): the updates then classify part by part."""
+        keep a build (it is read-only): the updates then classify part by part. DuckDB is
+        held to ``memory`` while it classifies."""
         eve, cutoff, current = query.days()
         if eve >= cutoff:  # a cutoff of 1 January of year 1: refused by the classification
             return None
-        with self.graph.connection() as connection:  # the graph's budget (an export's own)
-            row = connection.execute(load_sql("query/memory_limit")).fetchone()
-        memory = str(row[0]) if row else CLASSIFY_MEMORY
         days = (eve, cutoff, current)
         try:
             return classification(

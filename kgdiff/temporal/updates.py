@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from kgdiff.ids import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql, render
+from kgdiff.store.layout import duckdb_glob
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, Part
@@ -133,9 +134,8 @@ def updates_of_build(
     store again (sql/updates/build_classify.sql); an error if the build is of other dates."""
     query.check(connection)
     p = build.params
-    files = sorted(str(path) for path in build.path.parent.glob(build.path.name))
     shadow = render(
-        "updates/build_classify", files=files, init=p.init, cutoff=p.cutoff,
+        "updates/build_classify", files=duckdb_glob(build.path), init=p.init, cutoff=p.cutoff,
         current=p.current, mode=p.mode, max_gap=DEFAULT_MAX_GAP,
     )  # fmt: skip
     connection.execute(shadow)

@@ -7,7 +7,7 @@
 --          build's own dates and mode, for every group; any other call is an error, so it
 --          never passes one classification off as another. It shadows the catalog's
 --          `classify` (temporary objects come first) until sql/updates/drop_build_classify.sql.
--- params: {{files}} (VARCHAR[]: the build's Parquet files); {{init}}, {{cutoff}},
+-- params: {{files}} (VARCHAR: the glob of the build's Parquet files); {{init}}, {{cutoff}},
 --         {{current}} (VARCHAR: the build's ISO dates); {{mode}} (VARCHAR: its mode);
 --         {{max_gap}} (INTEGER: the catalog macro's default).
 CREATE OR REPLACE TEMP MACRO classify(
