@@ -10,7 +10,7 @@ import duckdb
 
 from kgdiff.query.labels import catalog_macro as entity_labels_macro
 from kgdiff.temporal.dates import date_reads_macro
-from kgdiff.temporal.macros import value_macros
+from kgdiff.temporal.helper_macros import value_macros
 
 LABEL_COLUMNS = (
     "snapshot VARCHAR, qid VARCHAR, kind VARCHAR, lang VARCHAR, value VARCHAR, ordinal INTEGER"

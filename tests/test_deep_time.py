@@ -341,7 +341,7 @@ def test_a_catalog_of_an_older_kgdiff(store: Path, tmp_path: Path) -> None:
     """A catalog made before the helper macros existed (the time value macros and
     kgdiff_pooled; until the next ingest rebuilds it) still answers: the graph's connections
     make them as temporary macros."""
-    from kgdiff.temporal.macros import TIME_MACROS
+    from kgdiff.temporal.helper_macros import TIME_MACROS
 
     old = copy_store(store, tmp_path)
     with duckdb.connect(str(old / "kg.duckdb")) as connection:

@@ -12,7 +12,7 @@ import pytest
 import kgdiff
 from kgdiff.store.catalog import rebuild_catalog
 from kgdiff.store.layout import StoreLayout
-from kgdiff.temporal.macros import helper_macro_names
+from kgdiff.temporal.helper_macros import helper_macro_names
 
 DROPPED = ["DROP MACRO TABLE kgdiff_covered", "DROP MACRO TABLE kgdiff_created",
            "DROP MACRO TABLE kgdiff_implied", "DROP MACRO kgdiff_time_lo"]  # fmt: skip

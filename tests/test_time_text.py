@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.temporal.macros import time_macros
+from kgdiff.temporal.helper_macros import time_macros
 from kgdiff.timetext import (
     DAY_KEY_MAX,
     DAY_KEY_MIN,

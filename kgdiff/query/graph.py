@@ -34,7 +34,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
-from kgdiff.temporal.macros import with_helpers
+from kgdiff.temporal.helper_macros import with_helpers
 
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 

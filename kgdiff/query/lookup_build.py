@@ -39,7 +39,7 @@ from kgdiff.query.lookup import (
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.macros import time_macros
+from kgdiff.temporal.helper_macros import time_macros
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
 from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 

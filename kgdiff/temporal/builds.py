@@ -30,6 +30,7 @@ from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.classify import check_dates, check_mode, role_days
 from kgdiff.temporal.dates import DateRead, GapPolicy
+from kgdiff.temporal.helper_macros import open_catalog_with_helpers
 from kgdiff.temporal.parts import (
     CLASSIFY_MEMORY,
     PartDone,
@@ -216,7 +217,7 @@ def classification(
         if not macros_current(layout):  # an older kgdiff's classify macro: not these rules
             with store_lock(layout):
                 rebuild_catalog(layout)
-        with classifying(layout, memory=memory) as connection:
+        with classifying(layout, open_catalog_with_helpers, memory) as connection:
             parts = plan_parts(connection, layout, manifests, [init, cutoff, current], mode)
             classify_in_parts(connection, values, parts, result, on_part)
 

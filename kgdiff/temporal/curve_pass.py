@@ -18,7 +18,7 @@ import duckdb
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.macros import open_catalog_with_helpers
+from kgdiff.temporal.helper_macros import open_catalog_with_helpers
 from kgdiff.temporal.parts import Part, classifying, plan_parts
 
 MONTHS_PER_RUN = 61
