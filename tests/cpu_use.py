@@ -15,6 +15,7 @@ import os
 import resource
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,5 +42,5 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         f"{time.process_time() - cpu:.2f}",
         f"{_children_cpu() - children:.2f}",
     )
-    with open(TARGET, "a", encoding="utf-8") as out:  # one short append: whole lines
+    with Path(TARGET).open("a", encoding="utf-8") as out:  # one short append: whole lines
         out.write("\t".join(fields) + "\n")

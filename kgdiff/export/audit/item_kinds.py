@@ -78,23 +78,45 @@ def read_store_items(
         connection.unregister("audit_texts")
     assert isinstance(found, pl.DataFrame)
     items = pl.concat([found.get_column("item"), gold]).unique()
-    connection.register("audit_items", pl.DataFrame({"item": items}).to_arrow())
-    try:
-        classes = _frame(connection.execute(load_sql("export/audit_item_classes")).to_arrow_table())
-        owned = connection.execute(load_sql("export/audit_item_properties")).to_arrow_table()
-        roles = _read(connection, "export/audit_item_roles", ROLE_SCHEMA)
-        held = _registered(connection, "audit_subjects", "subject", subjects, HELD_SCHEMA)
-    finally:
-        connection.unregister("audit_items")
+    classes, owned, roles, held = _item_statements(connection, items, subjects)
     people = _registered(connection, "audit_pids", "pid", pids, PEOPLE_SCHEMA)
     sizes = _class_sizes(connection, lang, classes, gold)
-    return StoreItems(found, classes, _frame(owned), sizes, roles, people, held)
+    return StoreItems(found, classes, owned, sizes, roles, people, held)
 
 
-_READS = {
-    "audit_subjects": "export/audit_subject_items",
-    "audit_pids": "export/audit_relation_people",
-}
+def _item_statements(
+    connection: duckdb.DuckDBPyConnection, items: pl.Series, subjects: pl.Series | None
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The classes, properties and roles of ``items`` and what the ``subjects`` hold of
+    them, read in one scan (``sql/export/audit_item_statements.sql``)."""
+    wanted = (
+        subjects.drop_nulls().unique() if subjects is not None else pl.Series([], dtype=pl.String)
+    )
+    connection.register("audit_items", pl.DataFrame({"item": items}).to_arrow())
+    connection.register("audit_subjects", pl.DataFrame({"subject": wanted}).to_arrow())
+    try:
+        read = _frame(connection.execute(load_sql("export/audit_item_statements")).to_arrow_table())
+    finally:
+        connection.unregister("audit_items")
+        connection.unregister("audit_subjects")
+    of_item = read.filter("of_item")
+    classes = of_item.filter(pl.col("pid").is_in(["P31", "P279"]))
+    classes = classes.select(item="subject", **{"class": "object_qid"}).unique()
+    roles = of_item.filter(pl.col("pid").is_in(["P21", "P106", "P39"]))
+    roles = roles.select(item="subject", pid="pid", role="object_qid").unique()
+    to_item = read.filter("to_item")
+    owned = to_item.select(item="object_qid", pid="pid").unique()
+    held = to_item.filter(pl.col("subject").is_in(wanted.implode()))
+    held = held.select("subject", "pid", item="object_qid").unique()
+    return (
+        classes.sort("item", "class"),
+        owned.sort("item", "pid"),
+        roles.sort("item", "pid", "role").cast(ROLE_SCHEMA),
+        held.sort("subject", "pid", "item").cast(HELD_SCHEMA),
+    )
+
+
+_READS = {"audit_pids": "export/audit_relation_people"}
 
 
 def _registered(
