@@ -31,7 +31,10 @@ JOIN audit_items AS i ON i.item = s.object_qid
 WHERE {NOT_DEPRECATED} ORDER BY s.subject, s.pid, item"""
 
 
-def _plain(connection: duckdb.DuckDBPyConnection, items: list[str], subjects: list[str]):
+def _plain(
+    connection: duckdb.DuckDBPyConnection, items: list[str], subjects: list[str]
+) -> list[pl.DataFrame]:
+    """The classes, properties, roles and held items as the four queries read them."""
     connection.register("audit_items", pl.DataFrame({"item": items}, schema={"item": pl.String}))
     connection.register(
         "audit_subjects", pl.DataFrame({"subject": subjects}, schema={"subject": pl.String})
