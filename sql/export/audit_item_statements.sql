@@ -4,11 +4,12 @@
 --          (the registered table `audit_items(item)`) and the records' subjects hold of them
 --          (the registered table `audit_subjects(subject)`), from statements that are not
 --          deprecated, in any snapshot. One row per distinct (subject, pid, object_qid,
---          of_item, to_item): `of_item`, the statement is an item's instance-of (P31),
---          subclass-of (P279), sex (P21), occupation (P106) or position held (P39) with an item
---          object; `to_item`, its object is an item. `subject` is null on a row that is only
---          `to_item` and whose subject is not one of `audit_subjects` (only the item's property
---          is read of it, and all such rows of an item and a property are one).
+--          class_of, role_of, to_item): `class_of`, the statement gives an item a class (its
+--          instance-of (P31) or subclass-of (P279) value); `role_of`, a role (its sex (P21),
+--          an occupation (P106) or a position held (P39)); `to_item`, its object is an item.
+--          `subject` is null on a row that is only `to_item` and whose subject is not one of
+--          `audit_subjects` (only the item's property is read of it, and all such rows of an
+--          item and a property are one).
 -- params: none. Reads the view `statements` and the registered tables `audit_items` and
 --         `audit_subjects`.
 WITH
@@ -17,9 +18,7 @@ marked AS (
         s.subject,
         s.pid,
         s.object_qid,
-        s.object_qid IS NOT NULL
-            AND s.pid IN ('P31', 'P279', 'P21', 'P106', 'P39')
-            AND s.subject IN (SELECT item FROM audit_items) AS of_item,
+        s.object_qid IS NOT NULL AND s.subject IN (SELECT item FROM audit_items) AS of_item,
         s.object_qid IN (SELECT item FROM audit_items) AS to_item
     FROM statements AS s
     WHERE s.rank <> 'deprecated'
@@ -30,7 +29,8 @@ SELECT DISTINCT
     END AS subject,
     pid,
     object_qid,
-    of_item,
+    of_item AND pid IN ('P31', 'P279') AS class_of,
+    of_item AND pid IN ('P21', 'P106', 'P39') AS role_of,
     to_item
 FROM marked
-WHERE of_item OR to_item;
+WHERE (of_item AND pid IN ('P31', 'P279', 'P21', 'P106', 'P39')) OR to_item;

@@ -99,11 +99,8 @@ def _item_statements(
     finally:
         connection.unregister("audit_items")
         connection.unregister("audit_subjects")
-    of_item = read.filter("of_item")
-    classes = of_item.filter(pl.col("pid").is_in(["P31", "P279"]))
-    classes = classes.select(item="subject", **{"class": "object_qid"}).unique()
-    roles = of_item.filter(pl.col("pid").is_in(["P21", "P106", "P39"]))
-    roles = roles.select(item="subject", pid="pid", role="object_qid").unique()
+    classes = read.filter("class_of").select(item="subject", **{"class": "object_qid"}).unique()
+    roles = read.filter("role_of").select(item="subject", pid="pid", role="object_qid").unique()
     to_item = read.filter("to_item")
     owned = to_item.select(item="object_qid", pid="pid").unique()
     held = to_item.filter(pl.col("subject").is_in(wanted.implode()))
