@@ -1,12 +1,13 @@
 """The suite's longest files handed out first (a pytest plugin).
 
-``make test`` runs four pytest processes and gives each whole files (``--dist loadfile``) in
-the order they are collected: alphabetical. The longest file, the Spark classification
-(~250 s, most of it waiting on its JVM), came last and ran alone for the last four minutes
-of a fresh-clone run. Collected first, the long files run beside the many short ones. The
-list is by wall time of a fresh-clone run (``KGDIFF_TEST_CPU``, ``scripts/suite_cpu.py``);
-a file missing from it only runs in its usual place, and a name here that is no longer a
-test file fails ``tests/test_suite_cpu.py``.
+``make test`` runs four pytest processes and gives each whole files (``--dist loadfile``).
+pytest-xdist hands the files out by their number of tests, most first, unless told to keep
+the collection's order (``--no-loadscope-reorder``, as ``make test`` does): the longest file,
+the Spark classification (~300 s in four tests, most of it waiting on its JVM), came last and
+ran alone for the last minutes of a fresh-clone run. Collected first, the long files run beside
+the many short ones. The list is by wall time of a fresh-clone run (``KGDIFF_TEST_CPU``,
+``scripts/suite_cpu.py``); a file missing from it only runs in its usual place, and a name here
+that is no longer a test file fails ``tests/test_suite_cpu.py``.
 """
 
 from __future__ import annotations
@@ -17,16 +18,16 @@ import pytest
 
 LONG_FILES = (
     "test_spark_classify.py",
-    "test_lookup.py",
     "test_rest_sql_attacks.py",
-    "test_chaos.py",
-    "test_spark_ingest.py",
     "test_safe_sql_heavy.py",
-    "test_staleness_pass.py",
-    "test_classify.py",
-    "test_installed_wheel.py",
-    "test_rdf_ingest.py",
+    "test_spark_ingest.py",
     "test_rest_builds.py",
+    "test_chaos.py",
+    "test_classify.py",
+    "test_rdf_ingest.py",
+    "test_staleness_pass.py",
+    "test_lookup.py",
+    "test_installed_wheel.py",
     "test_deep_time.py",
 )
 """The test files of more than a minute on a fresh clone, longest first."""
