@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.long_files_first import LONG_FILES
 from tests.paths import ROOT
 
 MEASURED = "tests/test_read_ahead.py"
@@ -35,17 +34,3 @@ def test_each_test_writes_its_seconds_and_the_script_sums_them(tmp_path: Path) -
     assert report.startswith("4 tests: ")
     assert f"    4  {MEASURED}" in report
     assert report.count("::test_") == 3
-
-
-def test_the_long_files_named_are_test_files_and_come_first() -> None:
-    files = sorted(path.name for path in (ROOT / "tests").glob("test_*.py"))
-    assert set(LONG_FILES) <= set(files), sorted(set(LONG_FILES) - set(files))
-    given = ["tests/test_timevalue.py", "tests/test_deep_time.py", "tests/test_classify.py"]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *given],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr[-2000:]
-    ids = [line for line in result.stdout.splitlines() if "::" in line]
-    order = list(dict.fromkeys(line.split("::")[0] for line in ids))
-    assert order == ["tests/test_classify.py", "tests/test_deep_time.py", "tests/test_timevalue.py"]
