@@ -5,10 +5,11 @@ command line hundreds of times. Inside the test's process a command still goes t
 same entry point (:func:`kgdiff.cli.main`: its arguments parsed by typer, its errors mapped to
 one-line messages and exit codes), with the same environment, working folder, stdout and
 stderr, and Python's warnings printed on that stderr as a new process prints them (under its
-default filters, not pytest's). What the command changes of the process (the environment, the
-working folder, ``sys.argv``, the library's warning loggers) is put back afterwards. Where the
-process could not look like a fresh one (a console whose width or colours were fixed before),
-the caller runs a real process instead (None).
+default filters, not pytest's); its help and usage lines call it ``kgdiff``, as the installed
+script's do, where ``python -m kgdiff`` names itself so. What the command changes of the
+process (the environment, the working folder, ``sys.argv``, the library's warning loggers) is
+put back afterwards. Where the process could not look like a fresh one (a console whose width
+or colours were fixed before), the caller runs a real process instead (None).
 """
 
 import io
