@@ -8,8 +8,8 @@ stderr, and Python's warnings printed on that stderr as a new process prints the
 default filters, not pytest's); its help and usage lines call it ``kgdiff``, as the installed
 script's do, where ``python -m kgdiff`` names itself so. What the command changes of the
 process (the environment, the working folder, ``sys.argv``, the library's warning loggers) is
-put back afterwards. Where the process could not look like a fresh one (a console whose width
-or colours were fixed before), the caller runs a real process instead (None).
+put back afterwards, and kgdiff's consoles are built afresh in the command's environment for the
+run (rich reads COLUMNS and FORCE_COLOR as a console is built).
 """
 
 import io
@@ -17,38 +17,60 @@ import logging
 import os
 import subprocess
 import sys
+import types
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
+from rich.console import Console
+
 from kgdiff.cli import common, main
 
 
-def _fresh_consoles() -> bool:
-    """Whether kgdiff's consoles take their width and colours from the environment at each
-    write, as in a new process (rich fixes them when COLUMNS or FORCE_COLOR were set at
-    import)."""
+@contextmanager
+def _fresh_consoles() -> Iterator[None]:
+    """kgdiff's consoles as a new process builds them at import, from the command's
+    environment (rich fixes a console's width and colours when COLUMNS or FORCE_COLOR are set
+    as it is built, so the consoles this process built from its own environment may differ);
+    put back afterwards. Run inside :func:`_process_state`."""
     consoles = (common.console, common.err_console)
-    return all(c._width is None and c._force_terminal is None for c in consoles)
+    kept = [dict(console.__dict__) for console in consoles]
+    for console in consoles:
+        console.__dict__.update(Console(stderr=console.stderr).__dict__)
+    try:
+        yield
+    finally:
+        for console, state in zip(consoles, kept, strict=True):
+            console.__dict__.clear()
+            console.__dict__.update(state)
 
 
 @contextmanager
 def _process_state(env: Mapping[str, str], cwd: Path, args: list[str]) -> Iterator[None]:
     """The environment, working folder and ``sys.argv`` of a new process, and the warning
     loggers' handlers as they were, restored afterwards."""
-    environ, argv, before = dict(os.environ), sys.argv, Path.cwd()
+    environ, argv, before, main_module = (
+        dict(os.environ),
+        sys.argv,
+        Path.cwd(),
+        sys.modules["__main__"],
+    )
     loggers = [logging.getLogger(name) for name in common.WARNING_LOGGERS]
     kept = [(logger.handlers[:], logger.propagate) for logger in loggers]
     os.environ.clear()
     os.environ.update(env)
     sys.argv = ["kgdiff", *args]
+    # click names the program after __main__'s package ("python -m pytest.kgdiff" under
+    # python -m pytest); the installed script's __main__ has none
+    sys.modules["__main__"] = types.ModuleType("__main__")
     os.chdir(cwd)
     try:
         yield
     finally:
         os.chdir(before)
         sys.argv = argv
+        sys.modules["__main__"] = main_module
         os.environ.clear()
         os.environ.update(environ)
         for logger, (handlers, propagate) in zip(loggers, kept, strict=True):
@@ -88,14 +110,12 @@ def _status(code: object, stderr: io.StringIO) -> int:
 
 def run_in_process(
     args: list[str], env: Mapping[str, str], cwd: Path
-) -> subprocess.CompletedProcess[str] | None:
-    """``kgdiff ARGS`` run here, in ``env`` and ``cwd``; None when it must run in a process
-    of its own."""
-    if not _fresh_consoles():
-        return None
+) -> subprocess.CompletedProcess[str]:
+    """``kgdiff ARGS`` run here, in ``env`` and ``cwd``."""
     stdout, stderr = io.StringIO(), io.StringIO()
     with (
         _process_state(env, cwd, args),
+        _fresh_consoles(),
         redirect_stdout(stdout),
         redirect_stderr(stderr),
         _warnings_printed(stderr),

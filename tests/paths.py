@@ -49,9 +49,7 @@ def run_kgdiff(
     wanted = plain_env(env)
     own = process or (args[:1] and args[0] in OWN_PROCESS)
     if not own and threading.current_thread() is threading.main_thread():
-        found = run_in_process(list(args), wanted, ROOT)
-        if found is not None:
-            return found
+        return run_in_process(list(args), wanted, ROOT)
     return subprocess.run(
         [sys.executable, "-m", "kgdiff", *args],
         cwd=ROOT,
