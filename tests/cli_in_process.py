@@ -15,6 +15,7 @@ run (rich reads COLUMNS and FORCE_COLOR as a console is built).
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 import types
@@ -22,6 +23,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -78,16 +80,32 @@ def _process_state(env: Mapping[str, str], cwd: Path, args: list[str]) -> Iterat
             logger.propagate = propagate
 
 
+def _set_by_kgdiff(entry: tuple[Any, ...]) -> bool:
+    """Whether a filter of ``warnings.filters`` is one kgdiff set for its own modules."""
+    return _pattern(entry[3]).startswith("kgdiff")
+
+
+def _pattern(found: re.Pattern[str] | str | None) -> str:
+    """The text of a filter's message or module (a compiled pattern, or as given)."""
+    if isinstance(found, re.Pattern):
+        return found.pattern
+    return found or ""
+
+
 @contextmanager
 def _warnings_printed(stderr: io.StringIO) -> Iterator[None]:
     """Python's warnings as a new process shows them: under the interpreter's default
-    filters, each printed on ``stderr``."""
+    filters and those kgdiff's modules set as they are imported (before pytest's), each
+    printed on ``stderr``."""
+    own: list[Any] = [entry for entry in warnings.filters if _set_by_kgdiff(entry)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.resetwarnings()
         warnings.simplefilter("default")  # each once where it is raised; those below never
         for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning):
             warnings.simplefilter("ignore", category)
         warnings.simplefilter("ignore", ResourceWarning)
+        for action, message, kind, module, lineno in reversed(own):  # each goes first
+            warnings.filterwarnings(action, _pattern(message), kind, _pattern(module), lineno)
         try:
             yield
         finally:
