@@ -41,6 +41,7 @@ from kgdiff.export.rules.salience import Salience, check_salience
 from kgdiff.export.tasks.writer import write_tasks
 from kgdiff.export.temporal.config import read_dated, temporal_config
 from kgdiff.export.updates.config import read_updates, updates_config
+from kgdiff.export.words.names_cache import release_names_cache
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.store.snapshots import list_snapshots
@@ -260,6 +261,7 @@ def export_benchmark(
             written = write_dataset(out, built, facts, force, finish)
         finally:
             groups.ahead.close()
+            release_names_cache(kg)
     notes = tuple(note for config in written for note in config.notes)
     records = {config.name: config.records() for config in written}
     return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)

@@ -19,12 +19,37 @@
 --          first: Alexandria, Virginia beside Alexandria, Egypt). Ids without a label are
 --          absent; an entity without aliases has nulls for them and their words. Sorted by
 --          id.
+--          The labels and aliases in $lang and the other names of entities with aliases in it
+--          come from the tables of the attached database `kgdiff_export_names`, built for
+--          $lang beforehand (kgdiff/export/words/names_cache.py).
 -- params: $ids (VARCHAR[]); $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR).
---         Reads the views `labels`, `entities`, `statements` and `snapshots`.
+--         Reads the views `entities`, `statements` and `snapshots` and the tables
+--         `kgdiff_export_names.in_lang` and `kgdiff_export_names.other_names`.
 WITH
+-- each id's label as the macro `entity_labels` (sql/labels/entity_labels.sql) chooses it, from
+-- the labels in $lang kept for the export: the snapshot $snapshot first, then the nearest
+-- earlier one, then the nearest later one
+anchor AS (
+    SELECT coalesce(
+        (SELECT s.date FROM snapshots AS s WHERE s.name = $snapshot),
+        (SELECT max(s.date) FROM snapshots AS s)
+    ) AS day
+),
 named AS MATERIALIZED (
-    SELECT id, label, label_snapshot
-    FROM entity_labels(CAST($ids AS VARCHAR[]), label_snapshot := $snapshot, label_lang := $lang)
+    SELECT
+        l.qid AS id,
+        arg_min(l.value, (r.tier, r.distance, l.snapshot)) AS label,
+        arg_min(l.snapshot, (r.tier, r.distance, l.snapshot)) AS label_snapshot
+    FROM kgdiff_export_names.in_lang AS l
+    JOIN snapshots AS s ON s.name = l.snapshot
+    CROSS JOIN anchor AS a
+    CROSS JOIN LATERAL (
+        SELECT
+            CASE WHEN l.snapshot = $snapshot THEN 0 WHEN s.date <= a.day THEN 1 ELSE 2 END AS tier,
+            abs(s.date - a.day) AS distance
+    ) AS r
+    WHERE l.kind = 'label' AND l.qid IN (SELECT unnest(CAST($ids AS VARCHAR[])))
+    GROUP BY l.qid
 ),
 neighbours AS (
     SELECT
@@ -33,15 +58,12 @@ neighbours AS (
         lead(name) OVER (ORDER BY date, name) AS after
     FROM snapshots
 ),
--- the rows in $lang the aliases, their neighbours' aliases and the namesakes are read from, in
--- one scan of `labels` instead of three (each cost ~2 s at 3 × 5 M statements, however few
--- the ids: the ids' filter reaches the files only as a range)
+-- the rows in $lang the aliases, their neighbours' aliases and the namesakes are read from
 in_lang AS MATERIALIZED (
     SELECT l.snapshot, l.qid, l.kind, l.value, l.ordinal
-    FROM labels AS l
-    WHERE l.lang = $lang
-      AND ((l.kind = 'alias' AND l.qid IN (SELECT id FROM named))
-           OR (l.kind = 'label' AND l.snapshot IN (SELECT DISTINCT label_snapshot FROM named)))
+    FROM kgdiff_export_names.in_lang AS l
+    WHERE (l.kind = 'alias' AND l.qid IN (SELECT id FROM named))
+       OR (l.kind = 'label' AND l.snapshot IN (SELECT DISTINCT label_snapshot FROM named))
 ),
 found AS (
     SELECT l.qid, l.value, l.ordinal, b.before, b.after
@@ -91,10 +113,9 @@ names_of AS MATERIALIZED (
             CASE WHEN l.kind = 'alias' THEN 'alias' WHEN l.lang = $lang THEN 'own' ELSE 'label' END
                 AS kind,
             l.value
-        FROM labels AS l
+        FROM kgdiff_export_names.other_names AS l
         JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
-        WHERE (l.kind = 'label' OR (l.kind = 'alias' AND l.lang <> $lang))
-          AND l.qid IN (SELECT qid FROM alias_words)
+        WHERE l.qid IN (SELECT qid FROM alias_words)
     )
 ),
 aliases AS (
