@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.paths import SAMPLES, run_kgdiff
 
 
@@ -24,6 +26,34 @@ def test_unusable_store_is_one_line_exit_6(tmp_path: Path) -> None:
     assert result.returncode == 6
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "not-a-dir" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        pytest.param(("snapshots", "--store", "{file}"), {}, id="snapshots"),
+        pytest.param(
+            ("classify", "--cutoff", "2014-01-01", "--store", "{file}"), {}, id="classify"
+        ),
+        pytest.param(("store", "check", "--store", "{file}"), {}, id="store check"),
+        pytest.param(("snapshots",), {"KGDIFF_STORE": "{file}"}, id="from the environment"),
+    ],
+)
+def test_a_store_that_is_a_file_is_a_usage_error(
+    args: tuple[str, ...], env: dict[str, str], tmp_path: Path
+) -> None:
+    """A store path that names a file (a typo, a dump given as --store) is refused, not read
+    as a store without snapshots; the file is left as it was."""
+    file = tmp_path / "dump.json"
+    file.write_text("not a store")
+    words = [word.replace("{file}", str(file)) for word in args]
+    result = run_kgdiff(*words, env={k: v.replace("{file}", str(file)) for k, v in env.items()})
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"error: store {file} is a file, not a folder: give --store (or $KGDIFF_STORE) the "
+        "folder the store is in, or one to make it in\n"
+    )
+    assert file.read_text() == "not a store" and sorted(tmp_path.iterdir()) == [file]
 
 
 def test_snapshots_list_show_and_remove(tmp_path: Path) -> None:

@@ -119,9 +119,17 @@ class StoreLayout:
 
     @classmethod
     def resolve(cls, store: str | Path | None) -> StoreLayout:
-        """The store from ``--store``, else ``$KGDIFF_STORE``, else ``./kgdiff-data``."""
+        """The store from ``--store``, else ``$KGDIFF_STORE``, else ``./kgdiff-data``; a
+        usage error where that path is a file (every command would otherwise call it a store
+        with no snapshots, or fail on a path inside it)."""
         chosen = store or os.environ.get(STORE_ENV) or DEFAULT_STORE
-        return cls(Path(chosen).expanduser().resolve())
+        root = Path(chosen).expanduser().resolve()
+        if root.exists() and not root.is_dir():
+            raise UsageError(
+                f"store {root} is a file, not a folder: give --store (or ${STORE_ENV}) the "
+                "folder the store is in, or one to make it in"
+            )
+        return cls(root)
 
     @property
     def catalog(self) -> Path:
