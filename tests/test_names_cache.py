@@ -1,34 +1,38 @@
 """The names an export reads come from tables it builds once (kgdiff/export/words/names_cache.py):
-built for the language asked and the store as it is, built again when either differs, and
-gone when the export ends."""
+one database per language, built for the store as it is and built again when it changed, kept
+while an export runs and gone once the last export on the store ends."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
+
 import kgdiff
 from kgdiff.export.benchmark import export_benchmark
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.words.names import Names
-from kgdiff.export.words.names_cache import DATABASE, ensure_names_cache
+from kgdiff.export.words.names_cache import ensure_names_cache, names_database, names_kept
 from tests.benchmark_exports import CUTOFF
 
 IDS = ["Q183", "Q30", "Q76"]
 
 
-def _attached(connection: object) -> bool:
-    query = "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?"
-    return bool(connection.execute(query, [DATABASE]).fetchone()[0])  # type: ignore[attr-defined]
+def _attached(connection: duckdb.DuckDBPyConnection) -> set[str]:
+    rows = connection.execute("SELECT database_name FROM duckdb_databases()").fetchall()
+    return {str(name) for (name,) in rows if str(name).startswith("kgdiff_export_names")}
 
 
-def test_names_in_another_language_are_read_in_it(export_demo_store: Path) -> None:
+def test_each_language_has_its_own_names(export_demo_store: Path) -> None:
     with kgdiff.open(export_demo_store).connection() as connection:
         english = Names.read(connection, IDS, "wd-2014-10", "en")
         german = Names.read(connection, IDS, "wd-2014-10", "de")
         again = Names.read(connection, IDS, "wd-2014-10", "en")
+        assert {names_database("en"), names_database("de")} <= _attached(connection)
     assert english.label("Q183") == "Germany"
     assert german.label("Q183") == "Deutschland"
     assert [again.label(qid) for qid in IDS] == [english.label(qid) for qid in IDS]
+    assert names_database("zh-hant") == "kgdiff_export_names_zh_hant"
 
 
 def test_tables_built_for_another_store_are_built_again(export_demo_store: Path) -> None:
@@ -36,22 +40,26 @@ def test_tables_built_for_another_store_are_built_again(export_demo_store: Path)
     not read: what they hold is replaced."""
     with kgdiff.open(export_demo_store).connection() as connection:
         truth = Names.read(connection, IDS, "wd-2014-10", "en")
-        connection.execute(f"UPDATE {DATABASE}.in_lang SET value = 'Atlantis' WHERE kind = 'label'")
-        connection.execute(f"UPDATE {DATABASE}.cache_key SET tag = 'another store'")
-        ensure_names_cache(connection, "en")
+        database = ensure_names_cache(connection, "en")
+        connection.execute(f"UPDATE {database}.in_lang SET value = 'Atlantis' WHERE kind = 'label'")
+        connection.execute(f"UPDATE {database}.cache_key SET tag = 'another store'")
         found = Names.read(connection, IDS, "wd-2014-10", "en")
     assert [found.label(qid) for qid in IDS] == [truth.label(qid) for qid in IDS]
     assert "Atlantis" not in [truth.label(qid) for qid in IDS]
 
 
-def test_the_export_leaves_no_names_tables(export_demo_store: Path, tmp_path: Path) -> None:
-    """A long-lived process (the service, a notebook) does not keep them after an export."""
+def test_the_last_export_to_end_detaches_the_names(export_demo_store: Path, tmp_path: Path) -> None:
+    """A long-lived process (the service, a notebook) does not keep them after its exports;
+    an export still running on the store's database keeps them when another ends."""
     kg = kgdiff.open(export_demo_store)
     with kg.connection() as connection:
         Names.read(connection, IDS, "wd-2014-10", "en")
-        assert _attached(connection)
+        assert names_database("en") in _attached(connection)
     request = BenchmarkRequest(cutoff=CUTOFF, configs=("qa",))
-    done = export_benchmark(kg, request, tmp_path / "bench")
+    with names_kept(kgdiff.open(export_demo_store), "en"):  # another export, still running
+        done = export_benchmark(kg, request, tmp_path / "bench")
+        with kg.connection() as connection:
+            assert names_database("en") in _attached(connection)
     assert sum(done.configs["qa"].values()) > 0
     with kg.connection() as connection:
-        assert not _attached(connection)
+        assert names_database("en") not in _attached(connection)

@@ -41,7 +41,7 @@ from kgdiff.export.rules.salience import Salience, check_salience
 from kgdiff.export.tasks.writer import write_tasks
 from kgdiff.export.temporal.config import read_dated, temporal_config
 from kgdiff.export.updates.config import read_updates, updates_config
-from kgdiff.export.words.names_cache import release_names_cache
+from kgdiff.export.words.names_cache import names_kept
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.store.snapshots import list_snapshots
@@ -250,7 +250,7 @@ def export_benchmark(
     if "multi_hop" in configs:
         check_chain_date(kg, request, dates)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
-    with bounded_duckdb(kg, duckdb_memory(kg)):
+    with bounded_duckdb(kg, duckdb_memory(kg)), names_kept(kg, request.lang):
         groups = classified_groups(kg, request, dates, catalogue)
         try:
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
@@ -261,7 +261,6 @@ def export_benchmark(
             written = write_dataset(out, built, facts, force, finish)
         finally:
             groups.ahead.close()
-            release_names_cache(kg)
     notes = tuple(note for config in written for note in config.notes)
     records = {config.name: config.records() for config in written}
     return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)

@@ -20,11 +20,11 @@
 --          absent; an entity without aliases has nulls for them and their words. Sorted by
 --          id.
 --          The labels and aliases in $lang and the other names of entities with aliases in it
---          come from the tables of the attached database `kgdiff_export_names`, built for
---          $lang beforehand (kgdiff/export/words/names_cache.py).
--- params: $ids (VARCHAR[]); $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR).
---         Reads the views `entities`, `statements` and `snapshots` and the tables
---         `kgdiff_export_names.in_lang` and `kgdiff_export_names.other_names`.
+--          come from the tables of {{@names}}, the attached database of $lang built
+--          beforehand (kgdiff/export/words/names_cache.py).
+-- params: $ids (VARCHAR[]); $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR);
+--         {{@names}} (the attached database). Reads the views `entities`, `statements` and
+--         `snapshots` and the tables `in_lang` and `other_names` of {{@names}}.
 WITH
 -- each id's label as the macro `entity_labels` (sql/labels/entity_labels.sql) chooses it, from
 -- the labels in $lang kept for the export: the snapshot $snapshot first, then the nearest
@@ -40,7 +40,7 @@ named AS MATERIALIZED (
         l.qid AS id,
         arg_min(l.value, (r.tier, r.distance, l.snapshot)) AS label,
         arg_min(l.snapshot, (r.tier, r.distance, l.snapshot)) AS label_snapshot
-    FROM kgdiff_export_names.in_lang AS l
+    FROM {{@names}}.in_lang AS l
     JOIN snapshots AS s ON s.name = l.snapshot
     CROSS JOIN anchor AS a
     CROSS JOIN LATERAL (
@@ -61,7 +61,7 @@ neighbours AS (
 -- the rows in $lang the aliases, their neighbours' aliases and the namesakes are read from
 in_lang AS MATERIALIZED (
     SELECT l.snapshot, l.qid, l.kind, l.value, l.ordinal
-    FROM kgdiff_export_names.in_lang AS l
+    FROM {{@names}}.in_lang AS l
     WHERE (l.kind = 'alias' AND l.qid IN (SELECT id FROM named))
        OR (l.kind = 'label' AND l.snapshot IN (SELECT DISTINCT label_snapshot FROM named))
 ),
@@ -113,7 +113,7 @@ names_of AS MATERIALIZED (
             CASE WHEN l.kind = 'alias' THEN 'alias' WHEN l.lang = $lang THEN 'own' ELSE 'label' END
                 AS kind,
             l.value
-        FROM kgdiff_export_names.other_names AS l
+        FROM {{@names}}.other_names AS l
         JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
         WHERE l.qid IN (SELECT qid FROM alias_words)
     )

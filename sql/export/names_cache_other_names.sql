@@ -4,10 +4,11 @@
 --          with an alias in $lang in some snapshot (what tells which of those aliases name the
 --          entity: docs/benchmark-export.md#answers-and-aliases), in every snapshot. Kept
 --          beside `in_lang` (sql/export/names_cache_in_lang.sql, which it reads) in the
---          attached in-memory database `kgdiff_export_names`.
--- params: $lang (VARCHAR). Reads the view `labels` and the table `kgdiff_export_names.in_lang`.
-CREATE OR REPLACE TABLE kgdiff_export_names.other_names AS
+--          attached in-memory database {{@names}} of $lang.
+-- params: $lang (VARCHAR); {{@names}} (the attached database). Reads the view `labels` and
+--         the table `in_lang` of {{@names}}.
+CREATE OR REPLACE TABLE {{@names}}.other_names AS
 SELECT l.snapshot, l.qid, l.kind, l.lang, l.value
 FROM labels AS l
 WHERE (l.kind = 'label' OR (l.kind = 'alias' AND l.lang <> $lang))
-  AND l.qid IN (SELECT qid FROM kgdiff_export_names.in_lang WHERE kind = 'alias');
+  AND l.qid IN (SELECT qid FROM {{@names}}.in_lang WHERE kind = 'alias');

@@ -22,7 +22,7 @@ import pyarrow as pa
 from kgdiff.export.words.names import Names, name_of_row
 from kgdiff.export.words.names_cache import ensure_names_cache
 from kgdiff.query.graph import KnowledgeGraph
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, render
 from kgdiff.valuetext import is_entity
 
 CHUNK = 50_000
@@ -78,8 +78,8 @@ def named_chunks(
         return
     params = {"ids": wanted, "snapshot": snapshot, "lang": lang}
     with kg.connection() as connection, kg.connection() as beside:
-        ensure_names_cache(connection, lang)
-        result = connection.execute(load_sql("export/entity_names"), params)
+        names = ensure_names_cache(connection, lang)
+        result = connection.execute(render("export/entity_names", names=names), params)
         leads = _Leads(beside, wanted, f"{lang}wiki")
         del wanted, params
         for batch in _batches(result):

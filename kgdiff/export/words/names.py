@@ -19,7 +19,7 @@ from kgdiff.export.words.alias_names import OtherNames, naming_aliases
 from kgdiff.export.words.answer_hygiene import has_words
 from kgdiff.export.words.names_cache import ensure_names_cache
 from kgdiff.export.words.option_kinds import value_kinds, wanted_kinds
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, render
 from kgdiff.valuetext import in_language, is_entity, text_language, value_texts
 
 
@@ -64,8 +64,8 @@ class Names:
         the lead of its article on ``<lang>wiki`` when the store has one."""
         wanted = sorted({value for value in ids if is_entity(value)})
         params = {"ids": wanted, "snapshot": snapshot, "lang": lang}
-        ensure_names_cache(connection, lang)
-        rows = connection.execute(load_sql("export/entity_names"), params).fetchall()
+        names = ensure_names_cache(connection, lang)
+        rows = connection.execute(render("export/entity_names", names=names), params).fetchall()
         leads = _leads(connection, [row[0] for row in rows], f"{lang}wiki")
         return cls({row[0]: name_of_row(row, leads.get(row[0])) for row in rows})
 
