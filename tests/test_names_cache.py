@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import export_benchmark
@@ -14,6 +15,7 @@ from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.names_cache import ensure_names_cache, names_database, names_kept
 from tests.benchmark_exports import CUTOFF
+from tests.built_once import private_copy
 
 IDS = ["Q183", "Q30", "Q76"]
 
@@ -63,3 +65,17 @@ def test_the_last_export_to_end_detaches_the_names(export_demo_store: Path, tmp_
     assert sum(done.configs["qa"].values()) > 0
     with kg.connection() as connection:
         assert names_database("en") not in _attached(connection)
+
+
+def test_a_store_gone_meanwhile_leaves_the_exports_own_error(
+    pristine_demo: Path, tmp_path: Path
+) -> None:
+    """An export that fails because its store went away reports that, not the names'
+    detaching, which has nothing left to free."""
+    store = private_copy(pristine_demo, tmp_path / "store")
+    kg = kgdiff.open(store)
+    with pytest.raises(RuntimeError, match="the export's own error"), names_kept(kg, "en"):
+        with kg.connection() as connection:
+            Names.read(connection, IDS, "wd-2014-10", "en")
+        (store / "kg.duckdb").unlink()
+        raise RuntimeError("the export's own error")

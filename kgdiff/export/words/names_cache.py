@@ -78,5 +78,14 @@ def names_kept(kg: KnowledgeGraph, lang: str) -> Iterator[None]:
             _kept[key] -= 1
             if _kept[key] <= 0:
                 del _kept[key]
-                with kg.connection() as connection:
-                    connection.execute(f'DETACH DATABASE IF EXISTS "{key[1]}"')
+                _detach(kg, key[1])
+
+
+def _detach(kg: KnowledgeGraph, database: str) -> None:
+    """Detach ``database``; where the catalog cannot be opened any more (removed while the
+    export failed) there is nothing to free, and the export's own error is the one to show."""
+    try:
+        with kg.connection() as connection:
+            connection.execute(f'DETACH DATABASE IF EXISTS "{database}"')
+    except (duckdb.Error, OSError):
+        pass
