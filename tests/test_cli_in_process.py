@@ -21,7 +21,7 @@ from tests.paths import ROOT, SAMPLES, plain_env, run_kgdiff
         pytest.param(("snapshots", "--store", "{missing}"), id="empty store"),
         pytest.param(("classify", "--no-such-option"), id="usage error"),
         pytest.param(("classify", "--cutoff", "2014-13-01", "--store", "{missing}"), id="bad date"),
-        pytest.param(("snapshots", "--store", str(SAMPLES / "README.md")), id="store is a file"),
+        pytest.param(("snapshots", "--store", str(SAMPLES / "NOTICE")), id="store is a file"),
         pytest.param(("--version",), id="version"),
     ],
 )
@@ -36,7 +36,9 @@ def test_in_process_and_in_a_process_answer_alike(args: tuple[str, ...], tmp_pat
     assert (here.returncode, here.stdout, here.stderr) == (there.returncode, *named)
 
 
-def test_consoles_fixed_by_the_tests_environment_do_not_leak_into_a_command() -> None:
+def test_consoles_fixed_by_the_tests_environment_do_not_leak_into_a_command(
+    tmp_path: Path,
+) -> None:
     """Where the test's process was started with COLUMNS set (as CI may start it), rich fixed
     the width of kgdiff's consoles at import; a command run here still writes as a new process
     in the command's own environment does, and the consoles are as they were afterwards."""
@@ -47,7 +49,7 @@ def test_consoles_fixed_by_the_tests_environment_do_not_leak_into_a_command() ->
     try:
         for console in consoles:
             console._width = 37  # what Console() builds under COLUMNS=37
-        words = ["snapshots", "--store", str(SAMPLES / "README.md")]
+        words = ["snapshots", "--store", str(tmp_path / "a store not made yet")]
         here = run_in_process(words, plain_env(), ROOT)
         there = run_kgdiff(*words, process=True)
         assert len(max(here.stdout.splitlines(), key=len)) > 37

@@ -35,21 +35,23 @@ anchor AS (
         (SELECT max(s.date) FROM snapshots AS s)
     ) AS day
 ),
-named AS MATERIALIZED (
+labelled AS (
     SELECT
-        l.qid AS id,
-        arg_min(l.value, (r.tier, r.distance, l.snapshot)) AS label,
-        arg_min(l.snapshot, (r.tier, r.distance, l.snapshot)) AS label_snapshot
+        l.qid, l.value, l.snapshot,
+        CASE WHEN l.snapshot = $snapshot THEN 0 WHEN s.date <= a.day THEN 1 ELSE 2 END AS tier,
+        abs(s.date - a.day) AS distance
     FROM {{@names}}.in_lang AS l
     JOIN snapshots AS s ON s.name = l.snapshot
     CROSS JOIN anchor AS a
-    CROSS JOIN LATERAL (
-        SELECT
-            CASE WHEN l.snapshot = $snapshot THEN 0 WHEN s.date <= a.day THEN 1 ELSE 2 END AS tier,
-            abs(s.date - a.day) AS distance
-    ) AS r
     WHERE l.kind = 'label' AND l.qid IN (SELECT unnest(CAST($ids AS VARCHAR[])))
-    GROUP BY l.qid
+),
+named AS MATERIALIZED (
+    SELECT
+        qid AS id,
+        arg_min(value, (tier, distance, snapshot)) AS label,
+        arg_min(snapshot, (tier, distance, snapshot)) AS label_snapshot
+    FROM labelled
+    GROUP BY qid
 ),
 neighbours AS (
     SELECT

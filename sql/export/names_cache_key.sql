@@ -1,7 +1,7 @@
 -- name: names_cache_key
 -- purpose: What the names' tables of the attached database {{@names}} were built from: the
---          store's fingerprint $tag (sql/query/store_tag.sql) and the language $lang; a naming
---          query on a store whose fingerprint differs builds them again.
--- params: $tag (VARCHAR); $lang (VARCHAR); {{@names}} (the attached database).
+--          store's fingerprint $tag (sql/query/store_tag.sql); a naming query on a store whose
+--          fingerprint differs builds them again.
+-- params: $tag (VARCHAR); {{@names}} (the attached database).
 CREATE OR REPLACE TABLE {{@names}}.cache_key AS
-SELECT CAST($tag AS VARCHAR) AS tag, CAST($lang AS VARCHAR) AS lang;
+SELECT CAST($tag AS VARCHAR) AS tag;
