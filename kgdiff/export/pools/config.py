@@ -128,8 +128,8 @@ def _asked_subjects(
     for state in POOLS_SPLITS:
         rows = every.filter(pl.col("state") == state)
         rows = changing_years(rows, gone, catalogue, dropped[state])
-        asked = asked_subjects(rows, subjects, salience, catalogue, dropped[state])
-        kept.append(asked.drop(*NAMING, "subject_ended"))
+        unnamed = (*NAMING, "subject_ended")  # the records take them from the setting
+        kept.append(asked_subjects(rows, subjects, salience, catalogue, dropped[state], unnamed))
     return pl.concat(kept).sort("group_id", "year") if kept else every
 
 

@@ -211,6 +211,48 @@ def subject_reason(salience: Salience) -> pl.Expr:
     )
 
 
+REASON_COLUMNS = (
+    "subject", "subject_label", "sitelinks", "popularity", "subject_classes", "subject_located",
+    "subject_outranked",
+)  # fmt: skip
+"""The columns of :data:`SUBJECT_SCHEMA` that :func:`subject_reason` reads."""
+
+
+def pair_reasons(
+    pairs: pl.DataFrame, facts: pl.DataFrame, salience: Salience, catalogue: RelationCatalogue
+) -> pl.DataFrame:
+    """Each distinct (``subject``, ``pid``) of ``pairs`` with ``_subject_reason``
+    (:func:`subject_reason`): the reason depends on the subject and the relation alone, so it
+    is worked out once per pair, from the facts' columns it reads (a group's years, a group's
+    statements would repeat them)."""
+    slim = facts.select([name for name in REASON_COLUMNS if name in facts.columns])
+    joined = pairs.select("subject", "pid").unique(maintain_order=True)
+    joined = joined.join(slim, on="subject", how="left", maintain_order="left")
+    joined = joined.join(_not_asked(catalogue), on="pid", how="left", maintain_order="left")
+    joined = joined.with_columns(
+        pl.col("_not_asked_of").fill_null(pl.lit([], _TEXTS)),
+        pl.col("subject_classes").fill_null(pl.lit([], _TEXTS)),
+        pl.col("_places_only", "subject_located", "subject_outranked").fill_null(False),
+    )
+    return joined.select("subject", "pid", subject_reason(salience).alias("_subject_reason"))
+
+
+def _with_facts(rows: pl.DataFrame, facts: pl.DataFrame, drop: Sequence[str]) -> pl.DataFrame:
+    """``rows`` with the columns of ``facts`` a record keeps (not those only the reason
+    reads, nor ``drop``), in their order."""
+    marks = ("subject_classes", "sitelinks", "subject_located", "subject_outranked")
+    kept = [name for name in facts.columns if name not in (*marks, *drop)]
+    return rows.join(facts.select(kept), on="subject", how="left", maintain_order="left")
+
+
+def _joined_reasons(rows: pl.DataFrame, reasons: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` with the ``_subject_reason`` of their pair (a row without a subject is
+    unlabelled, as its pair's null is)."""
+    return rows.join(
+        reasons, on=["subject", "pid"], how="left", nulls_equal=True, maintain_order="left"
+    )
+
+
 def with_subject_reason(
     rows: pl.DataFrame,
     facts: pl.DataFrame,
@@ -220,16 +262,9 @@ def with_subject_reason(
 ) -> pl.DataFrame:
     """``rows`` (``subject``, ``pid``) with the columns of :data:`SUBJECT_SCHEMA` (less
     ``drop``) and ``_subject_reason`` (:func:`subject_reason`), in their order."""
-    joined = rows.join(facts, on="subject", how="left", maintain_order="left")
-    joined = joined.join(_not_asked(catalogue), on="pid", how="left", maintain_order="left")
-    joined = joined.with_columns(
-        pl.col("_not_asked_of").fill_null(pl.lit([], _TEXTS)),
-        pl.col("subject_classes").fill_null(pl.lit([], _TEXTS)),
-        pl.col("_places_only", "subject_located", "subject_outranked").fill_null(False),
-    )
-    joined = joined.with_columns(subject_reason(salience).alias("_subject_reason"))
-    marks = ("_places_only", "subject_located", "subject_outranked")
-    return joined.drop("_not_asked_of", "subject_classes", "sitelinks", *marks, *drop)
+    reasons = pair_reasons(rows, facts, salience, catalogue)
+    joined = _with_facts(rows, facts, drop)
+    return _joined_reasons(joined, reasons)
 
 
 def asked_subjects(
@@ -241,12 +276,15 @@ def asked_subjects(
     drop: Sequence[str] = (),
 ) -> pl.DataFrame:
     """The rows of ``rows`` whose subject is asked about, with its label and popularity
-    (less ``drop``); the others counted per reason in ``tally``."""
-    reasoned = with_subject_reason(rows, facts, salience, catalogue, drop)
+    (less ``drop``); the others counted per reason in ``tally``. The facts are joined to the
+    rows kept alone (a pools export's years of every group, most of them not asked)."""
+    reasons = pair_reasons(rows, facts, salience, catalogue)
+    reasoned = _joined_reasons(rows, reasons)
     counted = reasoned.drop_nulls("_subject_reason").group_by("_subject_reason").len()
     for reason, count in counted.iter_rows():
         tally[reason] = tally.get(reason, 0) + count
-    return reasoned.filter(pl.col("_subject_reason").is_null()).drop("_subject_reason")
+    kept = reasoned.filter(pl.col("_subject_reason").is_null()).drop("_subject_reason")
+    return _with_facts(kept, facts, drop)
 
 
 def subject_reason_of(
