@@ -276,8 +276,8 @@ def asked_subjects(
     drop: Sequence[str] = (),
 ) -> pl.DataFrame:
     """The rows of ``rows`` whose subject is asked about, with its label and popularity
-    (less ``drop``); the others counted per reason in ``tally``. The facts are joined to the
-    rows kept alone (a pools export's years of every group, most of them not asked)."""
+    (less ``drop``); the others counted per reason in ``tally``. The facts a record reads are
+    joined to the rows kept alone."""
     reasons = pair_reasons(rows, facts, salience, catalogue)
     reasoned = _joined_reasons(rows, reasons)
     counted = reasoned.drop_nulls("_subject_reason").group_by("_subject_reason").len()
