@@ -15,10 +15,12 @@ import pytest
 
 import kgdiff
 from kgdiff.errors import UsageError
+from kgdiff.export import benchmark
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.core.seeded import seeded_rank
 from kgdiff.export.inputs.groups import classified_groups
+from kgdiff.export.pools import ranges
 from kgdiff.export.pools.asked import changing_years, gone_years
 from kgdiff.export.pools.groups import asked_years, pool_years, read_pool_years
 from kgdiff.export.pools.sample import NOT_SAMPLED, pools_static_policy
@@ -233,3 +235,36 @@ def test_the_command_says_the_static_split_is_a_sample(
     assert done.returncode == 0, done.stderr
     assert "sample" not in done.stdout
     assert build_file(tmp_path / "a")["static_groups"]["kept"] == static
+
+
+@pytest.mark.parametrize("policy", ["balanced", "all"])
+def test_pools_read_a_range_of_subjects_at_a_time_are_the_pools_read_at_once(
+    export_sample_store: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    policy: str,
+) -> None:
+    """A store too large for one range (kgdiff.export.pools.ranges) reads its groups' years
+    range by range, samples on the groups' keys and reads the chosen groups again: the same
+    records, counts and card as every group read at once (and read ahead)."""
+    at_once: BenchmarkExport = request.getfixturevalue(
+        "balanced" if policy == "balanced" else "every"
+    )
+    monkeypatch.setattr(ranges, "RANGE_GROUPS", 40)
+    monkeypatch.setattr(benchmark, "READ_AHEAD_MAX_STATEMENTS", 0)
+    said: list[str] = []
+    fields: dict[str, Any] = {"cutoff": CUTOFF, **WINDOW, "pools_static": policy}
+    out = tmp_path / "bench"
+    ranged = benchmark.export_benchmark(
+        kgdiff.open(export_sample_store), BenchmarkRequest(**fields), out, on_step=said.append
+    )
+    steps = [line for line in said if line.startswith("pools: the groups of subjects")]
+    assert len(steps) > 3 and steps[-1].endswith(f"({len(steps)} of {len(steps)})")
+    data = {name: body for name, body in file_bytes(out).items() if name.startswith("data/")}
+    assert data and data == {
+        name: body for name, body in file_bytes(at_once.out).items() if name.startswith("data/")
+    }
+    assert build_file(out) == build_file(at_once.out)
+    assert ranged.configs == at_once.configs and ranged.notes == at_once.notes
+    assert (out / "README.md").read_bytes() == (at_once.out / "README.md").read_bytes()

@@ -42,6 +42,10 @@ class ReadAhead:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgdiff-read")
         self._reads[name] = self._pool.submit(self._exclusively, read)
 
+    def submitted(self, name: str) -> bool:
+        """Whether the read ``name`` was submitted and not taken yet."""
+        return name in self._reads
+
     def take(self, name: str, read: Callable[[], Any]) -> Any:
         """The result of the read ``name`` (its error, if it failed), or of ``read`` now when
         none was submitted."""

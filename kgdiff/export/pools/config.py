@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import polars as pl
@@ -19,21 +20,18 @@ from kgdiff.export.core.drop_counts import NO_SPLIT, split_tallies
 from kgdiff.export.core.seeded import seeded_rank
 from kgdiff.export.dataset.frame_chunks import balance_truth_frame, frame_chunks
 from kgdiff.export.dataset.schema import POOLS_SCHEMA
-from kgdiff.export.inputs.contexts import subject_popularity
 from kgdiff.export.inputs.groups import Groups
-from kgdiff.export.pools.asked import changing_years, gone_years
 from kgdiff.export.pools.frames import PoolsSetting, pools_frame
-from kgdiff.export.pools.groups import (
-    PoolYears,
-    asked_years,
-    groups_by_snapshot,
-    pool_years,
-    read_note,
-    read_pool_years,
-    states,
-    substantive_states,
-)
+from kgdiff.export.pools.groups import PoolYears, pool_years, read_note, read_pool_years
 from kgdiff.export.pools.held import read_held_values
+from kgdiff.export.pools.ranges import (
+    NAMING,
+    POOLS_SPLITS,
+    AskedPools,
+    PoolsRead,
+    first_pass,
+    second_pass,
+)
 from kgdiff.export.pools.sample import (
     NOT_SAMPLED,
     StaticSample,
@@ -42,10 +40,8 @@ from kgdiff.export.pools.sample import (
 )
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import existence_ids, read_existence
-from kgdiff.export.rules.salience import Salience, asked_subjects, with_standing
 from kgdiff.query.graph import KnowledgeGraph
 
-POOLS_SPLITS = ("dynamic", "static")
 POOLS_DESCRIPTION = (
     "ChroKnowBench's chronological object pools: per (subject, property) group, the objects"
     " that may be valid in each year of the window (valid time, read from the latest"
@@ -58,32 +54,6 @@ POOLS_DESCRIPTION = (
     " `kgdiff score --config pools` (ChroKnowBench's known / unknown / cut-off / partial-known"
     " patterns)."
 )
-
-
-NAMING = ("subject_label", "subject_phrase", "subject_plural", "popularity", "subject_needles")
-"""What a pools record reads of its subject (:class:`~kgdiff.export.pools.frames.PoolsSetting`)."""
-
-
-def _subjects(
-    kg: KnowledgeGraph, groups: Groups, years: pl.DataFrame, request: BenchmarkRequest, dates: Dates
-) -> pl.DataFrame:
-    """The subjects of the asked ``years`` (:func:`~kgdiff.export.rules.salience.with_standing`),
-    named as the export names them (the current snapshot), with their popularity."""
-    frame = groups.frame
-    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    subjects = years.get_column("subject").unique()
-    # the years' objects and the answers (the distractors' pool) named in the same pass
-    objects = years.get_column("objects").explode().drop_nulls()
-    groups.naming.read(
-        snapshot, pl.concat([groups.naming.pairs().get_column("value"), objects]), subjects
-    )
-    entities = groups.naming.subjects(subjects, snapshot)
-    with kg.connection() as connection:
-        wiki = f"{request.lang}wiki"
-        popularity = subject_popularity(
-            connection, kg.layout, subjects.to_list(), wiki, dates.current
-        )
-    return with_standing(entities, popularity)
 
 
 def _setting(
@@ -109,42 +79,6 @@ def _setting(
         existence=existence,
         held=held,
     )
-
-
-def _asked_subjects(
-    every: pl.DataFrame,
-    subjects: pl.DataFrame,
-    request: BenchmarkRequest,
-    catalogue: RelationCatalogue,
-    dropped: dict[str, Counter[str]],
-    gone: pl.DataFrame,
-) -> pl.DataFrame:
-    """The asked years of a relation that changes, of a subject that still existed, whose
-    subject is asked about (:mod:`kgdiff.export.pools.asked`, then
-    :mod:`kgdiff.export.rules.salience`); the others counted per state and reason, before the
-    static groups are sampled."""
-    salience = Salience.of(request)
-    kept = []
-    for state in POOLS_SPLITS:
-        rows = every.filter(pl.col("state") == state)
-        rows = changing_years(rows, gone, catalogue, dropped[state])
-        unnamed = (*NAMING, "subject_ended")  # the records take them from the setting
-        kept.append(asked_subjects(rows, subjects, salience, catalogue, dropped[state], unnamed))
-    return pl.concat(kept).sort("group_id", "year") if kept else every
-
-
-def _unasked_years(
-    years: pl.DataFrame, every: pl.DataFrame, dropped: dict[str, Counter[str]]
-) -> None:
-    """Count the years :func:`read_pool_years` does not ask (empty, filled) in their group's
-    state, or :data:`NO_SPLIT` when none of the group's years is asked."""
-    states_of = every.select("group_id", "state").unique()
-    unasked = years.filter(pl.col("reason").is_not_null()).join(
-        states_of, on="group_id", how="left"
-    )
-    counted = unasked.group_by("state", "reason").len()
-    for state, reason, count in counted.iter_rows():
-        dropped[state or NO_SPLIT][reason] += count
 
 
 def _by_group(years: pl.DataFrame) -> pl.DataFrame:
@@ -201,12 +135,11 @@ def pool_chunks(
 
 def _counts(
     groups: Groups,
-    years: pl.DataFrame,
+    found: AskedPools,
     by_state: dict[str, int],
     sample: StaticSample,
     span: PoolYears,
 ) -> dict[str, Any]:
-    pooled = years.get_column("group_id").n_unique()
     return {
         "years": {"from": span.first, "to": span.last},
         "years_after_the_data": list(span.after_the_data),
@@ -214,11 +147,11 @@ def _counts(
         "groups_by_state": by_state,
         "static_groups": sample.counts(),
         "groups_left_out": {
-            "no_pool": groups.frame.height - pooled,
+            "no_pool": groups.frame.height - found.pooled,
             "relation_not_in_catalogue": groups.uncatalogued(groups.counts),
         },
-        "group_years": years.height,
-        "groups_by_snapshot": groups_by_snapshot(years),
+        "group_years": found.group_years,
+        "groups_by_snapshot": found.snapshots(),
     }
 
 
@@ -245,24 +178,21 @@ def pools_config(
 ) -> ConfigExport:
     """The ``pools`` config of a classification's groups, from init's year to current's."""
     on_step(f"pools: object pools of {groups.frame.height:,} groups")
-    span, years = groups.ahead.take(
-        "pools", lambda: read_pools(kg, groups, request, dates, catalogue)
-    )
+    span = pool_years(dates, kg.answers.span()[1])
+    read = PoolsRead(kg, groups, span, request, dates, catalogue)
     left_out: Counter[str] = Counter()
     dropped = split_tallies((*POOLS_SPLITS, NO_SPLIT), left_out)
-    every = substantive_states(asked_years(years), groups.frame)
-    _unasked_years(years, every, dropped)
-    subjects = _subjects(kg, groups, every, request, dates)
-    gone = gone_years(kg, every)
-    every = _asked_subjects(every, subjects, request, catalogue, dropped, gone)
-    by_state = states(every)
-    asked, sample = sample_static(every, pools_static_policy(request.pools_static), request.seed)
+    found = first_pass(read, dropped, partial(_every_year, read), on_step)
+    keys = found.key_frame()
+    by_state = dict(keys.group_by("state").len().sort("state").iter_rows())
+    chosen, sample = sample_static(keys, pools_static_policy(request.pools_static), request.seed)
     on_step(
         f"pools: {sample.dynamic:,} dynamic groups, {sample.kept:,} of {sample.of:,} static"
         f" groups kept (--pools-static {sample.policy})"
     )
-    if every.height > asked.height:
-        dropped["static"][NOT_SAMPLED] += every.height - asked.height
+    if (unsampled := _years_of(keys) - _years_of(chosen)) > 0:
+        dropped["static"][NOT_SAMPLED] += unsampled
+    asked, subjects = second_pass(read, found, chosen)
     with kg.connection() as connection:
         existence = read_existence(connection, existence_ids(asked, "objects", catalogue))
         held = read_held_values(connection, asked)
@@ -272,11 +202,25 @@ def pools_config(
         for name in POOLS_SPLITS
     }
     counts = {
-        **_counts(groups, years, by_state, sample, span),
+        **_counts(groups, found, by_state, sample, span),
         "left_out": left_out,  # filled as the splits are written
         "dropped": dropped,
     }
     description = POOLS_DESCRIPTION + sample.sentence()
-    read = read_note(groups_by_snapshot(years))
-    notes = tuple(note for note in (sample.note(), read) if note)
+    notes = tuple(note for note in (sample.note(), read_note(found.snapshots())) if note)
     return ConfigExport("pools", POOLS_SCHEMA, splits, counts, description, notes=notes)
+
+
+def _years_of(keys: pl.DataFrame) -> int:
+    """The asked years of the groups of ``keys`` (:meth:`AskedPools.key_frame`)."""
+    return int(keys.get_column("years").cast(pl.Int64()).sum())
+
+
+def _every_year(read: PoolsRead) -> pl.DataFrame | None:
+    """Every group's years as read ahead (``READS_AHEAD`` of :mod:`kgdiff.export.benchmark`),
+    or None when they were not: the first pass then reads them itself."""
+    if not read.groups.ahead.submitted("pools"):
+        return None
+    args = (read.kg, read.groups, read.request, read.dates, read.catalogue)
+    years: pl.DataFrame = read.groups.ahead.take("pools", partial(read_pools, *args))[1]
+    return years
