@@ -22,7 +22,13 @@ from kgdiff.export.dataset.frame_chunks import balance_truth_frame, frame_chunks
 from kgdiff.export.dataset.schema import POOLS_SCHEMA
 from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.pools.frames import PoolsSetting, pools_frame
-from kgdiff.export.pools.groups import PoolYears, pool_years, read_note, read_pool_years
+from kgdiff.export.pools.groups import (
+    PoolYears,
+    pool_years,
+    read_note,
+    read_pool_years,
+    states,
+)
 from kgdiff.export.pools.held import read_held_values
 from kgdiff.export.pools.ranges import (
     NAMING,
@@ -184,7 +190,7 @@ def pools_config(
     dropped = split_tallies((*POOLS_SPLITS, NO_SPLIT), left_out)
     found = first_pass(read, dropped, partial(_every_year, read), on_step)
     keys = found.key_frame()
-    by_state = dict(keys.group_by("state").len().sort("state").iter_rows())
+    by_state = states(keys)
     chosen, sample = sample_static(keys, pools_static_policy(request.pools_static), request.seed)
     on_step(
         f"pools: {sample.dynamic:,} dynamic groups, {sample.kept:,} of {sample.of:,} static"
