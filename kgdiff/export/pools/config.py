@@ -35,6 +35,7 @@ from kgdiff.export.pools.ranges import (
     POOLS_SPLITS,
     AskedPools,
     PoolsRead,
+    asked_year_count,
     first_pass,
     second_pass,
 )
@@ -196,7 +197,7 @@ def pools_config(
         f"pools: {sample.dynamic:,} dynamic groups, {sample.kept:,} of {sample.of:,} static"
         f" groups kept (--pools-static {sample.policy})"
     )
-    if (unsampled := _years_of(keys) - _years_of(chosen)) > 0:
+    if (unsampled := asked_year_count(keys) - asked_year_count(chosen)) > 0:
         dropped["static"][NOT_SAMPLED] += unsampled
     asked, subjects = second_pass(read, found, chosen)
     with kg.connection() as connection:
@@ -215,11 +216,6 @@ def pools_config(
     description = POOLS_DESCRIPTION + sample.sentence()
     notes = tuple(note for note in (sample.note(), read_note(found.snapshots())) if note)
     return ConfigExport("pools", POOLS_SCHEMA, splits, counts, description, notes=notes)
-
-
-def _years_of(keys: pl.DataFrame) -> int:
-    """The asked years of the groups of ``keys`` (:meth:`AskedPools.key_frame`)."""
-    return int(keys.get_column("years").cast(pl.Int64()).sum())
 
 
 def _every_year(read: PoolsRead) -> pl.DataFrame | None:

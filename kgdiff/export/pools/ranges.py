@@ -75,6 +75,11 @@ class AskedPools:
         return dict(sorted(self.by_snapshot.items(), key=lambda item: (-item[1], item[0])))
 
 
+def asked_year_count(keys: pl.DataFrame) -> int:
+    """The asked years of the groups of ``keys`` (:meth:`AskedPools.key_frame`)."""
+    return int(keys.get_column("years").cast(pl.Int64()).sum())
+
+
 def subject_bounds(frame: pl.DataFrame, size: int) -> list[tuple[str, str]]:
     """The first and last subject of each range of whole subjects of ``frame``, in subject
     order, each of about ``size`` groups."""
@@ -236,7 +241,7 @@ def second_pass(
     years = read_pool_years(read.kg, part, read.span, read.request)
     recount: Tallies = {name: Counter() for name in (*POOLS_SPLITS, NO_SPLIT)}
     rows, subjects = read.asked(part, years, recount, objects=True)
-    expected = int(chosen.get_column("years").cast(pl.Int64()).sum())
+    expected = asked_year_count(chosen)
     if rows.height != expected:
         raise RuntimeError(
             f"pools: the chosen groups' years read again gave {rows.height:,} asked years,"
