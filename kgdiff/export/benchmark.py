@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 import kgdiff
+from kgdiff.collector import bulk_allocations
 from kgdiff.errors import UsageError
 from kgdiff.export.audit.report import AuditReport
 from kgdiff.export.audit.run import audit_export
@@ -250,7 +251,11 @@ def export_benchmark(
     if "multi_hop" in configs:
         check_chain_date(kg, request, dates)
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
-    with bounded_duckdb(kg, duckdb_memory(kg)), names_kept(kg, request.lang):
+    with (
+        bulk_allocations(),
+        bounded_duckdb(kg, duckdb_memory(kg)),
+        names_kept(kg, request.lang),
+    ):
         groups = classified_groups(kg, request, dates, catalogue)
         try:
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from kgdiff.collector import bulk_allocations
 from kgdiff.export.audit.coverage import labelled, supported, with_context
 from kgdiff.export.audit.dropped import dropped
 from kgdiff.export.audit.findings import Finding
@@ -164,6 +165,13 @@ def audit_export(
     the audit judge item distractors by their classes and read ``supported``; ``catalogue``,
     the relation catalogue it was made with (by default the shipped one, when the export says
     it used it), the classes a relation's objects are expected of."""
+    with bulk_allocations():
+        return _audit(folder, kg, catalogue)
+
+
+def _audit(
+    folder: Path, kg: KnowledgeGraph | None, catalogue: RelationCatalogue | None
+) -> AuditReport:
     build = read_build(folder)
     notes: list[str] = []
     store = StoreView(kg, build, notes) if kg is not None else None

@@ -1,0 +1,105 @@
+"""The cyclic collector's thresholds during bulk work (kgdiff/collector.py): raised while the
+export and the audit run, put back after, shared by work running in several threads."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import kgdiff
+from kgdiff.collector import BULK_THRESHOLDS, bulk_allocations
+from kgdiff.export.audit.run import audit_export
+from kgdiff.export.benchmark import export_benchmark
+from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from tests.benchmark_exports import CUTOFF, SAMPLES_WINDOW
+
+OWN = (900, 7, 9)
+"""Thresholds of the process's own, neither Python's defaults nor the bulk ones."""
+
+
+@pytest.fixture
+def own_thresholds() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.set_threshold(*OWN)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+@pytest.mark.usefixtures("own_thresholds")
+def test_raised_inside_and_put_back_after_even_on_an_error() -> None:
+    with bulk_allocations():
+        assert gc.get_threshold() == BULK_THRESHOLDS
+        with bulk_allocations():
+            assert gc.get_threshold() == BULK_THRESHOLDS
+        assert gc.get_threshold() == BULK_THRESHOLDS
+    assert gc.get_threshold() == OWN
+    with pytest.raises(RuntimeError), bulk_allocations():
+        raise RuntimeError("the work failed")
+    assert gc.get_threshold() == OWN
+
+
+@pytest.mark.usefixtures("own_thresholds")
+def test_work_in_two_threads_shares_one_raise_until_the_last_ends() -> None:
+    entered, release_first, first_done = threading.Event(), threading.Event(), threading.Event()
+    seen: list[tuple[int, int, int]] = []
+
+    def first() -> None:
+        with bulk_allocations():
+            entered.set()
+            release_first.wait(10)
+        first_done.set()
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert entered.wait(10)
+    with bulk_allocations():
+        release_first.set()
+        assert first_done.wait(10)
+        seen.append(gc.get_threshold())  # the first thread ended: the raise stays
+    thread.join(10)
+    assert seen == [BULK_THRESHOLDS]
+    assert gc.get_threshold() == OWN
+
+
+def _thresholds_at_collections(work: Callable[[], object]) -> list[tuple[int, int, int]]:
+    """The collector's thresholds at the start of each collection while ``work`` runs."""
+    seen: list[tuple[int, int, int]] = []
+
+    def note(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(gc.get_threshold())
+
+    gc.callbacks.append(note)
+    try:
+        work()
+    finally:
+        gc.callbacks.remove(note)
+    return seen
+
+
+@pytest.mark.usefixtures("own_thresholds")
+def test_the_export_and_its_audit_run_with_the_raised_thresholds(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    request = BenchmarkRequest(**{"cutoff": CUTOFF, **SAMPLES_WINDOW, "limit": 5})
+    kg = kgdiff.open(export_sample_store)
+    out = tmp_path / "bench"
+    steps: list[tuple[int, int, int]] = []
+    exported = _thresholds_at_collections(
+        lambda: export_benchmark(
+            kg, request, out, on_step=lambda _: steps.append(gc.get_threshold())
+        )
+    )
+    assert steps[-1] == BULK_THRESHOLDS  # every step after the classification's
+    assert BULK_THRESHOLDS in exported  # at least the collection at its end
+    assert gc.get_threshold() == OWN
+
+    audited = _thresholds_at_collections(lambda: audit_export(out, kg))
+    assert audited and set(audited) == {BULK_THRESHOLDS}
+    assert gc.get_threshold() == OWN
