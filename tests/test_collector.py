@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kgdiff
+from kgdiff.cli import collector_for
 from kgdiff.collector import BULK_THRESHOLDS, bulk_allocations
 from kgdiff.export.audit.run import audit_export
 from kgdiff.export.benchmark import export_benchmark
@@ -64,6 +65,23 @@ def test_work_in_two_threads_shares_one_raise_until_the_last_ends() -> None:
         seen.append(gc.get_threshold())  # the first thread ended: the raise stays
     thread.join(10)
     assert seen == [BULK_THRESHOLDS]
+    assert gc.get_threshold() == OWN
+
+
+@pytest.mark.usefixtures("own_thresholds")
+@pytest.mark.parametrize(
+    ("args", "inside"),
+    [
+        (["ingest", "rdf", "dump.nt"], BULK_THRESHOLDS),
+        (["export", "benchmark"], BULK_THRESHOLDS),
+        (["serve", "--port", "8000"], OWN),
+    ],
+)
+def test_every_command_but_the_service_runs_with_the_raised_thresholds(
+    args: list[str], inside: tuple[int, int, int]
+) -> None:
+    with collector_for(args):
+        assert gc.get_threshold() == inside
     assert gc.get_threshold() == OWN
 
 

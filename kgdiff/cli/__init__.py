@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import AbstractContextManager, nullcontext
 
 import typer
 
 from kgdiff.cli.common import print_library_warnings, run_guarded
 from kgdiff.cli.exit import exit_without_teardown
 from kgdiff.cli.lazy import CommandGroup, build_app
+from kgdiff.collector import bulk_allocations
 from kgdiff.ingest.worker_context import start_worker_server
 from kgdiff.no_pandas import keep_pandas_out
 
@@ -94,6 +96,13 @@ def _run(args: list[str], ingest: bool) -> None:
     app_for(args)()
 
 
+def collector_for(args: list[str]) -> AbstractContextManager[None]:
+    """How Python's cyclic collector runs for the command line ``args``: rarely
+    (:func:`~kgdiff.collector.bulk_allocations`, no collection at the end: the process ends)
+    for every command, which is bulk work, but ``serve``, which runs for days."""
+    return nullcontext() if args[:1] == ["serve"] else bulk_allocations(collect=False)
+
+
 def main() -> None:
     """Entry point of the ``kgdiff`` script."""
     args = sys.argv[1:]
@@ -113,7 +122,8 @@ def main() -> None:
         keep_pandas_out()  # its import cost each process of an ingest 0.8 s (no_pandas.py)
     print_library_warnings()
     try:
-        code = run_guarded(lambda: _run(args, ingest))
+        with collector_for(args):
+            code = run_guarded(lambda: _run(args, ingest))
     except SystemExit as exc:  # how typer ends every command
         if not (ingest and exc.code in (0, None)):
             raise
