@@ -2,8 +2,8 @@
 
 The collector runs its youngest generation every 700 new containers (tuples, lists, dicts,
 objects) and every so often all of them, walking every live object. Work that turns columns
-into millions of short-lived Python lists and tuples (the benchmark export names ~260,000
-entities and builds ~500,000 words lists at 3 × 5 M statements) triggers thousands of young
+into millions of short-lived Python lists and tuples (the benchmark export names ~264,000
+entities and puts ~390,000 values in words at 3 × 5 M statements) triggers thousands of young
 collections and dozens of full ones: 8.3 s of the 3 × 5 M export's main thread went into them,
 7.5 s in 42 full collections; an RDF ingest of the demo's latest snapshot (66 MB of
 N-Triples) spent 6 s of its 19 in them. The objects are freed by reference counting anyway;
