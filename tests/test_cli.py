@@ -56,6 +56,26 @@ def test_a_store_that_is_a_file_is_a_usage_error(
     assert file.read_text() == "not a store" and sorted(tmp_path.iterdir()) == [file]
 
 
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_listing_a_store_folder_that_does_not_exist_is_an_error(how: str, tmp_path: Path) -> None:
+    """A mistyped store (an option or the environment) is named as missing, not listed as a
+    store without snapshots; nothing is made there. An empty folder is a store without any."""
+    missing = tmp_path / "no-such-store"
+    args, env = (
+        (("--store", str(missing)), {}) if how == "option" else ((), {"KGDIFF_STORE": str(missing)})
+    )
+    result = run_kgdiff("snapshots", *args, env=env)
+    assert result.returncode == 5 and result.stdout == ""
+    assert result.stderr == (
+        f"error: no store at {missing} (no such folder); ingest a snapshot there first (or run "
+        "'kgdiff demo'), or give --store the folder of an existing store\n"
+    )
+    assert not missing.exists()
+    missing.mkdir()
+    empty = run_kgdiff("snapshots", *args, env=env)
+    assert empty.returncode == 0 and empty.stdout.startswith("no snapshots in")
+
+
 def test_snapshots_list_show_and_remove(tmp_path: Path) -> None:
     store = str(tmp_path / "store")
     sample = str(SAMPLES / "testDump_json_2014-12.json.bz2")

@@ -18,7 +18,7 @@ from tests.paths import ROOT, SAMPLES, plain_env, run_kgdiff
 @pytest.mark.parametrize(
     "args",
     [
-        pytest.param(("snapshots", "--store", "{missing}"), id="empty store"),
+        pytest.param(("snapshots", "--store", "{missing}"), id="missing store"),
         pytest.param(("classify", "--no-such-option"), id="usage error"),
         pytest.param(("classify", "--cutoff", "2014-13-01", "--store", "{missing}"), id="bad date"),
         pytest.param(("snapshots", "--store", str(SAMPLES / "NOTICE")), id="store is a file"),
@@ -49,7 +49,8 @@ def test_consoles_fixed_by_the_tests_environment_do_not_leak_into_a_command(
     try:
         for console in consoles:
             console._width = 37  # what Console() builds under COLUMNS=37
-        words = ["snapshots", "--store", str(tmp_path / "a store not made yet")]
+        (tmp_path / "an empty store").mkdir()
+        words = ["snapshots", "--store", str(tmp_path / "an empty store")]
         here = run_in_process(words, plain_env(), ROOT)
         there = run_kgdiff(*words, process=True)
         assert len(max(here.stdout.splitlines(), key=len)) > 37

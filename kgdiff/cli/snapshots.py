@@ -10,6 +10,7 @@ from rich.table import Table
 
 from kgdiff.cli.common import StoreOption, console, graph, parse_day, warn
 from kgdiff.cli.tables import figure, key, prose
+from kgdiff.errors import StoreError
 from kgdiff.store.compact import compact_snapshot
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
@@ -38,6 +39,11 @@ def snapshots_default(ctx: typer.Context, store: StoreOption = None) -> None:
 def list_command(store: StoreOption = None) -> None:
     """One line per published snapshot."""
     layout = StoreLayout.resolve(store)
+    if not layout.root.exists():  # a mistyped --store must not read as an empty store
+        raise StoreError(
+            f"no store at {layout.root} (no such folder); ingest a snapshot there first "
+            "(or run 'kgdiff demo'), or give --store the folder of an existing store"
+        )
     manifests = list_snapshots(layout)
     wikipedia = list_wikipedia_snapshots(layout)
     for item in left_out_snapshots(layout):
