@@ -76,9 +76,18 @@ SENTINEL = ".killed-run-left-this"
 """Dropped into a leftover ``final/`` so that a fresh one (finalize restarted) is told apart."""
 ATTEMPTS = 3
 INTERRUPT_GRACE = 10.0
-"""Seconds an interrupted ingest may take to stop (it needs well under one)."""
+"""Seconds an interrupted ingest may take to stop on an idle machine (it needs well under
+one); stretched by the machine's load (:func:`stop_grace`)."""
 
 Identities = dict[str, tuple[int, int, int]]
+
+
+def stop_grace() -> float:
+    """:data:`INTERRUPT_GRACE` times the load per core above one: the suite's other workers
+    and Spark's JVMs once kept a run that stops in under a second going past 10 s on two
+    cores, while a run that does not stop at all still fails."""
+    busy = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return INTERRUPT_GRACE * max(1.0, busy)
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -324,7 +333,7 @@ def interrupt(
                 os.killpg(run.proc.pid, signal.SIGINT)
             else:
                 os.kill(run.proc.pid, signal.SIGINT)
-            code = run.wait(timeout=INTERRUPT_GRACE)
+            code = run.wait(timeout=stop_grace())
             assert group_gone(run.proc.pid, grace=LINGER_GRACE), "workers outlived the interrupt"
         finally:
             run.reap()
@@ -346,7 +355,8 @@ def test_ctrl_c_stops_promptly_and_the_rerun_resumes(
     tmp_path: Path, dump: Path, base_store: Path, reference: Path, phase: str
 ) -> None:
     """Ctrl-C (SIGINT to the whole process group, workers included) while parsing or
-    finalizing: exit 130 within 10 s, no traceback, nothing published; the rerun finishes."""
+    finalizing: exit 130 within 10 s (on an idle machine: :func:`stop_grace`), no traceback,
+    nothing published; the rerun finishes."""
     store, run, code = interrupt(tmp_path, dump, base_store, phase, whole_group=True)
     assert_interrupted(code, run, store)
     result = run_cli(ingest_args(dump, store, NAME, *CHUNKED))
@@ -396,7 +406,7 @@ def kill_one_worker(
             if not run.wait_for(partial(two_workers_parsing, run.proc.pid, staging, workers)):
                 continue
             workers[0].kill()
-            code = run.wait(timeout=INTERRUPT_GRACE)
+            code = run.wait(timeout=stop_grace())
             assert group_gone(run.proc.pid, grace=LINGER_GRACE), "workers outlived the run"
         finally:
             run.reap()
