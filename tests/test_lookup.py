@@ -5,6 +5,7 @@ subject's rows of the facts of every subject."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -20,12 +21,14 @@ from polars.testing import assert_frame_equal
 
 import kgdiff
 from kgdiff.errors import UnknownIdError
+from kgdiff.query import lookup_build
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import lookup_folder
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at, subject_parts
+from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
 from tests.paths import run_kgdiff
 from tests.temporal_strategies import histories
 from tests.test_classify import load
@@ -230,6 +233,29 @@ def test_the_copy_takes_at_most_half_again_the_parquet_it_copies(
     files = [f for table in COPIED_PARQUET for f in copied_store.glob(f"snapshots/*/{table}/*")]
     parquet = sum(f.stat().st_size for f in files)
     assert files and made.stat().st_size <= 1.5 * parquet, (made.stat().st_size, parquet)
+
+
+def test_the_search_index_made_a_range_of_languages_at_a_time_is_the_index_made_at_once(
+    sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every label and alias at once ran out of the writer's memory at 3 × 100 M statements:
+    the index is made in ranges of languages, appended in order. In ranges of ~20,000 labels
+    it holds the rows one statement over every language gives, in the same order."""
+    store = tmp_path / "store"
+    shutil.copytree(sample_store, store)
+    monkeypatch.setattr(lookup_build, "NAMES_PER_RANGE", 20_000)
+    lines: list[str] = []
+    made = kgdiff.open(store).build_lookup(lines.append)
+    assert re.search(r"lookup copy: names, [0-9,]+ rows in .* \(([4-9]|\d\d+) ranges\)", lines[-1])
+    every_language = {"lo": "", "hi": PAST_EVERY_SUBJECT}  # one range: the one statement
+    whole = load_sql("lookup/copy_names").replace("INSERT INTO lookup.names\n", "")
+    with kgdiff.open(store, lookup=False).connection() as connection:
+        expected = connection.execute(whole, every_language).fetchall()
+    with duckdb.connect(str(made), read_only=True) as copy:
+        got = copy.execute("SELECT lang, key, qid, kind, matched FROM names").fetchall()
+    assert len(got) > 100_000
+    assert sorted(got) == sorted(expected)
+    assert [row[:3] for row in got] == [row[:3] for row in expected]  # sorted alike
 
 
 def test_a_copy_of_another_state_or_layout_is_not_read(copied_store: Path) -> None:

@@ -18,8 +18,6 @@ from kgdiff.cli.options import (
     gap_policy,
 )
 from kgdiff.cli.tables import key, prose
-from kgdiff.temporal.pool_export import with_chroknow_table
-from kgdiff.temporal.writers import write_reader
 from kgdiff.wording import counted
 
 Period = dict[str, Any]
@@ -68,15 +66,19 @@ def pools_command(
     out = checked_out(out)
     granularity = "month" if monthly else "year"
     gap = gap_policy(max_gap, allow_gap)
-    answer = graph(store).answers.pools(subjects, pid, from_year, to_year, granularity, lang, gap)
-    reach, rest = answer.notes[:1], answer.notes[1:]
-    print_notes(reach)
-    if out is not None:
-        written = write_reader(with_chroknow_table(answer.arrow()).to_reader(), out)
+    answers = graph(store).answers
+    if out is not None:  # written a batch at a time: every subject's pools can be many GB
+        written, notes = answers.write_pools(
+            out, subjects, pid, from_year, to_year, granularity, lang, gap
+        )
+        print_notes(notes[:1])
         console.print(f"wrote {counted(written, 'group')} to {out}, with {lang} labels")
     else:
+        answer = answers.pools(subjects, pid, from_year, to_year, granularity, lang, gap)
+        notes = answer.notes
+        print_notes(notes[:1])
         console.print(_table(answer.frame.to_dicts(), granularity))
-    print_notes(rest)
+    print_notes(notes[1:])
 
 
 def _named(label: object, value: object) -> str:

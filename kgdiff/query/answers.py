@@ -6,9 +6,11 @@ send these; :class:`~kgdiff.query.graph.KnowledgeGraph` hands Python users the r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
 from kgdiff.errors import UsageError
@@ -29,6 +31,7 @@ from kgdiff.query.window_answers import (
     pools_of,
     updates_of,
     write_chains_of,
+    write_pools_of,
 )
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.snapshots import list_snapshots
@@ -38,7 +41,7 @@ from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, subject_parts
 from kgdiff.temporal.parts import CLASSIFY_MEMORY, Part, PartDone, plan_parts
-from kgdiff.temporal.pools import PoolRequest
+from kgdiff.temporal.pools import PoolRequest, pool_ranges
 from kgdiff.temporal.timeline import timeline
 from kgdiff.temporal.updates import UpdatesQuery
 from kgdiff.temporal.window import Window, check_window, with_defaults
@@ -177,17 +180,50 @@ class Answers(EvidenceAnswers, OverviewAnswers):
     ) -> Answer:
         """Chronological object pools (to the latest snapshot's year unless ``to_year``);
         the notes say where they stop and why some subjects have none."""
-        subjects, pids = id_list(qid, "subject"), id_list(pid, "pid")
         with self.graph.connection() as connection:
-            check_known(connection, [*subjects, *pids], self.graph.memos.current())
-            first, last = pool_years(connection, from_year, to_year)
-            prop = pids[0] if pids else None
-            request = PoolRequest(
-                tuple(subjects), prop, first, last, granularity, lang, gap or GapPolicy()
-            )
-            request.check()
+            request = self._pool_request(connection, qid, pid, from_year, to_year, granularity)
+            request = replace(request, lang=lang, gap=gap or GapPolicy())
             frame, notes = pools_of(connection, request, defaulted=to_year is None)
         return Answer(frame, [], notes)
+
+    def write_pools(
+        self,
+        out: Path,
+        qid: Ids = None,
+        pid: str | None = None,
+        from_year: int | None = None,
+        to_year: int | None = None,
+        granularity: str = "year",
+        lang: str = "en",
+        gap: GapPolicy | None = None,
+    ) -> tuple[int, list[str]]:
+        """:meth:`pools` written to ``out`` (.csv, .jsonl or .parquet, with ChroKnowBench's
+        ``objects_<period>`` columns) a batch at a time, never held whole; the groups
+        written and the notes."""
+        with self.graph.connection() as connection:
+            request = self._pool_request(connection, qid, pid, from_year, to_year, granularity)
+            request = replace(request, lang=lang, gap=gap or GapPolicy())
+            return write_pools_of(connection, request, to_year is None, out)
+
+    def _pool_request(
+        self,
+        connection: duckdb.DuckDBPyConnection,
+        qid: Ids,
+        pid: str | None,
+        from_year: int | None,
+        to_year: int | None,
+        granularity: str,
+    ) -> PoolRequest:
+        """The request of :meth:`pools`: ids known, years resolved, every subject in ranges
+        on a large store; checked."""
+        subjects, pids = id_list(qid, "subject"), id_list(pid, "pid")
+        check_known(connection, [*subjects, *pids], self.graph.memos.current())
+        first, last = pool_years(connection, from_year, to_year)
+        ranges = () if subjects else pool_ranges(connection, self.graph.layout)
+        prop = pids[0] if pids else None
+        request = PoolRequest(tuple(subjects), prop, first, last, granularity, ranges=ranges)
+        request.check()
+        return request
 
     def chains(
         self,

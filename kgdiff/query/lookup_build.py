@@ -11,8 +11,8 @@ snapshot: one entity's rows of every snapshot side by side, which also compresse
 appends them; the tables end up sorted by id as before. DuckDB's memory is bounded
 (:data:`~kgdiff.query.lookup.WRITER_MEMORY`, spilling beside the copy past it). The derived
 tables are made range by range too, by the same SQL. The search index (``names``) is sorted
-by text, not by id, so it is one sort of every label and alias, which DuckDB spills past its
-memory like the others.
+by language and text, not by id, so it is made a range of languages at a time
+(:func:`language_ranges`), each range one sort of its labels and aliases.
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ from kgdiff.query.lookup import (
     writing_beside_catalog,
 )
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.store.layout import StoreLayout, table_files
+from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.helper_macros import time_macros
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
+from kgdiff.temporal.parts import subject_ranges as cut_ranges
 from kgdiff.temporal.timeline import catalog_macro as timeline_macro
 
 ROWS_PER_RANGE = 4_000_000
@@ -51,6 +52,10 @@ OWN_SQL = frozenset({"entities", "statements", "labels"})
 entities and the statements the columns the lookups read only, the labels once for all the
 snapshots that repeat them (read through a view with the catalog's columns,
 ``sql/lookup/copy_labels_view.sql``)."""
+NAMES_PER_RANGE = 20_000_000
+"""Labels and aliases (of every snapshot) a range of the search index reads at most, about:
+its DISTINCT and sort stay within the writer's memory (every language at once ran out of
+1 GB at 3 × 100 M statements)."""
 Progress = Callable[[str], None]
 Range = tuple[str, str]
 
@@ -78,17 +83,22 @@ def subject_ranges(
 ) -> list[Range]:
     """Subject ranges [lo, hi) that together hold every id, each about ``rows`` statements
     of all snapshots, cut at row groups of the latest snapshot's statements files."""
-    manifests = list_snapshots(layout)
-    total = sum(m.counts.get("statements", 0) for m in manifests)
-    count = math.ceil(total / rows) if manifests else 1
-    if count <= 1:
-        return [("", PAST_EVERY_SUBJECT)]
-    latest = max(manifests, key=lambda m: (m.date, m.name))
-    files = [str(path) for path in table_files(layout.snapshot_dir(latest.name), "statements")]
-    found = connection.execute(load_sql("classify/part_bounds"), {"files": files}).fetchall()
-    bounds = [str(row[0]) for row in found if row[0] is not None]
-    inner = sorted({bounds[len(bounds) * i // count] for i in range(1, count)} - {""})
-    return list(itertools.pairwise(["", *inner, PAST_EVERY_SUBJECT]))
+    total = sum(m.counts.get("statements", 0) for m in list_snapshots(layout))
+    return cut_ranges(connection, layout, math.ceil(total / rows))
+
+
+def language_ranges(connection: duckdb.DuckDBPyConnection, rows: int | None = None) -> list[Range]:
+    """Ranges [lo, hi) of the labels' languages that together hold every one, each of about
+    ``rows`` (:data:`NAMES_PER_RANGE`) labels and aliases (more when one language alone has
+    more: it is never split)."""
+    rows = rows or NAMES_PER_RANGE
+    edges, held = [""], 0
+    for lang, count in connection.execute(load_sql("lookup/names_languages")).fetchall():
+        if held and held + int(count) > rows:
+            edges.append(str(lang))
+            held = 0
+        held += int(count)
+    return list(itertools.pairwise([*edges, PAST_EVERY_SUBJECT]))
 
 
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> None:
@@ -105,8 +115,10 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
         for table in DERIVED_TABLES:
             create = load_sql(f"lookup/copy_{table}_empty")
             _made(connection, table, create, load_sql(f"lookup/copy_{table}"), ranges, progress)
-        for table in INDEX_TABLES:
-            _made(connection, table, load_sql(f"lookup/copy_{table}"), "", [], progress)
+        for table in INDEX_TABLES:  # sorted by language first: made a range of them at a time
+            create = load_sql(f"lookup/copy_{table}_empty")
+            append = load_sql(f"lookup/copy_{table}")
+            _made(connection, table, create, append, language_ranges(connection), progress)
         connection.execute(load_sql("lookup/stamp"), {"tag": tag})
 
 
@@ -129,8 +141,7 @@ def _made(
     ranges: list[Range],
     progress: Progress,
 ) -> None:
-    """Create ``table`` (empty, or whole when there are no ``ranges``), then append each
-    range's rows; a line of progress."""
+    """Create ``table`` empty, then append each range's rows; a line of progress."""
     started = time.monotonic()
     connection.execute(create)
     for lo, hi in ranges:
@@ -138,8 +149,7 @@ def _made(
     rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
     count = int(rows[0]) if rows else 0
     seconds = time.monotonic() - started
-    pieces = f"{len(ranges)} ranges" if ranges else "sorted whole"
-    progress(f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({pieces})")
+    progress(f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(ranges)} ranges)")
 
 
 def _remove_orphans(folder: Path) -> None:

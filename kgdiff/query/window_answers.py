@@ -20,6 +20,7 @@ from kgdiff.temporal.builds import Build
 from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, staged_unlabelled
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.parts import Part
+from kgdiff.temporal.pool_export import export_pools
 from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
 from kgdiff.temporal.updates import UpdatesQuery, updates_in_parts, updates_of_build
 from kgdiff.temporal.writers import write_reader
@@ -88,9 +89,14 @@ def reach_lines(reach: Reach, defaulted: bool) -> list[str]:
 
 
 def why_no_pools(
-    connection: duckdb.DuckDBPyConnection, request: PoolRequest, reach: Reach, found: set[str]
+    connection: duckdb.DuckDBPyConnection,
+    request: PoolRequest,
+    reach: Reach,
+    found: set[str],
+    any_group: bool,
 ) -> list[str]:
-    """Why some subjects asked for (or, without subjects, all of them) have no pools."""
+    """Why some subjects asked for (``found``: those with pools) or, without subjects, all of
+    them (``any_group``: some have) have no pools."""
     span = f"{request.from_year}–{request.to_year}"
     otherwise = f"none of them may be valid in {span}"
     if request.subjects:
@@ -102,7 +108,7 @@ def why_no_pools(
                 "no pools: " + why_empty(connection, qid, request.pid, snapshot, otherwise)
             )
         return reasons
-    if found:
+    if any_group:
         return []
     where = reach.snapshot
     if reach.read.coverage == "subset":
@@ -118,9 +124,22 @@ def pools_of(
     table = pools_table(connection, request)
     found = set(table.column("subject").to_pylist())
     notes = reach_lines(reach, defaulted) + read_lines(table, reach)
-    notes += why_no_pools(connection, request, reach, found)
+    notes += why_no_pools(connection, request, reach, found, table.num_rows > 0)
     unlabelled = unlabelled_in(table, POOL_LABELS)
     return frame_of(table), notes + label_notes(unlabelled, request.lang)
+
+
+def write_pools_of(
+    connection: duckdb.DuckDBPyConnection, request: PoolRequest, defaulted: bool, out: Path
+) -> tuple[int, list[str]]:
+    """Write the pools of ``request`` to ``out`` a batch at a time (:func:`export_pools`);
+    the groups written and the notes :func:`pools_of` gives."""
+    reach = pools_reach(connection, request.to_year, request.gap)
+    tally = export_pools(connection, request, out, reach.snapshot)
+    elsewhere = tally.read_elsewhere()
+    notes = reach_lines(reach, defaulted) + (read_lines(elsewhere, reach) if elsewhere else [])
+    notes += why_no_pools(connection, request, reach, tally.subjects, tally.groups > 0)
+    return tally.groups, notes + label_notes(tally.unlabelled, request.lang)
 
 
 def chains_of(

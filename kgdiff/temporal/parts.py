@@ -24,6 +24,7 @@ from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.delta import chain
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.manifest import Manifest
+from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 
 ROWS_PER_PART = 8_000_000
@@ -120,6 +121,26 @@ def plan_parts(
     files = [str(path) for path in table_files(layout.snapshot_dir(stored), "statements")]
     found = connection.execute(load_sql("classify/part_bounds"), {"files": files})
     return cut([str(row[0]) for row in found.fetchall()], count)
+
+
+def subject_ranges(
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, count: int
+) -> list[tuple[str, str]]:
+    """About ``count`` subject ranges [lo, hi) that together hold every id, cut at row groups
+    of the latest snapshot's statements files (of its chain's whole snapshot when it is a
+    delta, whose own files hold its changed entities only); one range when ``count`` is 1
+    or less."""
+    manifests = list_snapshots(layout)
+    if count <= 1 or not manifests:
+        return [("", PAST_EVERY_SUBJECT)]
+    latest = max(manifests, key=lambda m: (m.date, m.name))
+    stored = chain({m.name: m for m in manifests}, latest.name)[-1]
+    files = [str(path) for path in table_files(layout.snapshot_dir(stored), "statements")]
+    found = connection.execute(load_sql("classify/part_bounds"), {"files": files}).fetchall()
+    parts = cut([str(row[0]) for row in found if row[0] is not None], count)
+    return [(part.lo, part.hi) for part in parts if part.kind == "range"] or [
+        ("", PAST_EVERY_SUBJECT)
+    ]
 
 
 def classify_in_parts(

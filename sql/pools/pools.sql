@@ -32,11 +32,14 @@
 --          `labels`, and the macros `date_reads`, `entity_labels` and `kgdiff_pooled`. (Columns `pid` and `qid`
 --          are never named unqualified here: in the catalog macro those names are parameters;
 --          nor is `lang`.)
--- params: $qid subject (NULL = every subject); $pid property (NULL = every property);
+-- params: $qid subject (NULL = every subject); $subject_from, $subject_to (VARCHAR, NULL =
+--         unbounded): only the subjects in [subject_from, subject_to), so that the pools of
+--         every subject can be read a range at a time (kgdiff/temporal/pools.py); $pid
+--         property (NULL = every property);
 --         $from_year, $to_year (INTEGER, from_year <= to_year; NULL: to_year the latest
 --         snapshot's year, from_year 2010 or to_year if earlier); $granularity ('year' | 'month');
 --         $max_gap (INTEGER days), $allow_gap (BOOLEAN); $lang (VARCHAR) (macro defaults
---         'year', 31, false, 'en').
+--         'year', 31, false, 'en', NULL, NULL).
 WITH
 store AS (
     SELECT max(s.date) AS last_date FROM snapshots AS s
@@ -84,6 +87,8 @@ subject_reads AS (
       AND s.date <= (SELECT r.snapshot_date FROM reach AS r)
       AND (f.name IS NULL OR s.date > f.day OR (s.date = f.day AND s.name > f.name))
       AND ($qid IS NULL OR c.qid = $qid)
+      AND ($subject_from IS NULL OR c.qid >= $subject_from)
+      AND ($subject_to IS NULL OR c.qid < $subject_to)
     GROUP BY c.qid
 ),
 periods AS (
@@ -110,6 +115,8 @@ read_statements AS (
     FROM statements AS st
     WHERE st.snapshot = (SELECT r.name FROM reach AS r)
       AND ($qid IS NULL OR st.subject = $qid)
+      AND ($subject_from IS NULL OR st.subject >= $subject_from)
+      AND ($subject_to IS NULL OR st.subject < $subject_to)
       AND ($pid IS NULL OR st.pid = $pid)
     UNION ALL
     SELECT st.*
@@ -117,6 +124,8 @@ read_statements AS (
     JOIN subject_reads AS sr ON sr.snapshot = st.snapshot AND sr.subject = st.subject
     WHERE sr.snapshot <> (SELECT r.name FROM reach AS r)
       AND ($qid IS NULL OR st.subject = $qid)
+      AND ($subject_from IS NULL OR st.subject >= $subject_from)
+      AND ($subject_to IS NULL OR st.subject < $subject_to)
       AND ($pid IS NULL OR st.pid = $pid)
     UNION ALL
     SELECT st.*
@@ -126,6 +135,8 @@ read_statements AS (
         (SELECT f.name FROM latest_full AS f, reach AS r WHERE f.name <> r.name), ''
     )
       AND ($qid IS NULL OR st.subject = $qid)
+      AND ($subject_from IS NULL OR st.subject >= $subject_from)
+      AND ($subject_to IS NULL OR st.subject < $subject_to)
       AND ($pid IS NULL OR st.pid = $pid)
 ),
 read_from AS (
