@@ -6,7 +6,6 @@ send these; :class:`~kgdiff.query.graph.KnowledgeGraph` hands Python users the r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -181,8 +180,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         """Chronological object pools (to the latest snapshot's year unless ``to_year``);
         the notes say where they stop and why some subjects have none."""
         with self.graph.connection() as connection:
-            request = self._pool_request(connection, qid, pid, from_year, to_year, granularity)
-            request = replace(request, lang=lang, gap=gap or GapPolicy())
+            asked = (qid, pid, from_year, to_year, granularity, lang, gap)
+            request = self._pool_request(connection, *asked)
             frame, notes = pools_of(connection, request, defaulted=to_year is None)
         return Answer(frame, [], notes)
 
@@ -201,8 +200,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         ``objects_<period>`` columns) a batch at a time, never held whole; the groups
         written and the notes."""
         with self.graph.connection() as connection:
-            request = self._pool_request(connection, qid, pid, from_year, to_year, granularity)
-            request = replace(request, lang=lang, gap=gap or GapPolicy())
+            asked = (qid, pid, from_year, to_year, granularity, lang, gap)
+            request = self._pool_request(connection, *asked)
             return write_pools_of(connection, request, to_year is None, out)
 
     def _pool_request(
@@ -213,6 +212,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         from_year: int | None,
         to_year: int | None,
         granularity: str,
+        lang: str,
+        gap: GapPolicy | None,
     ) -> PoolRequest:
         """The request of :meth:`pools`: ids known, years resolved, every subject in ranges
         on a large store; checked."""
@@ -221,7 +222,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         first, last = pool_years(connection, from_year, to_year)
         ranges = () if subjects else pool_ranges(connection, self.graph.layout)
         prop = pids[0] if pids else None
-        request = PoolRequest(tuple(subjects), prop, first, last, granularity, ranges=ranges)
+        gaps = gap or GapPolicy()
+        request = PoolRequest(tuple(subjects), prop, first, last, granularity, lang, gaps, ranges)
         request.check()
         return request
 
