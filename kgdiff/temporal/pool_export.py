@@ -26,7 +26,7 @@ class PoolExport:
     without a label, and the groups read from a snapshot other than ``latest`` (their
     ``subject``, ``snapshot`` and ``periods``: few, and what the notes name)."""
 
-    latest: str = ""
+    latest: str
     groups: int = 0
     subjects: set[str] = field(default_factory=set)
     unlabelled: set[str] = field(default_factory=set)
@@ -69,11 +69,12 @@ def unlabelled_ids(batch: pa.RecordBatch | pa.Table) -> set[str]:
 
 
 def export_pools(
-    connection: duckdb.DuckDBPyConnection, request: PoolRequest, out: Path, latest: str = ""
+    connection: duckdb.DuckDBPyConnection, request: PoolRequest, out: Path, latest: str
 ) -> PoolExport:
     """Write one record per group to ``out`` (.csv, .jsonl or .parquet, atomically), a batch
     at a time (every subject's pools at 3 × 25 M statements took 10.7 GB held whole);
-    ``latest`` is the snapshot the pools read unless a subject is not in it."""
+    ``latest`` is the snapshot the pools read unless a subject is not in it (the groups read
+    from another are kept for the notes: every group, were it wrong)."""
     check_out(out)
     request.check()
     tally = PoolExport(latest)
