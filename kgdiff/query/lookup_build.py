@@ -115,6 +115,9 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
         for table in DERIVED_TABLES:
             create = load_sql(f"lookup/copy_{table}_empty")
             _made(connection, table, create, load_sql(f"lookup/copy_{table}"), ranges, progress)
+    # The index on a connection of its own: made alone at 3 x 100 M it took 1.2 GB, but after
+    # the tables above, on their connection, it ran out of the writer's memory (bench/README.md)
+    with writing_beside_catalog(layout, partial, "lookup") as connection:
         for table in INDEX_TABLES:  # sorted by language first: made a range of them at a time
             create = load_sql(f"lookup/copy_{table}_empty")
             append = load_sql(f"lookup/copy_{table}")
