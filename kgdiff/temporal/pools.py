@@ -188,15 +188,15 @@ def pools(
     granularity: str = "year",
     gap: GapPolicy | None = None,
     lang: str = DEFAULT_LANG,
-    subjects: SubjectRange | None = None,
+    subject_range: SubjectRange | None = None,
 ) -> duckdb.DuckDBPyRelation:
     """The pools query (sql/pools/pools.sql) as a relation: one row per reported group.
 
     Columns: subject, pid, granularity, state, changes, all_objects, periods (a list of
     structs: period, first_day, last_day, objects, precision_only, unqualified, filled,
     gap_days, objects_labels), snapshot, subject_label, pid_label, all_objects_labels.
-    ``qid`` / ``pid`` None mean every subject / every property; ``subjects`` keeps only
-    the subjects in a range [lo, hi). A ``to_year`` beyond the data is refused unless ``gap``
+    ``qid`` / ``pid`` None mean every subject / every property; ``subject_range`` keeps
+    only the subjects in [lo, hi). A ``to_year`` beyond the data is refused unless ``gap``
     allows it (:func:`pools_reach`).
     """
     check_query(qid, pid, from_year, to_year, granularity)
@@ -204,7 +204,7 @@ def pools(
     pools_reach(connection, to_year, gap)
     values = {"qid": qid, "pid": pid, "from_year": from_year, "to_year": to_year}
     values |= {"granularity": granularity, "max_gap": gap.max_gap, "allow_gap": True}
-    lo, hi = subjects or (None, None)
+    lo, hi = subject_range or (None, None)
     values |= {"lang": lang, "subject_from": lo, "subject_to": hi}
     return connection.sql(load_sql("pools/pools"), params=values)
 
@@ -228,7 +228,7 @@ def pool_readers(
     request.check()
     asked: list[tuple[str | None, SubjectRange | None]] = [(qid, None) for qid in request.subjects]
     asked = asked or [(None, lo_hi) for lo_hi in request.ranges] or [(None, None)]
-    for qid, subjects in asked:
+    for qid, subject_range in asked:
         relation = pools(
             connection,
             qid,
@@ -238,7 +238,7 @@ def pool_readers(
             request.granularity,
             request.gap,
             request.lang,
-            subjects,
+            subject_range,
         )
         yield relation.to_arrow_reader(BATCH_ROWS)
 
