@@ -126,7 +126,7 @@ def test_the_rdf_format_follows_the_suffix(
 @pytest.mark.parametrize(
     ("name", "says"),
     [
-        ("germany.nt.gz", "writes uncompressed files; write germany.nt and compress it"),
+        ("germany.nt.bz2", "compresses with gzip only; name it germany.nt.gz"),
         ("germany.rdf", "kgdiff does not write RDF/XML"),
     ],
 )

@@ -166,10 +166,10 @@ STEPS: tuple[Step, ...] = (
     Step(
         "rdf",
         lambda ctx: ctx.kgdiff(
-            "export", "rdf", "--snapshot", ctx.latest, "--out", str(ctx.out / "snapshot.nt")
+            "export", "rdf", "--snapshot", ctx.latest, "--out", str(ctx.out / "snapshot.nt.gz")
         ),
-        outputs=lambda ctx: [ctx.out / "snapshot.nt"],
-        discard=(".snapshot.nt.*.tmp",),
+        outputs=lambda ctx: [ctx.out / "snapshot.nt.gz"],
+        discard=(".snapshot.nt.gz.*.tmp",),
     ),
     Step(
         "lookup",

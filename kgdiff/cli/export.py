@@ -129,7 +129,13 @@ export_app.command("audit")(export_audit_command)
 
 @export_app.command("rdf")
 def export_rdf_command(
-    out: Annotated[Path, typer.Option("--out", help="The file to write (replaced whole).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="The file to write (replaced whole); .nt.gz or .nq.gz: gzip-compressed.",
+        ),
+    ],
     snapshot: Annotated[
         str | None,
         typer.Option(
@@ -144,7 +150,7 @@ def export_rdf_command(
             "--format",
             help="nt (N-Triples) or nq (N-Quads, a graph per snapshot), streamed; ttl (Turtle) "
             "or trig (TriG), for --entities. Default: the one --out's suffix names (.nt, .nq,"
-            " .ttl, .trig), else nt.",
+            " .ttl, .trig, before a .gz), else nt.",
             show_default=False,
         ),
     ] = None,

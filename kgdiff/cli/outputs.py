@@ -24,6 +24,8 @@ RDF_NAMES = {"nt": "N-Triples", "nq": "N-Quads", "ttl": "Turtle", "trig": "TriG"
 OTHER_RDF = {".rdf": "RDF/XML", ".owl": "RDF/XML", ".xml": "RDF/XML", ".jsonld": "JSON-LD"}
 """Suffixes of RDF serialisations kgdiff does not write."""
 COMPRESSED = frozenset({".gz", ".bz2", ".zst", ".xz"})
+GZIP = ".gz"
+"""The one compression ``export rdf`` writes (of its streamed formats, N-Triples and N-Quads)."""
 DEFAULT_RDF = "nt"
 
 
@@ -43,14 +45,18 @@ def checked_folder(out: Path, what: str, example: str) -> Path:
 
 def rdf_format(out: Path, fmt: str | None) -> str:
     """The format ``export rdf`` writes to ``out``: ``--format`` if given, else the one its
-    suffix names (N-Triples without one); a usage error when they contradict each other, or
-    for a compressed file or another serialisation's suffix."""
+    suffix names (before a ``.gz``: N-Triples or N-Quads written compressed; N-Triples without
+    one); a usage error when they contradict each other, or for another compression or
+    another serialisation's suffix."""
     suffix = out.suffix.lower()
-    if suffix in COMPRESSED:
+    if suffix in COMPRESSED and suffix != GZIP:
         raise UsageError(
-            f"--out {out}: kgdiff export rdf writes uncompressed files; write"
-            f" {out.with_suffix('').name} and compress it afterwards"
+            f"--out {out}: kgdiff export rdf compresses with gzip only; name it"
+            f" {out.with_suffix(GZIP).name}"
         )
+    compressed = suffix == GZIP
+    named = out.with_suffix("") if compressed else out
+    suffix = named.suffix.lower()
     if suffix in OTHER_RDF:
         raise UsageError(
             f"--out {out}: kgdiff does not write {OTHER_RDF[suffix]}; name a"
@@ -61,9 +67,10 @@ def rdf_format(out: Path, fmt: str | None) -> str:
         return implied or DEFAULT_RDF
     chosen = fmt.strip().lower()
     if implied is not None and chosen in RDF_NAMES and implied != chosen:
+        renamed = named.with_suffix("." + chosen).name + (GZIP if compressed else "")
         raise UsageError(
-            f"--out {out}: its suffix {out.suffix} names {RDF_NAMES[implied]}, but --format"
-            f" {fmt} writes {RDF_NAMES[chosen]}: name it {out.with_suffix('.' + chosen).name},"
+            f"--out {out}: its suffix {suffix} names {RDF_NAMES[implied]}, but --format"
+            f" {fmt} writes {RDF_NAMES[chosen]}: name it {renamed},"
             f" or leave out --format to write {RDF_NAMES[implied]}"
         )
     return chosen

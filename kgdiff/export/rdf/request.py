@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kgdiff.errors import UsageError
 from kgdiff.export.rdf.entity_order import RANGE_ENTITIES
+from kgdiff.export.rdf.gzipped import is_gzip_name
 from kgdiff.store.layout import StoreLayout
 
 FORMATS = ("nt", "ttl", "nq", "trig")
@@ -79,6 +80,11 @@ def _check_format(request: RdfRequest) -> None:
         )
     if len(request.snapshots) > 1 and fmt not in QUADS:
         raise UsageError(f"several snapshots need named graphs: use --format nq or trig, not {fmt}")
+    if fmt in SUBSET_FORMATS and is_gzip_name(request.out):
+        raise UsageError(
+            f"--out {request.out}: Turtle and TriG are written uncompressed, for a few entities;"
+            f" name it {request.out.with_suffix('').name} (or write nt or nq, which can be .gz)"
+        )
     if fmt in SUBSET_FORMATS and not request.entities:
         name = "Turtle" if fmt == "ttl" else "TriG"
         raise UsageError(

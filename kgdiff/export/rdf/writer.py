@@ -6,8 +6,9 @@ holds no lock on the catalog), one subject range at a time, and written entity b
 (:mod:`kgdiff.export.rdf.entity_order`): memory stays bounded by a range and DuckDB's own
 limit whatever the snapshot's size, and ``kgdiff ingest rdf`` reads the file back as a
 stream. N-Quads are the same lines, each snapshot in its named graph, then the
-classification's graph (:mod:`kgdiff.export.rdf.classification`). The file appears whole:
-it is written beside ``out`` under a temporary name, then renamed.
+classification's graph (:mod:`kgdiff.export.rdf.classification`); an ``out`` named ``.gz`` is
+written gzip-compressed (:mod:`kgdiff.export.rdf.gzipped`). The file appears whole: it is
+written beside ``out`` under a temporary name, then renamed.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from kgdiff.export.rdf.classification import (
     snapshot_graph,
 )
 from kgdiff.export.rdf.entity_order import entity_block, range_entities, subject_ranges
+from kgdiff.export.rdf.gzipped import is_gzip_name, write_gzipped
 from kgdiff.export.rdf.rdflib_out import write_trig, write_ttl
 from kgdiff.export.rdf.request import (
     QUADS,
@@ -146,6 +148,8 @@ def _write(lines: Iterator[str], request: RdfRequest, path: Path) -> int:
         return write_ttl(lines, path)
     if request.format == "trig":
         return write_trig(lines, path)
+    if is_gzip_name(request.out):
+        return write_gzipped(lines, path)
     with path.open("w", encoding="utf-8", newline="\n") as out:
         return _write_lines(lines, out)
 
