@@ -31,7 +31,7 @@ from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.store_root import set_store_root
+from kgdiff.store.store_root import CATALOG_MEMORY, set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
 from kgdiff.temporal.helper_macros import with_helpers
@@ -39,7 +39,7 @@ from kgdiff.temporal.helper_macros import with_helpers
 FACTS_COPY_HINT = "A facts copy is made only of a date the snapshots answer: choose one"
 
 
-DUCKDB_MEMORY = "3GB"
+DUCKDB_MEMORY = CATALOG_MEMORY
 """DuckDB's memory limit on the catalog's database unless ``settings`` name another (its own
 default is 80 % of the machine's memory): every command then stays within the 4 GB a step
 may take at any size, spilling past the limit (issue 36; ``kgdiff updates`` of 3 × 25 M

@@ -10,6 +10,7 @@ set the variable (:func:`open_catalog`), so they never depend on how DuckDB was 
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import duckdb
@@ -38,15 +39,43 @@ def set_store_root(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -
     connection.execute(load_sql("catalog/set_store_root"), {"root": root})
 
 
+CATALOG_MEMORY = "3GB"
+"""DuckDB's memory limit on kgdiff's connections to the catalog (its own default is 80 % of the
+machine's memory): past it a query spills to disk, so that a command stays within the 4 GB a
+step may take at any size (issue 36: the evidence build held 2.7 GB at 3 × 25 M statements
+under DuckDB's default, and grew with the store)."""
+_LIMIT = "SELECT current_setting('memory_limit')"
+
+
+@cache
+def _duckdb_default_limit() -> str:
+    """The memory limit DuckDB gives a database nobody configured, as it reports it."""
+    with duckdb.connect() as fresh:
+        row = fresh.execute(_LIMIT).fetchone()
+    return str(row[0]) if row else ""
+
+
+def hold_to_catalog_memory(connection: duckdb.DuckDBPyConnection) -> None:
+    """Set :data:`CATALOG_MEMORY` on the catalog's database if its limit is still DuckDB's
+    default. A process's connections to one file share one database, which refuses a
+    connection opened with another configuration than its first: the limit is set on the
+    database instead, and one that kgdiff already set (the Python API's, an export's lower
+    one, running meanwhile) is left as it is."""
+    row = connection.execute(_LIMIT).fetchone()
+    if row is not None and str(row[0]) == _duckdb_default_limit():
+        connection.execute(f"SET memory_limit = '{CATALOG_MEMORY}'")
+
+
 def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the store's catalog whose views read this store's files
     (on the process's private copy, :mod:`kgdiff.store.catalog_copy`, so that a DuckDB
-    session on ``kg.duckdb`` is never locked out); a :class:`StoreError` when the store has
-    no catalog."""
+    session on ``kg.duckdb`` is never locked out), held to :data:`CATALOG_MEMORY`; a
+    :class:`StoreError` when the store has no catalog."""
     if not layout.catalog.is_file():
         raise StoreError(f"no catalog at {layout.catalog}; ingest a snapshot first")
     connection = duckdb.connect(str(catalog_copy(layout.catalog)), read_only=True)
     try:
+        hold_to_catalog_memory(connection)
         set_store_root(connection, layout)
     except BaseException:
         connection.close()
