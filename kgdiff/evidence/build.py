@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
-from kgdiff.evidence.mentions import Mention, Name, NameMatcher, first_mentions, names_by_entity
+from kgdiff.evidence.mentions import Mention, NameMatcher, first_mentions, names_by_entity
 from kgdiff.evidence.schema import EVIDENCE_SCHEMA, evidence_row
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
@@ -104,10 +104,15 @@ def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
             "CREATE TEMP TABLE evidence_candidates AS " + load_sql("evidence/candidates"),
             {"snapshot": name, "max_incoming": MAX_INCOMING},
         )
-        names = _names(connection, wiki_language(wiki))
+        # in DuckDB (compressed, spilled past its limit), not in Python: each page's names
+        # come with it (sql/evidence/page_texts.sql)
+        connection.execute(
+            "CREATE TEMP TABLE evidence_terms AS " + load_sql("evidence/terms"),
+            {"lang": wiki_language(wiki)},
+        )
         rows = 0
         with pq.ParquetWriter(out, EVIDENCE_SCHEMA, compression="zstd") as writer:
-            for batch in _evidence_batches(connection, name, names):
+            for batch in _evidence_batches(connection, name):
                 writer.write_batch(batch)
                 rows += batch.num_rows
         return rows
@@ -115,19 +120,14 @@ def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
         connection.close()
 
 
-def _names(connection: duckdb.DuckDBPyConnection, lang: str) -> dict[str, list[Name]]:
-    rows = connection.execute(load_sql("evidence/terms"), {"lang": lang}).fetchall()
-    return names_by_entity(rows)
-
-
 def _evidence_batches(
-    connection: duckdb.DuckDBPyConnection, snapshot: str, names: dict[str, list[Name]]
+    connection: duckdb.DuckDBPyConnection, snapshot: str
 ) -> Iterator[pa.RecordBatch]:
     relation = connection.sql(load_sql("evidence/page_texts"), params={"snapshot": snapshot})
     columns: dict[str, list[Any]] = {field: [] for field in EVIDENCE_SCHEMA.names}
     for batch in relation.to_arrow_reader(BATCH_PAGES):
         for page in batch.to_pylist():
-            for row in _page_evidence(snapshot, page, names):
+            for row in _page_evidence(snapshot, page):
                 for key, value in row.items():
                     columns[key].append(value)
         if columns["subject"]:
@@ -135,11 +135,11 @@ def _evidence_batches(
             columns = {field: [] for field in EVIDENCE_SCHEMA.names}
 
 
-def _page_evidence(
-    snapshot: str, page: dict[str, Any], names: dict[str, list[Name]]
-) -> Iterator[dict[str, Any]]:
-    targets = {fact["target"] for fact in page["facts"]}
-    matcher = NameMatcher(name for target in targets for name in names.get(target, []))
+def _page_evidence(snapshot: str, page: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The evidence rows of one page of sql/evidence/page_texts.sql: its facts whose target
+    one of its sentences names, by any name of the target the page's row carries."""
+    rows = ((n["entity"], n["term"], n["kind"], n["demonym"]) for n in page["names"] or ())
+    matcher = NameMatcher(name for names in names_by_entity(rows).values() for name in names)
     text_sentences = sentences(page["text"])
     lead_count = len(sentences(page["lead"] or ""))
     found: dict[str, Mention] = first_mentions(text_sentences, matcher)
