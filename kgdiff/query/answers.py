@@ -154,9 +154,10 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         """An entity's statements in time order, with labels; a note when it has none."""
         subject, pids = normalise_id(qid, "entity"), id_list(pid, "pid")
         memo = self.graph.memos.current()
-        with self.graph.lookup_source() as (connection, copied):
+        with self.graph.lookup() as connection:
             check_known(connection, [subject, *pids], memo)
-            rows = timeline(connection, subject, pids, copied)
+        with self.graph.lookup_source(subject) as (connection, copied):
+            rows = timeline(connection, subject, pids, copied is not None)
             values = label_ids(rows.column("value").to_pylist())
             ids = [subject, *rows.column("pid").to_pylist(), *values]
             labels = labels_for(connection, ids, None, lang, memo, copied)
@@ -322,7 +323,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
             (read,) = memo.reads_of(
                 key, lambda: check_answerable(connection, {"date": when}, "record", gap)
             )
-            frame = entity_as_of(connection, subject, read, lang, memo)
+        with self.graph.lookup_source(subject) as (connection, copied):
+            frame = entity_as_of(connection, subject, read, lang, memo, copied)
             notes = [] if frame.height else [why_empty(connection, subject, None, read.snapshot)]
         return Answer(frame, [read], notes)
 

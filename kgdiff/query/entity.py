@@ -8,6 +8,7 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.labels import labels_for
+from kgdiff.query.lookup import ShardMap
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
@@ -21,13 +22,15 @@ def entity_as_of(
     read: DateRead,
     lang: str,
     memo: StoreMemo | None = None,
+    copied: ShardMap | None = None,
 ) -> pl.DataFrame:
     """``qid`` as the snapshot ``read`` holds it (no row when it does not), its types
-    labelled (``type_labels``), and the date asked and its gap."""
+    labelled (``type_labels``), and the date asked and its gap. ``copied``: ``connection``
+    is on the lookup copy with these subject ranges (and may read ``qid``'s only)."""
     values = {"qid": qid, "snapshot": read.snapshot, "lang": lang}
     frame = relation_frame(connection.sql(load_sql("query/entity"), params=values))
     types = frame.get_column("types").to_list()[0] if frame.height else []
-    labels = labels_for(connection, types, read.snapshot, lang, memo)
+    labels = labels_for(connection, types, read.snapshot, lang, memo, copied)
     return frame.with_columns(
         pl.Series("type_labels", [[labels.of(t) for t in types]] * frame.height),
         pl.lit(read.day).alias("date"),

@@ -6,7 +6,9 @@ dates (a benchmark's cutoffs) can have the facts of every subject at such a date
 by the very same SQL (``facts_at`` over the whole store), sorted by subject in a DuckDB file
 of their own: then one entity's facts are a lookup of a few rows. A facts copy belongs to a
 lookup copy (named after it, removed with it), so it is read only while the store is in the
-state it was made from.
+state it was made from, and is cut into the lookup copy's subject ranges, each range's facts in
+a schema of its own (:class:`~kgdiff.query.lookup.ShardMap`), so that one subject's facts walk
+the row groups of its range only.
 """
 
 from __future__ import annotations
@@ -20,11 +22,23 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.query.frames import frame_of
-from kgdiff.query.lookup import READER_CONFIG, made_whole, writing_beside_catalog
+from kgdiff.query.lookup import (
+    COPY_ALIAS,
+    READER_CONFIG,
+    ShardMap,
+    made_whole,
+    writing_beside_catalog,
+)
 from kgdiff.query.thread_cursors import ThreadCursors
-from kgdiff.sqlfiles import load_sql, quote, run_arrow
+from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.classify import check_mode
+
+WHOLE = "facts_whole"
+"""The scratch database every subject's facts are written into before they are cut into
+ranges (so that the copy's file holds only the ranges' tables, not the freed blocks of a
+whole one)."""
+WHOLE_SUFFIX = ".whole"
 
 
 def facts_copy_path(lookup_copy: Path, day: date, mode: str) -> Path:
@@ -39,13 +53,31 @@ def build_facts_copy(layout: StoreLayout, lookup_copy: Path, day: date, mode: st
     target = facts_copy_path(lookup_copy, day, mode)
     if target.is_file():
         return target
-    made_whole(target, lambda partial: _fill(layout, partial, day, mode))
+    made_whole(target, lambda partial: _fill(layout, lookup_copy, partial, day, mode))
     return target
 
 
-def _fill(layout: StoreLayout, partial: Path, day: date, mode: str) -> None:
-    with writing_beside_catalog(layout, partial, "facts") as connection:
-        connection.execute(load_sql("lookup/copy_facts"), {"day": day, "mode": mode})
+def _fill(layout: StoreLayout, lookup_copy: Path, partial: Path, day: date, mode: str) -> None:
+    """Every subject's facts into a scratch database beside ``partial``, then a subject range
+    at a time (the lookup copy's) into the range's schema of ``partial``; the scratch
+    database is removed, whatever happens."""
+    whole = partial.with_name(partial.name + WHOLE_SUFFIX)
+    try:
+        with writing_beside_catalog(layout, partial, "facts") as connection:
+            connection.execute(f"ATTACH {quote(str(lookup_copy))} AS {COPY_ALIAS} (READ_ONLY)")
+            shards = ShardMap.read(connection)
+            connection.execute(f"ATTACH {quote(str(whole))} AS {WHOLE}")
+            values = {"day": day, "mode": mode}
+            connection.execute(render("lookup/copy_facts", whole=WHOLE), values)
+            for shard in shards.shards:
+                connection.execute(f'CREATE SCHEMA facts."{shard.name}"')
+                range_sql = render("lookup/copy_facts_range", shard=shard.name, whole=WHOLE)
+                connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
+            shards.write(connection, "facts")
+            connection.execute(f"DETACH {WHOLE}")
+    finally:
+        whole.unlink(missing_ok=True)
+        Path(f"{whole}.wal").unlink(missing_ok=True)
 
 
 class FactsCopies:
@@ -53,31 +85,45 @@ class FactsCopies:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._open: dict[Path, duckdb.DuckDBPyConnection] = {}
+        self._open: dict[Path, tuple[duckdb.DuckDBPyConnection, ShardMap]] = {}
         self._cursors = ThreadCursors(lambda _: None)
 
     def rows(self, path: Path, subjects: list[str]) -> pl.DataFrame:
         """The facts of ``subjects`` in the copy ``path``, in (subject, pid) order (a
-        subject at a time: an equality reads only the row groups that can hold it)."""
-        with self._cursors.borrow(self._instance(path)) as cursor:
-            tables = [
-                run_arrow(cursor, "lookup/facts_of", {"subject": subject})
-                for subject in sorted(set(subjects))
-            ]
+        subject at a time, from its range's table: an equality reads only the row groups
+        that can hold it)."""
+        instance, shards = self._instance(path)
+        with self._cursors.borrow(instance) as cursor:
+            tables = [_facts_of(cursor, shards, subject) for subject in sorted(set(subjects))]
             return frame_of(pa.concat_tables(tables))
 
     def close(self) -> None:
         """Close every copy read."""
         with self._lock:
-            for instance in self._open.values():
+            for instance, _ in self._open.values():
                 instance.close()
             self._open.clear()
 
-    def _instance(self, path: Path) -> duckdb.DuckDBPyConnection:
+    def _instance(self, path: Path) -> tuple[duckdb.DuckDBPyConnection, ShardMap]:
         with self._lock:
-            instance = self._open.get(path)
-            if instance is None:
+            opened = self._open.get(path)
+            if opened is None:
                 instance = duckdb.connect(":memory:", config=READER_CONFIG)
-                instance.execute(f"ATTACH {quote(str(path))} AS facts (READ_ONLY)")
-                self._open[path] = instance
-            return instance
+                try:
+                    instance.execute(f"ATTACH {quote(str(path))} AS facts (READ_ONLY)")
+                    opened = (instance, ShardMap.read(instance, "facts"))
+                except BaseException:
+                    instance.close()
+                    raise
+                self._open[path] = opened
+            return opened
+
+
+def _facts_of(cursor: duckdb.DuckDBPyConnection, shards: ShardMap, subject: str) -> pa.Table:
+    """One subject's rows of a facts copy (none when no range holds it)."""
+    schema = shards.schema_of(subject)
+    if schema is None:
+        schema = shards.shards[0].name  # an empty answer of the right columns
+        subject = ""
+    sql = render("lookup/facts_of", shard=schema)
+    return cursor.execute(sql, {"subject": subject}).to_arrow_table()

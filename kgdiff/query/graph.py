@@ -24,7 +24,7 @@ from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.facts_copies import FactsCopies, build_facts_copy, facts_copy_path
 from kgdiff.query.graph_questions import GraphQuestions
-from kgdiff.query.lookup import LookupCopies, copied_views, store_tag
+from kgdiff.query.lookup import LookupCopies, ShardMap, copied_views, store_tag
 from kgdiff.query.lookup_build import build_lookup
 from kgdiff.query.memo import StoreMemos
 from kgdiff.sqlfiles import load_sql, quote
@@ -91,24 +91,30 @@ class KnowledgeGraph(GraphQuestions):
             cursor.close()
 
     @contextmanager
-    def lookup(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def lookup(self, about: str | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
         """A connection for a question about a few entities: on the store's lookup copy
         (:mod:`kgdiff.query.lookup`) when it has one of its present state, else as
-        :meth:`connection`. Both give the same answers; the copy gives them sooner."""
-        with self.lookup_source() as (connection, _):
+        :meth:`connection`. Both give the same answers; the copy gives them sooner.
+        ``about``: the one entity every query run on it reads the rows of (on the copy, those
+        of its subject range only, :class:`~kgdiff.query.lookup.ShardMap`)."""
+        with self.lookup_source(about) as (connection, _):
             yield connection
 
     @contextmanager
-    def lookup_source(self) -> Iterator[tuple[duckdb.DuckDBPyConnection, bool]]:
-        """:meth:`lookup`'s connection, and whether it is the copy (whose derived tables,
-        timelines and latest labels, a question may read instead of computing them)."""
+    def lookup_source(
+        self, about: str | None = None
+    ) -> Iterator[tuple[duckdb.DuckDBPyConnection, ShardMap | None]]:
+        """:meth:`lookup`'s connection and, when it is the copy (whose derived tables,
+        timelines and latest labels, a question may read instead of computing them), the
+        copy's subject ranges; None else."""
         stat = self.layout.catalog.stat()
-        with self._lookups.reading((stat.st_ino, stat.st_mtime_ns), self._tag) as cursor:
-            if cursor is not None:
-                yield cursor, True
+        stamp = (stat.st_ino, stat.st_mtime_ns)
+        with self._lookups.reading(stamp, self._tag, about) as copy:
+            if copy is not None:
+                yield copy
                 return
         with self.connection() as connection:
-            yield connection, False
+            yield connection, None
 
     def build_lookup(self, progress: Callable[[str], None] | None = None) -> Path:
         """Make the lookup copy of the store as it is now (unless it exists); return its

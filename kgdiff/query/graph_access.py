@@ -16,6 +16,7 @@ from typing import Protocol
 import duckdb
 import polars as pl
 
+from kgdiff.query.lookup import ShardMap
 from kgdiff.query.memo import StoreMemos
 from kgdiff.store.layout import StoreLayout
 
@@ -29,11 +30,15 @@ class GraphAccess(Protocol):
     def connection(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
         """A read-only connection to the catalog for one question."""
 
-    def lookup(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
-        """A connection for a question about a few entities (the lookup copy when it can)."""
+    def lookup(self, about: str | None = None) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+        """A connection for a question about a few entities (the lookup copy when it can);
+        ``about``: the one entity every query on it reads (its subject range's tables)."""
 
-    def lookup_source(self) -> AbstractContextManager[tuple[duckdb.DuckDBPyConnection, bool]]:
-        """:meth:`lookup`'s connection, and whether it is the lookup copy."""
+    def lookup_source(
+        self, about: str | None = None
+    ) -> AbstractContextManager[tuple[duckdb.DuckDBPyConnection, ShardMap | None]]:
+        """:meth:`lookup`'s connection and, when it is the lookup copy, the copy's subject
+        ranges (None else)."""
 
     def facts_copy(self, day: date, mode: str) -> Path | None:
         """The facts copy of ``day`` in ``mode`` of the store as it is now, or None."""

@@ -14,6 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from kgdiff.ids import DEFAULT_LANG, is_entity_id, repeated_ids
+from kgdiff.query.lookup import ShardMap, route
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import store_macros
@@ -65,22 +66,46 @@ def labels_for(
     snapshot: str | None = None,
     lang: str = DEFAULT_LANG,
     memo: StoreMemo | None = None,
-    copied: bool = False,
+    copied: ShardMap | None = None,
 ) -> Labels:
     """The labels in ``lang`` of the entity ids among ``ids``, as of ``snapshot`` (those
     ``memo`` holds from earlier questions are not read again). ``copied``: ``connection``
-    is on a lookup copy, whose ``latest_labels`` table answers for no snapshot."""
+    is on a lookup copy with these subject ranges: the ids of each range are read from its
+    schema (the cursor is left reading every range's), and the copy's ``label_rows`` answer
+    for no snapshot."""
     wanted = sorted({str(i) for i in ids if is_entity_id(i)})
     kept = memo.labels if memo is not None else {}
     names = {i: kept[(snapshot, lang, i)] for i in wanted if (snapshot, lang, i) in kept}
     unread = [i for i in wanted if i not in names]
     if unread:
-        rows = _read_labels(connection, unread, snapshot, lang, copied)
+        rows = _routed_labels(connection, unread, snapshot, lang, copied)
         found = {str(row[0]): str(row[1]) for row in rows}
         names.update({i: found.get(i) for i in unread})
         if memo is not None:
             memo.remember_labels({(snapshot, lang, i): found.get(i) for i in unread})
     return Labels({i: name for i, name in names.items() if name is not None}, lang)
+
+
+def _routed_labels(
+    connection: duckdb.DuckDBPyConnection,
+    ids: list[str],
+    snapshot: str | None,
+    lang: str,
+    copied: ShardMap | None,
+) -> list[tuple[object, ...]]:
+    """:func:`_read_labels`, on a lookup copy a subject range at a time: the ids of one range
+    read from its schema walk a few hundred row groups, where every range's views walk them
+    all (their cost grows with the store)."""
+    if copied is None:
+        return _read_labels(connection, ids, snapshot, lang, False)
+    rows: list[tuple[object, ...]] = []
+    try:
+        for schema, held in copied.grouped(ids).items():
+            route(connection, schema)
+            rows += _read_labels(connection, held, snapshot, lang, True)
+    finally:
+        route(connection, None)
+    return rows
 
 
 def _read_labels(

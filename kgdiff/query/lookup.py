@@ -20,18 +20,20 @@ snapshots of 5 M statements; layout 4 took 865 MB).
 
 from __future__ import annotations
 
+import bisect
 import os
 import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
 from kgdiff.query.thread_cursors import ThreadCursors
-from kgdiff.sqlfiles import load_sql, quote
+from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
@@ -44,6 +46,18 @@ SORTED_TABLES = {
     "coverage": "qid",
 }
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
+SHARDED_TABLES = (
+    "entities",
+    "entity_redirects",
+    "statements",
+    "label_rows",
+    "coverage",
+    "timelines",
+)
+"""The copy's tables kept a subject range at a time, each range in a schema of its own
+(:class:`ShardMap`), and in ``main`` as views over every range's (``labels`` is a view over
+``label_rows``, in each schema and in ``main``)."""
+SHARD_PREFIX = "r"
 DERIVED_TABLES = ("timelines",)
 """Tables the copy derives from those (``sql/lookup/copy_<name>.sql``): what a question
 would otherwise compute per entity, computed once for all by the same SQL."""
@@ -70,10 +84,10 @@ READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
 a long-running service grow with every entity asked; evicted blocks are read again from the
 file, which the system's cache holds)."""
-COPY_LAYOUT = 7
+COPY_LAYOUT = 8
 """The copy's tables, their columns and their order (7: statements keep their datatype, which a
-classification reads for the change's nature): a copy of another layout is made again,
-not read."""
+classification reads for the change's nature; 8: each subject range's rows in a schema of its
+own, :class:`ShardMap`): a copy of another layout is made again, not read."""
 WRITER_MEMORY = "1GB"
 """DuckDB's memory while a copy is made (:mod:`kgdiff.query.lookup_build`): each range's
 sort fits; past it DuckDB spills."""
@@ -81,6 +95,61 @@ SPILL_PREFIX = ".spill-"
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    """A subject range [lo, hi) of the copy and the schema that holds its rows."""
+
+    name: str
+    lo: str
+    hi: str
+
+
+def shard_schema(index: int) -> str:
+    """The schema of the copy's ``index``-th subject range."""
+    return f"{SHARD_PREFIX}{index:05d}"
+
+
+class ShardMap:
+    """Which of a copy's schemas holds an id's rows.
+
+    DuckDB chooses the row groups a query reads by their min/max, but it walks every row
+    group of a table to do so, ~1–2.4 µs each: on one table of every subject, one entity's
+    statements took 91 ms at 3 × 100 M statements against ~2 ms at 3 × 5 M, and would take
+    over a second for the whole of Wikidata. Each range's tables hold a bounded number of rows
+    (:data:`~kgdiff.query.lookup_build.ROWS_PER_RANGE` statements), so a question routed to
+    its range's schema costs the same at any size."""
+
+    def __init__(self, shards: list[Shard]) -> None:
+        self.shards = sorted(shards, key=lambda shard: shard.lo)
+        self._los = [shard.lo for shard in self.shards]
+
+    @classmethod
+    def read(cls, connection: duckdb.DuckDBPyConnection, copy: str = COPY_ALIAS) -> ShardMap:
+        """The ranges of the copy attached as ``copy`` on ``connection``."""
+        rows = connection.execute(render("lookup/shards", copy=copy)).fetchall()
+        return cls([Shard(str(name), str(lo), str(hi)) for name, lo, hi in rows])
+
+    def write(self, connection: duckdb.DuckDBPyConnection, copy: str) -> None:
+        """Write the ranges into the table ``shards`` of the database ``copy``."""
+        columns = {"names": [s.name for s in self.shards], "los": [s.lo for s in self.shards]}
+        values = {**columns, "his": [s.hi for s in self.shards]}
+        connection.execute(render("lookup/copy_shards", copy=copy), values)
+
+    def schema_of(self, qid: str) -> str | None:
+        """The schema whose range holds ``qid`` (None when none does)."""
+        index = bisect.bisect_right(self._los, qid) - 1
+        if index < 0 or not qid < self.shards[index].hi:
+            return None
+        return self.shards[index].name
+
+    def grouped(self, ids: list[str]) -> dict[str | None, list[str]]:
+        """``ids`` by the schema that holds each (in their order within each)."""
+        groups: dict[str | None, list[str]] = {}
+        for qid in ids:
+            groups.setdefault(self.schema_of(qid), []).append(qid)
+        return groups
 
 
 def copied_views() -> list[str]:
@@ -176,8 +245,16 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
 def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
     """Make a cursor of :func:`open_lookup` read names the copy holds from it and everything
     else (macros, other views) from the catalog; a session setting, so once per cursor."""
-    cursor.execute(f"SET search_path = {quote(f'{COPY_ALIAS}.main,{CATALOG_ALIAS}.main')}")
+    route(cursor, None)
     set_store_root(cursor, layout)
+
+
+def route(cursor: duckdb.DuckDBPyConnection, schema: str | None) -> None:
+    """Make a cursor of :func:`open_lookup` read the copy's tables from ``schema`` (a range's:
+    only the rows of the ids it holds) or, for None, from ``main`` (every id)."""
+    path = [f"{COPY_ALIAS}.{schema}"] if schema else []
+    path += [f"{COPY_ALIAS}.main", f"{CATALOG_ALIAS}.main"]
+    cursor.execute(f"SET search_path = {quote(','.join(path))}")
 
 
 class LookupCopies:
@@ -190,6 +267,7 @@ class LookupCopies:
         self._lock = threading.Lock()
         self._stamp: tuple[int, int] | None = None
         self._instance: duckdb.DuckDBPyConnection | None = None
+        self._shards = ShardMap([])
         self._path: Path | None = None
         self._looked = 0.0
         self._cursors = ThreadCursors(lambda cursor: lookup_session(cursor, layout))
@@ -203,18 +281,21 @@ class LookupCopies:
 
     @contextmanager
     def reading(
-        self, stamp: tuple[int, int], tag: Callable[[], str]
-    ) -> Iterator[duckdb.DuckDBPyConnection | None]:
+        self, stamp: tuple[int, int], tag: Callable[[], str], about: str | None = None
+    ) -> Iterator[tuple[duckdb.DuckDBPyConnection, ShardMap] | None]:
         """A cursor on the copy of the store as the catalog ``stamp`` has it (this thread's,
-        :class:`~kgdiff.query.thread_cursors.ThreadCursors`), or None when there is no copy."""
+        :class:`~kgdiff.query.thread_cursors.ThreadCursors`) and the copy's ranges, or None
+        when there is no copy. ``about``: an id whose range's tables the cursor reads (every
+        query run on it must read only that id's rows of them), else every range's."""
         with self._lock:
             self._refresh(stamp, tag)
-            instance = self._instance
+            instance, shards = self._instance, self._shards
         if instance is None:
             yield None
             return
         with self._cursors.borrow(instance) as cursor:
-            yield cursor
+            route(cursor, shards.schema_of(about) if about is not None else None)
+            yield cursor, shards
 
     def forget(self) -> None:
         """Look for a copy again at the next question (one was just made)."""
@@ -240,6 +321,7 @@ class LookupCopies:
         self._instance, self._path = None, lookup_path(self.layout, tag())
         if self._path.is_file():
             self._instance = open_lookup(self.layout, self._path)
+            self._shards = ShardMap.read(self._instance)
         else:
             self._path = None
         self._stamp = stamp

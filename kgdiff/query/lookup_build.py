@@ -8,7 +8,10 @@ its time, more than linearly. The snapshots' files are sorted by subject already
 latest snapshot's statements (:func:`subject_ranges`): each range reads only the row groups
 of each snapshot that can hold its subjects, sorts a few million rows (its own, by id then
 snapshot: one entity's rows of every snapshot side by side, which also compresses best) and
-appends them; the tables end up sorted by id as before. DuckDB's memory is bounded
+writes them into a schema of its own (``r00000``, ``r00001``, …), so that a question about one
+entity reads its range's tables, of a bounded size, instead of walking every row group of the
+store's (:class:`~kgdiff.query.lookup.ShardMap`); ``main`` joins the ranges' tables in views
+for the questions about many entities. DuckDB's memory is bounded
 (:data:`~kgdiff.query.lookup.WRITER_MEMORY`, spilling beside the copy past it). The derived
 tables are made range by range too, by the same SQL. The search index (``names``) is sorted
 by language and text, not by id, so it is made a range of languages at a time
@@ -29,11 +32,15 @@ import duckdb
 from kgdiff.query.lookup import (
     DERIVED_TABLES,
     INDEX_TABLES,
+    SHARDED_TABLES,
     SORTED_TABLES,
     SPILL_PREFIX,
+    Shard,
+    ShardMap,
     lookup_folder,
     lookup_path,
     made_whole,
+    shard_schema,
     writing_beside_catalog,
 )
 from kgdiff.sqlfiles import load_sql, render
@@ -79,10 +86,12 @@ def build_lookup(layout: StoreLayout, tag: str, progress: Progress | None = None
 
 
 def subject_ranges(
-    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, rows: int = ROWS_PER_RANGE
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, rows: int | None = None
 ) -> list[Range]:
-    """Subject ranges [lo, hi) that together hold every id, each about ``rows`` statements
-    of all snapshots, cut at row groups of the latest snapshot's statements files."""
+    """Subject ranges [lo, hi) that together hold every id, each about ``rows``
+    (:data:`ROWS_PER_RANGE`) statements of all snapshots, cut at row groups of the latest
+    snapshot's statements files."""
+    rows = rows or ROWS_PER_RANGE
     total = sum(m.counts.get("statements", 0) for m in list_snapshots(layout))
     return cut_ranges(connection, layout, math.ceil(total / rows))
 
@@ -109,31 +118,50 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
         for macro in [*time_macros(), timeline_macro()]:
             connection.execute(macro.replace("OR REPLACE MACRO", "OR REPLACE TEMP MACRO"))
         connection.execute(load_sql("lookup/copy_snapshots"))
-        ranges = subject_ranges(connection, layout)
+        shards = _shards(connection, subject_ranges(connection, layout))
         for table, key in SORTED_TABLES.items():
-            _made(connection, table, *_copy_sql(table, key), ranges, progress)
+            create, append, names = _copy_sql(table, key)
+            _made(connection, table, create, append, shards, progress, names)
         for table in DERIVED_TABLES:
-            create = load_sql(f"lookup/copy_{table}_empty")
-            _made(connection, table, create, load_sql(f"lookup/copy_{table}"), ranges, progress)
+            create, append = f"lookup/copy_{table}_empty", f"lookup/copy_{table}"
+            _made(connection, table, create, append, shards, progress)
+        _join_shards(connection, shards)
     # The index on a connection of its own: made alone at 3 x 100 M it took 1.2 GB, but after
     # the tables above, on their connection, it ran out of the writer's memory (bench/README.md)
     with writing_beside_catalog(layout, partial, "lookup") as connection:
         for table in INDEX_TABLES:  # sorted by language first: made a range of them at a time
             create = load_sql(f"lookup/copy_{table}_empty")
             append = load_sql(f"lookup/copy_{table}")
-            _made(connection, table, create, append, language_ranges(connection), progress)
+            ranges = language_ranges(connection)
+            _made_whole(connection, table, create, append, ranges, progress)
         connection.execute(load_sql("lookup/stamp"), {"tag": tag})
 
 
-def _copy_sql(table: str, key: str) -> tuple[str, str]:
-    """The statements that create the copy of ``table`` empty and append a range of it."""
-    if table == "labels":  # a table and the view of it that the questions read
-        create = load_sql("lookup/copy_labels_empty") + load_sql("lookup/copy_labels_view")
-        return create, load_sql("lookup/copy_labels")
+def _shards(connection: duckdb.DuckDBPyConnection, ranges: list[Range]) -> list[Shard]:
+    """A schema of the copy for each subject range (its tables are made in it), and the
+    table ``shards`` that says which range each holds."""
+    shards = [Shard(shard_schema(index), lo, hi) for index, (lo, hi) in enumerate(ranges)]
+    for shard in shards:
+        connection.execute(f'CREATE SCHEMA lookup."{shard.name}"')
+    ShardMap(shards).write(connection, "lookup")
+    return shards
+
+
+def _join_shards(connection: duckdb.DuckDBPyConnection, shards: list[Shard]) -> None:
+    """Each sharded table as a view in ``main`` over every range's part, and ``labels``
+    over it (the questions about many entities read these)."""
+    for table in SHARDED_TABLES:
+        parts = [render("lookup/shard_view", shard=s.name, table=table) for s in shards]
+        connection.execute(f'CREATE VIEW lookup.main."{table}" AS ' + "\nUNION ALL\n".join(parts))
+    connection.execute(render("lookup/copy_labels_view", shard="main"))
+
+
+def _copy_sql(table: str, key: str) -> tuple[str, str, dict[str, str]]:
+    """The SQL files that create a range's part of ``table`` empty and fill it, and the
+    identifiers they need besides the range's schema."""
     if table in OWN_SQL:
-        return load_sql(f"lookup/copy_{table}_empty"), load_sql(f"lookup/copy_{table}")
-    create = render("lookup/copy_table_empty", table=table)
-    return create, render("lookup/copy_table_range", table=table, key=key)
+        return f"lookup/copy_{table}_empty", f"lookup/copy_{table}", {}
+    return "lookup/copy_table_empty", "lookup/copy_table_range", {"table": table, "key": key}
 
 
 def _made(
@@ -141,10 +169,45 @@ def _made(
     table: str,
     create: str,
     append: str,
+    shards: list[Shard],
+    progress: Progress,
+    names: dict[str, str] | None = None,
+) -> None:
+    """Make ``table`` in each range's schema: created empty, then filled with the range's
+    rows (the labels with their view); a line of progress."""
+    started, count, names = time.monotonic(), 0, names or {}
+    for shard in shards:
+        connection.execute(_rendered(create, shard.name, names))
+        if table == "labels":
+            connection.execute(render("lookup/copy_labels_view", shard=shard.name))
+        connection.execute(_rendered(append, shard.name, names), {"lo": shard.lo, "hi": shard.hi})
+        stored = "label_rows" if table == "labels" else table
+        rows = connection.execute(f'SELECT count(*) FROM lookup."{shard.name}"."{stored}"')
+        count += int((rows.fetchone() or (0,))[0])
+    seconds = time.monotonic() - started
+    stored = "; each once for the snapshots holding it" if table == "labels" else ""
+    progress(
+        f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(shards)} ranges{stored})"
+    )
+
+
+def _rendered(name: str, shard: str, names: dict[str, str]) -> str:
+    """The SQL file ``name`` for the range's schema ``shard`` (and the identifiers
+    ``names``; only those the file names are used)."""
+    needed = {key: value for key, value in names.items() if "{{@" + key + "}}" in load_sql(name)}
+    return render(name, shard=shard, **needed)
+
+
+def _made_whole(
+    connection: duckdb.DuckDBPyConnection,
+    table: str,
+    create: str,
+    append: str,
     ranges: list[Range],
     progress: Progress,
 ) -> None:
-    """Create ``table`` empty, then append each range's rows; a line of progress."""
+    """Create ``table`` (one table, in ``main``) empty, then append each range's rows; a line
+    of progress."""
     started = time.monotonic()
     connection.execute(create)
     for lo, hi in ranges:

@@ -6,8 +6,8 @@
 --          descending, so that the last is the snapshot sql/labels/entity_labels.sql, naming
 --          none, would take the row from (latest date, then first name). Appended sorted by
 --          id, so the ranges in order leave the table sorted by id.
--- params: $lo, $hi (VARCHAR) the id range (reads the catalog's `labels` and `snapshots`).
-INSERT INTO lookup.label_rows
+-- params: $lo, $hi (VARCHAR) the id range; {{@shard}} its schema (identifier) (reads the catalog's `labels` and `snapshots`).
+INSERT INTO lookup.{{@shard}}.label_rows
 SELECT
     l.qid,
     l.lang,

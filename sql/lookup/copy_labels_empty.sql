@@ -6,8 +6,8 @@
 --          per snapshot: the snapshots repeat most of them. The view `labels` gives the catalog view's rows back (one per
 --          snapshot, its columns in its order), so the SQL that reads `labels` reads the copy
 --          unchanged; sql/lookup/copy_labels.sql fills the table range by range.
--- params: none (the columns' types are the catalog's `labels`').
-CREATE TABLE lookup.label_rows AS
+-- params: {{@shard}} the range's schema in the copy (identifier) (the columns' types are the catalog's `labels`').
+CREATE TABLE lookup.{{@shard}}.label_rows AS
 SELECT qid, lang, kind, ordinal, value, [snapshot] AS snapshots
 FROM labels
 LIMIT 0;

@@ -3,8 +3,8 @@
 --          sql/lookup/copy_statements_empty.sql), sorted by subject and snapshot and appended,
 --          as sql/lookup/copy_table_range.sql does for the other tables: one entity's rows of
 --          every snapshot side by side, in a few row groups.
--- params: $lo, $hi (VARCHAR) the subject range [lo, hi).
-INSERT INTO lookup.statements
+-- params: $lo, $hi (VARCHAR) the subject range [lo, hi); {{@shard}} its schema (identifier).
+INSERT INTO lookup.{{@shard}}.statements
 SELECT
     subject, pid, snaktype, value_type, datatype, value, rank, time_lo, time_hi,
     start_snaktype, start_lo, start_hi, end_snaktype, end_lo, end_hi,

@@ -4,8 +4,8 @@
 --          entity has no answer, which ids are known); the other columns, the statement id the
 --          largest, are not copied (the copy's timelines hold the ids a timeline shows).
 --          sql/lookup/copy_statements.sql fills it range by range.
--- params: none.
-CREATE TABLE lookup.statements AS
+-- params: {{@shard}} the range's schema in the copy (identifier).
+CREATE TABLE lookup.{{@shard}}.statements AS
 SELECT
     subject, pid, snaktype, value_type, datatype, value, rank, time_lo, time_hi,
     start_snaktype, start_lo, start_hi, end_snaktype, end_lo, end_hi,

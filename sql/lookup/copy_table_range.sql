@@ -6,8 +6,9 @@
 --          decoding a Parquet row group of hundreds of thousands of rows. The snapshots' files
 --          are sorted by id, so the range reads only their row groups that can hold it.
 -- params: {{@table}} the view and the table (identifier); {{@key}} the id column (identifier);
+--         {{@shard}} the range's schema in the copy (identifier);
 --         $lo, $hi (VARCHAR) the range.
-INSERT INTO lookup.{{@table}}
+INSERT INTO lookup.{{@shard}}.{{@table}}
 SELECT * FROM {{@table}}
 WHERE {{@key}} >= $lo AND {{@key}} < $hi
 ORDER BY {{@key}}, snapshot;

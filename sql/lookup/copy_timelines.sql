@@ -7,8 +7,8 @@
 --          run per question. Computed for a range at once (the macro called per subject in a
 --          LATERAL join read every subject's statements for each range); tests hold it equal
 --          to the macro's rows, subject by subject.
--- params: $lo, $hi (VARCHAR) the subject range.
-INSERT INTO lookup.timelines
+-- params: $lo, $hi (VARCHAR) the subject range; {{@shard}} its schema (identifier).
+INSERT INTO lookup.{{@shard}}.timelines
 WITH seen AS (
     SELECT st.subject, st.pid, st.value, st.statement_id, st.rank, st.snapshot,
            st.start_snaktype, st.end_snaktype, st.point_snaktype, s.date AS snapshot_date

@@ -1,0 +1,75 @@
+"""One store's point requests, timed by the kgdiff on ``PYTHONPATH`` (run by bench/point_bench.py
+as a script, so that an older source tree's kgdiff runs it: it imports nothing of ``bench``).
+
+    python bench/point_once.py STORE CUTOFF SUBJECTS ROUNDS
+
+Makes the store's lookup copy and the facts copy of ``CUTOFF`` if they are missing, draws
+``SUBJECTS`` items of the latest snapshot (a fixed seed: the same ones for every kgdiff), asks
+each of them once per round for its entity, its timeline and its facts at the cutoff through
+the Python API, and prints one JSON line: the CPU milliseconds of one request of each kind (the
+fastest round's mean) and the copy's layout and subject ranges.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import duckdb
+
+import kgdiff
+from kgdiff.query import lookup
+
+
+def drawn(store: Path, count: int) -> list[str]:
+    """``count`` item ids of the latest snapshot, drawn with a fixed seed."""
+    latest = sorted(store.glob("snapshots/*/entities"))[-1]
+    query = (
+        f"SELECT qid FROM read_parquet('{latest}/*.parquet') WHERE qid LIKE 'Q%'"
+        f" USING SAMPLE {count} ROWS (reservoir, 11)"
+    )
+    with duckdb.connect() as connection:
+        return sorted(str(row[0]) for row in connection.execute(query).fetchall())
+
+
+def cpu_ms(ask: Callable[[str], object], subjects: list[str], rounds: int) -> float:
+    """CPU milliseconds of one request: the fastest round's mean, after a warm-up."""
+    for qid in subjects[:4]:
+        ask(qid)
+    means = []
+    for _ in range(rounds):
+        started = time.process_time()
+        for qid in subjects:
+            ask(qid)
+        means.append((time.process_time() - started) / len(subjects) * 1000)
+    return round(min(means), 2)
+
+
+def main() -> None:
+    store, cutoff = Path(sys.argv[1]), sys.argv[2]
+    count, rounds = int(sys.argv[3]), int(sys.argv[4])
+    kg = kgdiff.open(store)
+    started = time.monotonic()
+    kg.build_facts(cutoff)  # the lookup copy first, when missing
+    built = time.monotonic() - started
+    subjects = drawn(store, count)
+    asks: dict[str, Callable[[str], object]] = {
+        "entity": lambda qid: kg.entity(qid),
+        "timeline": lambda qid: kg.timeline(qid),
+        "facts": lambda qid: kg.facts_at(cutoff, subject=qid),
+    }
+    shards = getattr(lookup, "SHARD_PREFIX", None) is not None
+    result: dict[str, object] = {
+        "layout": lookup.COPY_LAYOUT,
+        "ranges": "yes" if shards else "no",
+        "copies_made_s": round(built, 1),
+    }
+    result |= {kind: cpu_ms(ask, subjects, rounds) for kind, ask in asks.items()}
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+-- name: shard_view
+-- purpose: One range's part of a table of the lookup copy (kgdiff/query/lookup_build.py): the
+--          copy keeps each subject range's rows of `entities`, `entity_redirects`,
+--          `statements`, `label_rows`, `coverage` and `timelines` in a schema of its own
+--          (`r00000`, `r00001`, …: a question about one entity is routed to its range's
+--          schema, whose tables stay a few hundred row groups whatever the store's size), and
+--          the table of the same name in `main` is a view, these parts joined by UNION ALL,
+--          for the questions about many entities: DuckDB leaves out at planning every part
+--          whose id range cannot hold an id compared with `=`.
+-- params: {{@shard}} the range's schema (identifier); {{@table}} the table (identifier).
+SELECT * FROM {{@shard}}.{{@table}}
