@@ -24,7 +24,7 @@ class OverviewAnswers:
         """Entities whose id is ``text`` or whose label or alias starts with it, best first;
         a note when none does."""
         with self.graph.lookup_source() as (connection, copied):
-            frame = search_entities(connection, text, lang, limit, copied is not None)
+            frame = search_entities(connection, text, lang, limit, copied)
         none = f"no entity's id is {text!r} and no label or alias in {lang} starts with it"
         notes = [] if frame.height else [none]
         return Answer(frame, [], notes)

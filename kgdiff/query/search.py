@@ -8,6 +8,7 @@ import polars as pl
 from kgdiff.errors import UsageError
 from kgdiff.ids import ENTITY_ID
 from kgdiff.query.frames import relation_frame
+from kgdiff.query.lookup import ShardMap, route
 from kgdiff.sqlfiles import load_sql
 
 MAX_TEXT = 200
@@ -21,12 +22,13 @@ def search_entities(
     text: str,
     lang: str = "en",
     limit: int = 10,
-    copied: bool = False,
+    copied: ShardMap | None = None,
 ) -> pl.DataFrame:
     """Up to ``limit`` entities for ``text``: the entity with that id, then those whose label
     or alias in ``lang`` starts with it, any case (sql/query/search_hits.sql; on a lookup
-    copy, ``copied``, its ``names`` index: sql/query/search_hits_copied.sql), named by
-    sql/query/search_names.sql; columns ``qid``, ``match`` (id, label or alias), ``label``
+    copy with these subject ranges, ``copied``, its ``names`` index:
+    sql/query/search_hits_copied.sql), named by sql/query/search_names.sql (on the copy a
+    subject range at a time); columns ``qid``, ``match`` (id, label or alias), ``label``
     and ``description``."""
     typed = text.strip()
     if not typed:
@@ -37,13 +39,9 @@ def search_entities(
         raise UsageError(f"search limit {limit} is not between 1 and {MAX_RESULTS}")
     qid = typed.upper() if ENTITY_ID.fullmatch(typed.upper()) else None
     values = {"text": typed, "qid": qid, "lang": lang, "limit": limit}
-    hits_sql = load_sql("query/search_hits_copied" if copied else "query/search_hits")
+    hits_sql = load_sql("query/search_hits" if copied is None else "query/search_hits_copied")
     hits = relation_frame(connection.sql(hits_sql, params=values))
-    names = relation_frame(
-        connection.sql(
-            load_sql("query/search_names"), params={"qids": hits["qid"].to_list(), "lang": lang}
-        )
-    )
+    names = _names(connection, hits["qid"].to_list(), lang, copied)
     found = hits.join(names, on="qid", how="left").with_columns(
         pl.col("rank").replace_strict(MATCHES, return_dtype=pl.String).alias("match"),
         pl.col("label").str.len_chars().alias("label_length"),
@@ -52,3 +50,21 @@ def search_entities(
         "rank", "label_length", pl.col("qid").str.len_chars(), "qid", nulls_last=True
     )
     return found.select("qid", "match", "label", "description")
+
+
+def _names(
+    connection: duckdb.DuckDBPyConnection, qids: list[str], lang: str, copied: ShardMap | None
+) -> pl.DataFrame:
+    """sql/query/search_names.sql for the hits ``qids``; on a lookup copy, the hits of each
+    subject range read from its schema (the cursor is left reading every range's)."""
+    sql = load_sql("query/search_names")
+    if copied is None or not qids:
+        return relation_frame(connection.sql(sql, params={"qids": qids, "lang": lang}))
+    frames = []
+    try:
+        for schema, held in copied.grouped(qids).items():
+            route(connection, schema)
+            frames.append(relation_frame(connection.sql(sql, params={"qids": held, "lang": lang})))
+    finally:
+        route(connection, None)
+    return pl.concat(frames)
