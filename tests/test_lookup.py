@@ -24,7 +24,8 @@ from kgdiff.errors import UnknownIdError
 from kgdiff.query import lookup_build
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.labels import labels_for
-from kgdiff.query.lookup import lookup_folder, route
+from kgdiff.query.lookup import lookup_folder
+from kgdiff.query.lookup_ranges import route
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.temporal.dates import GapPolicy

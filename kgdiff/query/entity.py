@@ -8,7 +8,7 @@ import polars as pl
 from kgdiff.errors import StoreError
 from kgdiff.query.frames import relation_frame
 from kgdiff.query.labels import labels_for
-from kgdiff.query.lookup import ShardMap
+from kgdiff.query.lookup_ranges import ShardMap
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout

@@ -22,13 +22,8 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.query.frames import frame_of
-from kgdiff.query.lookup import (
-    COPY_ALIAS,
-    READER_CONFIG,
-    ShardMap,
-    made_whole,
-    writing_beside_catalog,
-)
+from kgdiff.query.lookup import READER_CONFIG, made_whole, writing_beside_catalog
+from kgdiff.query.lookup_ranges import COPY_ALIAS, ShardMap
 from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout

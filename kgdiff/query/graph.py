@@ -24,8 +24,9 @@ from kgdiff.errors import StoreError
 from kgdiff.query.answers import Answers
 from kgdiff.query.facts_copies import FactsCopies, build_facts_copy, facts_copy_path
 from kgdiff.query.graph_questions import GraphQuestions
-from kgdiff.query.lookup import LookupCopies, ShardMap, copied_views, store_tag
+from kgdiff.query.lookup import LookupCopies, copied_views, store_tag
 from kgdiff.query.lookup_build import build_lookup
+from kgdiff.query.lookup_ranges import ShardMap
 from kgdiff.query.memo import StoreMemos
 from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog import rebuild_catalog, store_lock

@@ -16,7 +16,7 @@ from typing import Protocol
 import duckdb
 import polars as pl
 
-from kgdiff.query.lookup import ShardMap
+from kgdiff.query.lookup_ranges import ShardMap
 from kgdiff.query.memo import StoreMemos
 from kgdiff.store.layout import StoreLayout
 

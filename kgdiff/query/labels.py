@@ -14,7 +14,7 @@ import duckdb
 import pyarrow as pa
 
 from kgdiff.ids import DEFAULT_LANG, is_entity_id, repeated_ids
-from kgdiff.query.lookup import ShardMap, route
+from kgdiff.query.lookup_ranges import ShardMap, route
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import store_macros

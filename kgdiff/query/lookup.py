@@ -9,7 +9,9 @@ groups that can hold the entity (of the entities and statements only the columns
 questions read; the labels once for all the snapshots that repeat them, behind a view with
 the catalog's columns); derived from them by the catalog's own SQL, every entity's
 timeline, so that is a read too; and a search index of every label and alias, sorted by
-language and text. It is made once per state of the store (``kgdiff serve`` makes it in the
+language and text. Each subject range's rows are in a schema of their own, and a question
+about one entity reads its range's (:class:`ShardMap`); ``main`` holds views over every
+range's tables. It is made once per state of the store (``kgdiff serve`` makes it in the
 background; ``kg.build_lookup()`` from Python), range by range in bounded memory
 (:mod:`kgdiff.query.lookup_build`), kept in ``STORE/builds/lookup/`` under the store's
 fingerprint, and read only while that fingerprint is the store's: after an ingest the
@@ -20,20 +22,24 @@ snapshots of 5 M statements; layout 4 took 865 MB).
 
 from __future__ import annotations
 
-import bisect
 import os
 import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
+from kgdiff.query.lookup_ranges import (
+    CATALOG_ALIAS,
+    COPY_ALIAS,
+    ShardMap,
+    route,
+)
 from kgdiff.query.thread_cursors import ThreadCursors
-from kgdiff.sqlfiles import load_sql, quote, render
+from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.store_root import set_store_root
@@ -57,7 +63,6 @@ SHARDED_TABLES = (
 """The copy's tables kept a subject range at a time, each range in a schema of its own
 (:class:`ShardMap`), and in ``main`` as views over every range's (``labels`` is a view over
 ``label_rows``, in each schema and in ``main``)."""
-SHARD_PREFIX = "r"
 DERIVED_TABLES = ("timelines",)
 """Tables the copy derives from those (``sql/lookup/copy_<name>.sql``): what a question
 would otherwise compute per entity, computed once for all by the same SQL."""
@@ -66,8 +71,6 @@ INDEX_TABLES = ("names",)
 statement each): ``names``, every label and alias lowercased and sorted by language and
 text, so that a search by the start of a name reads a range of it
 (sql/query/search_hits_copied.sql) instead of every label of every snapshot."""
-CATALOG_ALIAS = "kgdiff_catalog"
-COPY_ALIAS = "kgdiff_lookup"
 ROW_GROUP_ROWS = 8192
 """Rows per row group of the copy: a lookup reads whole row groups (their min/max choose
 them), and the labels of twenty entities read twenty; DuckDB's 122,880 made that ~20 ms,
@@ -95,61 +98,6 @@ SPILL_PREFIX = ".spill-"
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
-
-
-@dataclass(frozen=True)
-class Shard:
-    """A subject range [lo, hi) of the copy and the schema that holds its rows."""
-
-    name: str
-    lo: str
-    hi: str
-
-
-def shard_schema(index: int) -> str:
-    """The schema of the copy's ``index``-th subject range."""
-    return f"{SHARD_PREFIX}{index:05d}"
-
-
-class ShardMap:
-    """Which of a copy's schemas holds an id's rows.
-
-    DuckDB chooses the row groups a query reads by their min/max, but it walks every row
-    group of a table to do so, ~1–2.4 µs each: on one table of every subject, one entity's
-    statements took 91 ms at 3 × 100 M statements against ~2 ms at 3 × 5 M, and would take
-    over a second for the whole of Wikidata. Each range's tables hold a bounded number of rows
-    (:data:`~kgdiff.query.lookup_build.ROWS_PER_RANGE` statements), so a question routed to
-    its range's schema costs the same at any size."""
-
-    def __init__(self, shards: list[Shard]) -> None:
-        self.shards = sorted(shards, key=lambda shard: shard.lo)
-        self._los = [shard.lo for shard in self.shards]
-
-    @classmethod
-    def read(cls, connection: duckdb.DuckDBPyConnection, copy: str = COPY_ALIAS) -> ShardMap:
-        """The ranges of the copy attached as ``copy`` on ``connection``."""
-        rows = connection.execute(render("lookup/shards", copy=copy)).fetchall()
-        return cls([Shard(str(name), str(lo), str(hi)) for name, lo, hi in rows])
-
-    def write(self, connection: duckdb.DuckDBPyConnection, copy: str) -> None:
-        """Write the ranges into the table ``shards`` of the database ``copy``."""
-        columns = {"names": [s.name for s in self.shards], "los": [s.lo for s in self.shards]}
-        values = {**columns, "his": [s.hi for s in self.shards]}
-        connection.execute(render("lookup/copy_shards", copy=copy), values)
-
-    def schema_of(self, qid: str) -> str | None:
-        """The schema whose range holds ``qid`` (None when none does)."""
-        index = bisect.bisect_right(self._los, qid) - 1
-        if index < 0 or not qid < self.shards[index].hi:
-            return None
-        return self.shards[index].name
-
-    def grouped(self, ids: list[str]) -> dict[str | None, list[str]]:
-        """``ids`` by the schema that holds each (in their order within each)."""
-        groups: dict[str | None, list[str]] = {}
-        for qid in ids:
-            groups.setdefault(self.schema_of(qid), []).append(qid)
-        return groups
 
 
 def copied_views() -> list[str]:
@@ -247,14 +195,6 @@ def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> No
     else (macros, other views) from the catalog; a session setting, so once per cursor."""
     route(cursor, None)
     set_store_root(cursor, layout)
-
-
-def route(cursor: duckdb.DuckDBPyConnection, schema: str | None) -> None:
-    """Make a cursor of :func:`open_lookup` read the copy's tables from ``schema`` (a range's:
-    only the rows of the ids it holds) or, for None, from ``main`` (every id)."""
-    path = [f"{COPY_ALIAS}.{schema}"] if schema else []
-    path += [f"{COPY_ALIAS}.main", f"{CATALOG_ALIAS}.main"]
-    cursor.execute(f"SET search_path = {quote(','.join(path))}")
 
 
 class LookupCopies:

@@ -35,14 +35,12 @@ from kgdiff.query.lookup import (
     SHARDED_TABLES,
     SORTED_TABLES,
     SPILL_PREFIX,
-    Shard,
-    ShardMap,
     lookup_folder,
     lookup_path,
     made_whole,
-    shard_schema,
     writing_beside_catalog,
 )
+from kgdiff.query.lookup_ranges import Shard, ShardMap, shard_schema
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots

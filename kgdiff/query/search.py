@@ -8,7 +8,7 @@ import polars as pl
 from kgdiff.errors import UsageError
 from kgdiff.ids import ENTITY_ID
 from kgdiff.query.frames import relation_frame
-from kgdiff.query.lookup import ShardMap, route
+from kgdiff.query.lookup_ranges import ShardMap, route
 from kgdiff.sqlfiles import load_sql
 
 MAX_TEXT = 200
