@@ -91,7 +91,7 @@ def report(rows: list[dict[str, object]], trees: list[str]) -> None:
     print("|---:|---|---:|---|" + "---:|" * len(KINDS))
     for row in rows:
         cells = [f"{row['statements']:,}", str(row["kgdiff"]), str(row["layout"])]
-        cells += [str(row["ranges"]), *(f"{row[k]}" for k in KINDS)]
+        cells += [f"{row[k]}" for k in KINDS]
         print("| " + " | ".join(cells) + " |")
     for tree in trees:
         runs = [row for row in rows if row["kgdiff"] == tree]
