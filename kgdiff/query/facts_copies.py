@@ -33,7 +33,6 @@ WHOLE = "facts_whole"
 """The scratch database every subject's facts are written into before they are cut into
 ranges (so that the copy's file holds only the ranges' tables, not the freed blocks of a
 whole one)."""
-WHOLE_SUFFIX = ".whole"
 
 
 def facts_copy_path(lookup_copy: Path, day: date, mode: str) -> Path:
@@ -56,7 +55,8 @@ def _fill(layout: StoreLayout, lookup_copy: Path, partial: Path, day: date, mode
     """Every subject's facts into a scratch database beside ``partial``, then a subject range
     at a time (the lookup copy's) into the range's schema of ``partial``; the scratch
     database is removed, whatever happens."""
-    whole = partial.with_name(partial.name + WHOLE_SUFFIX)
+    # named as a partial copy is (".NAME.tmp-PID"), so that a killed build's is removed too
+    whole = partial.with_name(partial.name.replace(".tmp-", ".tmp-whole-"))
     try:
         with writing_beside_catalog(layout, partial, "facts") as connection:
             connection.execute(f"ATTACH {quote(str(lookup_copy))} AS {COPY_ALIAS} (READ_ONLY)")

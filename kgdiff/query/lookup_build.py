@@ -10,7 +10,7 @@ of each snapshot that can hold its subjects, sorts a few million rows (its own, 
 snapshot: one entity's rows of every snapshot side by side, which also compresses best) and
 writes them into a schema of its own (``r00000``, ``r00001``, …), so that a question about one
 entity reads its range's tables, of a bounded size, instead of walking every row group of the
-store's (:class:`~kgdiff.query.lookup.ShardMap`); ``main`` joins the ranges' tables in views
+store's (:class:`~kgdiff.query.lookup_ranges.ShardMap`); ``main`` joins the ranges' tables in views
 for the questions about many entities. DuckDB's memory is bounded
 (:data:`~kgdiff.query.lookup.WRITER_MEMORY`, spilling beside the copy past it). The derived
 tables are made range by range too, by the same SQL. The search index (``names``) is sorted
@@ -148,7 +148,7 @@ def _shards(connection: duckdb.DuckDBPyConnection, ranges: list[Range]) -> list[
 def _join_shards(connection: duckdb.DuckDBPyConnection, shards: list[Shard]) -> None:
     """Each sharded table as a view in ``main`` over every range's part, and ``labels``
     over it (the questions about many entities read these)."""
-    for table in SHARDED_TABLES:
+    for table in SHARDED_TABLES:  # as many parts as ranges: the statement is put together here
         parts = [render("lookup/shard_view", shard=s.name, table=table) for s in shards]
         connection.execute(f'CREATE VIEW lookup.main."{table}" AS ' + "\nUNION ALL\n".join(parts))
     connection.execute(render("lookup/copy_labels_view", shard="main"))
@@ -174,26 +174,20 @@ def _made(
     """Make ``table`` in each range's schema: created empty, then filled with the range's
     rows (the labels with their view); a line of progress."""
     started, count, names = time.monotonic(), 0, names or {}
+    stored = "label_rows" if table == "labels" else table
     for shard in shards:
-        connection.execute(_rendered(create, shard.name, names))
+        connection.execute(render(create, shard=shard.name, **names))
         if table == "labels":
             connection.execute(render("lookup/copy_labels_view", shard=shard.name))
-        connection.execute(_rendered(append, shard.name, names), {"lo": shard.lo, "hi": shard.hi})
-        stored = "label_rows" if table == "labels" else table
+        range_sql = render(append, shard=shard.name, **names)
+        connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
         rows = connection.execute(f'SELECT count(*) FROM lookup."{shard.name}"."{stored}"')
         count += int((rows.fetchone() or (0,))[0])
     seconds = time.monotonic() - started
-    stored = "; each once for the snapshots holding it" if table == "labels" else ""
+    once = "; each once for the snapshots holding it" if table == "labels" else ""
     progress(
-        f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(shards)} ranges{stored})"
+        f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(shards)} ranges{once})"
     )
-
-
-def _rendered(name: str, shard: str, names: dict[str, str]) -> str:
-    """The SQL file ``name`` for the range's schema ``shard`` (and the identifiers
-    ``names``; only those the file names are used)."""
-    needed = {key: value for key, value in names.items() if "{{@" + key + "}}" in load_sql(name)}
-    return render(name, shard=shard, **needed)
 
 
 def _made_whole(

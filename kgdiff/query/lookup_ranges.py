@@ -71,8 +71,9 @@ class ShardMap:
 
 
 def route(cursor: duckdb.DuckDBPyConnection, schema: str | None) -> None:
-    """Make a cursor of :func:`open_lookup` read the copy's tables from ``schema`` (a range's:
-    only the rows of the ids it holds) or, for None, from ``main`` (every id)."""
+    """Make a cursor of :func:`~kgdiff.query.lookup.open_lookup` read the copy's tables from
+    ``schema`` (a range's: only the rows of the ids it holds) or, for None, from ``main``
+    (every id)."""
     path = [f"{COPY_ALIAS}.{schema}"] if schema else []
     path += [f"{COPY_ALIAS}.main", f"{CATALOG_ALIAS}.main"]
     cursor.execute(f"SET search_path = {quote(','.join(path))}")
