@@ -16,7 +16,7 @@ import pyarrow as pa
 from kgdiff.ids import DEFAULT_LANG, is_entity_id, repeated_ids
 from kgdiff.query.lookup_ranges import ShardMap, route
 from kgdiff.query.memo import StoreMemo
-from kgdiff.sqlfiles import load_sql, render
+from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import store_macros
 
 
@@ -93,23 +93,14 @@ def _routed_labels(
     lang: str,
     copied: ShardMap | None,
 ) -> list[tuple[object, ...]]:
-    """:func:`_read_labels`, on a lookup copy by subject range: every range's views walk
-    all of their row groups (their cost grows with the store), so the latest labels are read
-    in one query over the parts of the ranges the ids fall in, and a snapshot's a range at a
-    time (the cursor is left reading every range's)."""
+    """:func:`_read_labels`, on a lookup copy a subject range at a time: the ids of one range
+    read from its schema walk a few hundred row groups, where every range's views walk them
+    all (their cost grows with the store)."""
     if copied is None:
         return _read_labels(connection, ids, snapshot, lang, False)
-    groups = {schema: held for schema, held in copied.grouped(ids).items() if schema}
-    if not groups:
-        return []
-    if snapshot is None:  # the timelines' case: the values' labels, in many ranges
-        parts = [render("lookup/range_label_rows", shard=s, ids=held) for s, held in groups.items()]
-        ranged = f"WITH label_rows AS ({' UNION ALL '.join(parts)})\n"
-        values = {"label_ids": ids, "label_lang": lang}
-        return connection.execute(ranged + load_sql("labels/latest_labels"), values).fetchall()
     rows: list[tuple[object, ...]] = []
     try:
-        for schema, held in groups.items():
+        for schema, held in copied.grouped(ids).items():
             route(connection, schema)
             rows += _read_labels(connection, held, snapshot, lang, True)
     finally:
