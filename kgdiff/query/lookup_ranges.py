@@ -34,7 +34,7 @@ class ShardMap:
 
     DuckDB chooses the row groups a query reads by their min/max, but it walks every row
     group of a table to do so, ~1–2.4 µs each: on one table of every subject, one entity's
-    statements took 91 ms at 3 × 100 M statements against ~2 ms at 3 × 5 M, and would take
+    statements took 91 ms at 3 × 100 M statements against 1.5 ms at 3 × 5 M, and would take
     over a second for the whole of Wikidata. Each range's tables hold a bounded number of rows
     (:data:`~kgdiff.query.lookup_build.ROWS_PER_RANGE` statements), so a question routed to
     its range's schema costs the same at any size."""
