@@ -180,6 +180,12 @@ def test_questions_about_one_entity_read_its_ranges_schema(
             parts.append(count)
         route(connection, None)
         assert every is not None and sum(parts) == every[0] and min(parts) > 1000
+    for shard, held in zip(shards.shards, parts, strict=True):  # a question about one entity
+        about = next(qid for qid in subjects if shards.schema_of(qid) == shard.name)
+        with copy.lookup(about) as connection:
+            assert connection.execute("SELECT count(*) FROM statements").fetchone() == (held,)
+        with copy.lookup() as connection:  # and the cursor back on every range's after
+            assert connection.execute("SELECT count(*) FROM statements").fetchone() == every
     for qid in subjects:
         assert_frame_equal(copy.timeline(qid), views.timeline(qid))
         for day in DAYS:

@@ -6,9 +6,9 @@ dates (a benchmark's cutoffs) can have the facts of every subject at such a date
 by the very same SQL (``facts_at`` over the whole store), sorted by subject in a DuckDB file
 of their own: then one entity's facts are a lookup of a few rows. A facts copy belongs to a
 lookup copy (named after it, removed with it), so it is read only while the store is in the
-state it was made from, and is cut into the lookup copy's subject ranges, each range's facts in
-a schema of its own (:class:`~kgdiff.query.lookup.ShardMap`), so that one subject's facts walk
-the row groups of its range only.
+state it was made from, and is cut into the lookup copy's subject ranges, each range's facts
+in a schema of its own (:class:`~kgdiff.query.lookup_ranges.ShardMap`), so that one subject's
+facts walk the row groups of its range only.
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ class KnowledgeGraph(GraphQuestions):
         (:mod:`kgdiff.query.lookup`) when it has one of its present state, else as
         :meth:`connection`. Both give the same answers; the copy gives them sooner.
         ``about``: the one entity every query run on it reads the rows of (on the copy, those
-        of its subject range only, :class:`~kgdiff.query.lookup.ShardMap`)."""
+        of its subject range only, :class:`~kgdiff.query.lookup_ranges.ShardMap`)."""
         with self.lookup_source(about) as (connection, _):
             yield connection
 

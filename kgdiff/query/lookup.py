@@ -52,20 +52,15 @@ SORTED_TABLES = {
     "coverage": "qid",
 }
 """Each table the copy holds besides ``snapshots``, and the id column it is sorted by."""
-SHARDED_TABLES = (
-    "entities",
-    "entity_redirects",
-    "statements",
-    "label_rows",
-    "coverage",
-    "timelines",
-)
-"""The copy's tables kept a subject range at a time, each range in a schema of its own
-(:class:`ShardMap`), and in ``main`` as views over every range's (``labels`` is a view over
-``label_rows``, in each schema and in ``main``)."""
 DERIVED_TABLES = ("timelines",)
 """Tables the copy derives from those (``sql/lookup/copy_<name>.sql``): what a question
 would otherwise compute per entity, computed once for all by the same SQL."""
+SHARDED_TABLES = tuple(
+    "label_rows" if table == "labels" else table for table in (*SORTED_TABLES, *DERIVED_TABLES)
+)
+"""The copy's tables kept a subject range at a time, each range in a schema of its own
+(:class:`ShardMap`), and in ``main`` as views over every range's (the labels are kept as
+``label_rows``; ``labels`` is a view over them, in each schema and in ``main``)."""
 INDEX_TABLES = ("names",)
 """Tables the copy sorts by something else than an id (``sql/lookup/copy_<name>.sql``, one
 statement each): ``names``, every label and alias lowercased and sorted by language and
@@ -191,8 +186,9 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
 
 
 def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
-    """Make a cursor of :func:`open_lookup` read names the copy holds from it and everything
-    else (macros, other views) from the catalog; a session setting, so once per cursor."""
+    """Make a cursor of :func:`open_lookup` read names the copy holds from it (every range's:
+    a cursor rests there between questions) and everything else (macros, other views) from
+    the catalog; a session setting, so once per cursor."""
     route(cursor, None)
     set_store_root(cursor, layout)
 
@@ -234,8 +230,14 @@ class LookupCopies:
             yield None
             return
         with self._cursors.borrow(instance) as cursor:
-            route(cursor, shards.schema_of(about) if about is not None else None)
-            yield cursor, shards
+            if about is None:  # the cursor rests on every range's tables
+                yield cursor, shards
+                return
+            route(cursor, shards.schema_of(about))
+            try:
+                yield cursor, shards
+            finally:
+                route(cursor, None)
 
     def forget(self) -> None:
         """Look for a copy again at the next question (one was just made)."""
