@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kgdiff.errors import StoreError
-from kgdiff.evidence.mentions import Mention, NameMatcher, first_mentions, names_by_entity
+from kgdiff.evidence.mentions import Mention, NameMatcher, first_mentions, make_name
 from kgdiff.evidence.schema import EVIDENCE_SCHEMA, evidence_row
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
@@ -138,8 +138,9 @@ def _evidence_batches(
 def _page_evidence(snapshot: str, page: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The evidence rows of one page of sql/evidence/page_texts.sql: its facts whose target
     one of its sentences names, by any name of the target the page's row carries."""
-    rows = ((n["entity"], n["term"], n["kind"], n["demonym"]) for n in page["names"] or ())
-    matcher = NameMatcher(name for names in names_by_entity(rows).values() for name in names)
+    names = page["names"] or ()
+    made = (make_name(n["entity"], n["term"], n["kind"], bool(n["demonym"])) for n in names)
+    matcher = NameMatcher(name for name in made if name is not None)
     text_sentences = sentences(page["text"])
     lead_count = len(sentences(page["lead"] or ""))
     found: dict[str, Mention] = first_mentions(text_sentences, matcher)

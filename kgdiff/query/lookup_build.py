@@ -183,11 +183,8 @@ def _made(
         connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
         rows = connection.execute(f'SELECT count(*) FROM lookup."{shard.name}"."{stored}"')
         count += int((rows.fetchone() or (0,))[0])
-    seconds = time.monotonic() - started
     once = "; each once for the snapshots holding it" if table == "labels" else ""
-    progress(
-        f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(shards)} ranges{once})"
-    )
+    _tell(progress, table, count, started, f"{len(shards)} ranges{once}")
 
 
 def _made_whole(
@@ -205,9 +202,13 @@ def _made_whole(
     for lo, hi in ranges:
         connection.execute(append, {"lo": lo, "hi": hi})
     rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
-    count = int(rows[0]) if rows else 0
+    _tell(progress, table, int(rows[0]) if rows else 0, started, f"{len(ranges)} ranges")
+
+
+def _tell(progress: Progress, table: str, rows: int, started: float, ranges: str) -> None:
+    """The line of progress of a table made (``ranges``: how, in parentheses)."""
     seconds = time.monotonic() - started
-    progress(f"lookup copy: {table}, {count:,} rows in {seconds:.1f} s ({len(ranges)} ranges)")
+    progress(f"lookup copy: {table}, {rows:,} rows in {seconds:.1f} s ({ranges})")
 
 
 def _remove_orphans(folder: Path) -> None:
