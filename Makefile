@@ -49,9 +49,10 @@ test-packages:
 # busy (tests share nothing but the read-only samples, ingested once per run:
 # tests/built_once.py). Whole files go to one process (--dist loadfile),
 # so a module's fixtures (exports, servers, stores) are built once, not once per process that
-# got one of its tests. `.venv/bin/pytest tests/FILE` runs serially.
+# got one of its tests, and the longest files first (tests/file_order.py: in the order
+# collected, not by number of tests). `.venv/bin/pytest tests/FILE` runs serially.
 test: lint test-packages
-	$(BIN)/pytest -n 4 --dist loadfile
+	$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
 
 # docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
 docs: $(STAMP)

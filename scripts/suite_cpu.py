@@ -1,7 +1,7 @@
 """Sum up a suite run's CPU per file and per test, from the lines ``tests/cpu_use.py`` wrote.
 
     KGDIFF_TEST_CPU=/tmp/cpu.tsv make test
-    .venv/bin/python scripts/suite_cpu.py /tmp/cpu.tsv [--top 30]
+    .venv/bin/python scripts/suite_cpu.py /tmp/cpu.tsv [--top 30] [--costs tests/file_costs.tsv]
 
 CPU is the suite's budget on a two-core machine: the run cannot take less than its CPU seconds
 over two, however the tests are spread over the pytest processes.
@@ -68,12 +68,24 @@ def table(title: str, rows: dict[str, Spent], top: int) -> str:
     return "\n".join(lines)
 
 
+def write_costs(files: dict[str, Spent], target: Path) -> None:
+    """Each file's wall seconds, longest first: the order tests/conftest.py hands the files to
+    the pytest processes in (the longest first, so that none is left running alone at the end)."""
+    ranked = sorted(files.items(), key=lambda item: (-item[1].wall, item[0]))
+    lines = [f"{spent.wall:.1f}\t{name}" for name, spent in ranked]
+    header = "# wall seconds of each test file in a run of the suite (scripts/suite_cpu.py --costs)"
+    target.write_text("\n".join([header, *lines]) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lines", type=Path, help="the file KGDIFF_TEST_CPU named")
     parser.add_argument("--top", type=int, default=30, help="rows of each table")
+    parser.add_argument("--costs", type=Path, help="write each file's wall seconds here")
     args = parser.parse_args()
     tests = read(args.lines)
+    if args.costs:
+        write_costs(by_file(tests), args.costs)
     total = Spent()
     for spent in tests.values():
         total.add(spent.wall, spent.own, spent.children)

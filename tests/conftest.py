@@ -22,8 +22,9 @@ from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
 from tests.safe_sql_store import sql_store  # noqa: F401
 
-pytest_plugins = ["tests.cpu_use"]
-"""Per-test CPU, when KGDIFF_TEST_CPU names a file (scripts/suite_cpu.py reads it)."""
+pytest_plugins = ["tests.cpu_use", "tests.file_order"]
+"""Per-test CPU, when KGDIFF_TEST_CPU names a file (scripts/suite_cpu.py reads it); the
+longest test files first (tests/file_costs.tsv)."""
 
 # The suite's one Hypothesis profile: no wall-clock limit on an example (a first example pays
 # for lazy imports, and a loaded machine or one of four parallel pytest processes is slow

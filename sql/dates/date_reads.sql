@@ -14,6 +14,8 @@
 --         $mode ('record' | 'valid' | 'both'); $as_of (DATE, NULL = the latest of $days);
 --         $max_gap (INTEGER days); $allow_gap (BOOLEAN).
 WITH
+-- the view reads every manifest file: read them once
+snaps AS MATERIALIZED (SELECT name, date, coverage FROM snapshots),
 views AS (
     SELECT unnest(CASE WHEN $mode = 'both' THEN ['record', 'valid'] ELSE [$mode] END) AS view
 ),
@@ -30,7 +32,7 @@ store AS (
         min(date) AS first_date,
         arg_min(name, (date, name)) AS first_name,
         string_agg(name || ' (' || date || ')', ', ' ORDER BY date, name) AS listing
-    FROM snapshots
+    FROM snaps
 ),
 targets AS (
     SELECT
@@ -43,7 +45,7 @@ targets AS (
 reads AS (
     SELECT
         t.*,
-        (SELECT arg_max(s.name, (s.date, s.name)) FROM snapshots AS s WHERE s.date <= t.read_at)
+        (SELECT arg_max(s.name, (s.date, s.name)) FROM snaps AS s WHERE s.date <= t.read_at)
             AS snapshot
     FROM targets AS t
 ),
@@ -67,7 +69,7 @@ judged AS (
         st.listing
     FROM reads AS r
     CROSS JOIN store AS st
-    LEFT JOIN snapshots AS s ON s.name = r.snapshot
+    LEFT JOIN snaps AS s ON s.name = r.snapshot
 ),
 verdict AS (
     SELECT string_agg(problem, '; ' ORDER BY position, problem) AS problems

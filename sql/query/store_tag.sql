@@ -4,13 +4,15 @@
 --          than the classification builds (their files: evidence, page views), with the
 --          number of Wikidata snapshots. The REST service derives its ETags from it.
 -- params: none (reads the views `snapshots`, `wikipedia_snapshots` and `duckdb_views()`).
+-- the view reads every manifest file: read them once
+WITH snaps AS MATERIALIZED (SELECT name, date, coverage, source_sha256, created_at FROM snapshots)
 SELECT
     md5(concat_ws('|',
         (SELECT string_agg(concat_ws(',', name, date, coverage, source_sha256, created_at), ';'
-                           ORDER BY name) FROM snapshots),
+                           ORDER BY name) FROM snaps),
         (SELECT string_agg(concat_ws(',', name, date, source_sha256, created_at), ';'
                            ORDER BY name) FROM wikipedia_snapshots),
         (SELECT string_agg(sql, ';' ORDER BY view_name) FROM duckdb_views()
          WHERE NOT internal AND view_name NOT LIKE 'classified\_%' ESCAPE '\')
     )) AS tag,
-    (SELECT count(*) FROM snapshots) AS snapshots;
+    (SELECT count(*) FROM snaps) AS snapshots;
