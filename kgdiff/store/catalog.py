@@ -51,6 +51,7 @@ from kgdiff.store.vetting import (
     wikidata_snapshots,
     wikipedia_snapshots,
 )
+from kgdiff.store.view_reuse import make_views
 
 LOG = logging.getLogger(__name__)
 """Warns of each published folder a rebuild leaves out (the command line prints them)."""
@@ -280,9 +281,10 @@ def macros_current(layout: StoreLayout) -> bool:
 
 
 def _fill(tmp: Path, layout: StoreLayout, plan: CatalogPlan, from_copy: bool = True) -> bool:
-    """Make the views in ``tmp``, and the macros unless it is a copy of the previous
-    catalog that has them already; False, with nothing made, when it is a copy that cannot
-    keep its macros or cannot be opened."""
+    """Make the views in ``tmp`` (keeping those of a copy of the previous catalog that are
+    the same: :mod:`kgdiff.store.view_reuse`), and the macros unless it is a copy that has
+    them already; False, with nothing made, when it is a copy that cannot keep its macros or
+    cannot be opened."""
     mark = macro_mark(plan.marked, CATALOG_STORAGE_VERSION)
     connection = duckdb.connect()
     try:
@@ -298,10 +300,13 @@ def _fill(tmp: Path, layout: StoreLayout, plan: CatalogPlan, from_copy: bool = T
         set_store_root(connection, layout)
         if from_copy and not keep_macros(connection, plan.marked, mark):
             return False
-        made = plan.views if from_copy else [*plan.root_macros, *plan.views, *plan.macros]
-        for statement in made:
+        for statement in [] if from_copy else plan.root_macros:
             connection.execute(statement)
+        made = make_views(connection, layout.root, plan.views, CATALOG_STORAGE_VERSION)
+        LOG.debug("catalog views made: %s", " ".join(made) or "none")
         if not from_copy:
+            for statement in plan.macros:
+                connection.execute(statement)
             mark_macros(connection, plan.marked, mark)
         connection.execute("USE memory")
         connection.execute("DETACH catalog")

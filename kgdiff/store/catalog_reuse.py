@@ -3,9 +3,9 @@
 Creating the catalog's table macros binds each against the views (~0.13 CPU-s, most of
 a rebuild, paid by every ingest). Each macro kgdiff makes carries a comment with the
 fingerprint of the whole macro set (their SQL, the DuckDB version, the storage version);
-a rebuild that would make a set with the same fingerprint copies the previous catalog,
-drops its views and makes only the views again. Anything else in the previous catalog
-(a missing or unmarked macro, a table) means a rebuild from scratch, as before.
+a rebuild that would make a set with the same fingerprint copies the previous catalog and
+makes only the views that changed (:mod:`kgdiff.store.view_reuse`). Anything else in the
+previous catalog (a missing or unmarked macro, a table) means a rebuild from scratch.
 """
 
 from __future__ import annotations
@@ -63,15 +63,11 @@ def copy_previous(previous: Path, tmp: Path) -> bool:
 
 
 def keep_macros(connection: duckdb.DuckDBPyConnection, macros: list[str], mark: str) -> bool:
-    """If the current database holds exactly this macro set, marked, and no table: drop
-    its views and return True (the caller makes the views again and skips the macros)."""
+    """Whether the current database holds exactly this macro set, marked, and no table (the
+    caller then skips the macros and makes only the views that changed:
+    :mod:`kgdiff.store.view_reuse`)."""
     objects = connection.execute(load_sql("catalog/catalog_objects")).fetchall()
     found = {(name, comment) for kind, name, comment in objects if kind in MARK_STATEMENTS}
     if found != {(name, mark) for name in macro_names(macros)}:
         return False
-    if any(kind == "table" for kind, _, _ in objects):
-        return False
-    for kind, name, _ in objects:
-        if kind == "view":
-            connection.execute(render("catalog/drop_view", view=name))
-    return True
+    return not any(kind == "table" for kind, _, _ in objects)

@@ -1,4 +1,4 @@
 -- name: drop_view
--- purpose: Drop one view of a kept catalog before the rebuild makes its views again.
+-- purpose: Drop a view of a kept catalog that the rebuild no longer makes.
 -- params: {{@view}} the view's name (identifier).
 DROP VIEW {{@view}};
