@@ -41,11 +41,11 @@ def _views(layout: StoreLayout) -> dict[str, tuple[str, str]]:
     return {name: (sql, comment) for name, sql, comment in rows}
 
 
-def _answers(layout: StoreLayout) -> tuple[object, ...]:
+def _answers(layout: StoreLayout) -> tuple[int, ...]:
     with open_catalog(layout) as connection:
         row = connection.execute(COUNTS).fetchone()
     assert row is not None
-    return row
+    return tuple(int(value) for value in row)
 
 
 def _made(layout: StoreLayout, caplog: pytest.LogCaptureFixture) -> list[str]:
