@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -123,3 +124,55 @@ def test_the_export_and_its_audit_run_with_the_raised_thresholds(
     audited = _thresholds_at_collections(lambda: audit_export(out, kg))
     assert audited and set(audited) == {BULK_THRESHOLDS}
     assert gc.get_threshold() == OWN
+
+
+class _Node:
+    """An object that can be part of a cycle and be watched through a weak reference."""
+
+    def __init__(self) -> None:
+        self.other: object = None
+
+
+def _generations_collected(work: Callable[[], object]) -> list[int]:
+    """The generations of the collections that ran while ``work`` ran."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        work()
+    finally:
+        gc.callbacks.remove(note)
+    return seen
+
+
+def _cycle_in_bulk(promote: bool) -> weakref.ref[_Node]:
+    """Make a cycle inside a bulk block (and, with ``promote``, move it to the oldest
+    generation before dropping it), return a weak reference to one of its objects."""
+    with bulk_allocations():
+        first, second = _Node(), _Node()
+        first.other, second.other = second, first
+        if promote:
+            gc.collect(1)  # as a long export's collections of the middle generation do
+        watched = weakref.ref(first)
+        del first, second
+    return watched
+
+
+@pytest.mark.usefixtures("own_thresholds")
+def test_the_end_collects_the_young_generations_when_nothing_reached_the_oldest() -> None:
+    watched: list[weakref.ref[_Node]] = []
+    generations = _generations_collected(lambda: watched.append(_cycle_in_bulk(promote=False)))
+    assert generations[-1] == 1 and 2 not in generations
+    assert watched[0]() is None  # the cycle made in the block is freed
+
+
+@pytest.mark.usefixtures("own_thresholds")
+def test_the_end_collects_everything_when_the_work_reached_the_oldest() -> None:
+    watched: list[weakref.ref[_Node]] = []
+    generations = _generations_collected(lambda: watched.append(_cycle_in_bulk(promote=True)))
+    assert generations[-1] == 2
+    assert watched[0]() is None
