@@ -21,6 +21,7 @@ from kgdiff.temporal.dates import GapPolicy
 from kgdiff.timetext import bound_text
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
 from tests.paths import run_kgdiff
+from tests.reused_chain_graph import GraphOnce, graph_once
 
 STRICT, ALLOWED = GapPolicy(), GapPolicy(allow=True)
 
@@ -181,15 +182,22 @@ QUALIFIER = st.sampled_from([*[None] * 10, *DAYS])
 DRAWN = st.tuples(QIDS, st.sampled_from(["P1", "P2", "P3"]), QIDS, RANKS, QUALIFIER, QUALIFIER)
 
 
+@pytest.fixture(scope="module")
+def graphs() -> Iterator[GraphOnce]:
+    """One connection for every example's graph (its tables made anew for each)."""
+    with graph_once() as made:
+        yield made
+
+
 @settings(max_examples=80)
 @given(st.lists(DRAWN, min_size=4, max_size=18), st.integers(2, 4))
-def test_property_chains_are_sound(drawn: list[Any], max_hops: int) -> None:
+def test_property_chains_are_sound(graphs: GraphOnce, drawn: list[Any], max_hops: int) -> None:
     """Random small graphs: every chain is sound, and every 2-hop chain is found."""
     rows = [stmt(*fields) for fields in drawn]
     live = [r for r in rows if r[4] != "deprecated"]
     relations = {"P1": ["P2", "P3"], "P2": ["P1", "P3"], "P3": ["P1", "P2"]}
     by_id = {r[1]: r for r in live}
-    result = found(graph(rows), relations=relations, max_hops=max_hops)
+    result = found(graphs.graph(rows), relations=relations, max_hops=max_hops)
     for chain in result:
         hops = chain["hops"]
         entities = [chain["start_subject"], *(h["object"] for h in hops)]

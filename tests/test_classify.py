@@ -8,70 +8,22 @@ from datetime import date
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 
 from kgdiff.demo import load_samples
-from kgdiff.temporal.classify import classify, define_classify_macro
+from kgdiff.temporal.classify import classify
 from kgdiff.temporal.dates import GapPolicy
+from tests.reused_views import DATE_FIELDS, ROW_FIELDS, LoadedOnce, load, loaded_once
 from tests.temporal_reference import Entity, Result, Row, Snapshot, ViewMemo
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import histories
 
-ROW_FIELDS = [f.name for f in dataclasses.fields(Row)]
-DATE_FIELDS = {name for name in ROW_FIELDS if name.endswith(("_lo", "_hi"))}
+__all__ = ["REAL_DATES", "assert_same", "load", "real_snapshots", "sql_results"]
+"""What other test files take from here (``load`` lives in tests/reused_views.py)."""
+
 INIT, CUTOFF, CURRENT = date(2014, 1, 1), date(2014, 10, 20), date(2015, 1, 1)
 ANY_GAP = GapPolicy(allow=True)
-
-
-def load(connection: duckdb.DuckDBPyConnection, snapshots: list[Snapshot]) -> None:
-    """Define the `snapshots`, `statements`, `entities` and `coverage` views the SQL reads,
-    from reference rows (statement ids are made up: subject$position in the snapshot; a
-    subset snapshot covers the ids of its entity rows), and the `date_reads` and `classify`
-    macros."""
-    names = pa.table(
-        {
-            "name": [s.name for s in snapshots],
-            "date": [s.date for s in snapshots],
-            "coverage": [s.coverage for s in snapshots],
-        }
-    )
-    fields = ["snapshot", "statement_id", *ROW_FIELDS]
-    columns: dict[str, list[object]] = {name: [] for name in fields}
-    for snap in snapshots:
-        for position, row in enumerate(snap.rows):
-            columns["snapshot"].append(snap.name)
-            columns["statement_id"].append(f"{row.subject}${position}")
-            for name in ROW_FIELDS:
-                columns[name].append(getattr(row, name))
-    types = {name: pa.date32() if name in DATE_FIELDS else pa.string() for name in columns}
-    statements = pa.table({k: pa.array(v, types[k]) for k, v in columns.items()})
-    entities = pa.table(
-        {
-            "snapshot": pa.array([s.name for s in snapshots for _ in s.entities], pa.string()),
-            "qid": pa.array([e.qid for s in snapshots for e in s.entities], pa.string()),
-            "redirect_to": pa.array(
-                [e.redirect_to for s in snapshots for e in s.entities], pa.string()
-            ),
-        }
-    )
-    subsets = [s for s in snapshots if s.coverage == "subset"]
-    coverage = pa.table(
-        {
-            "snapshot": pa.array([s.name for s in subsets for _ in s.entities], pa.string()),
-            "qid": pa.array([e.qid for s in subsets for e in s.entities], pa.string()),
-        }
-    )
-    connection.register("snapshot_rows", names)
-    connection.register("statement_rows", statements)
-    connection.register("entity_rows", entities)
-    connection.register("coverage_rows", coverage)
-    connection.execute("CREATE OR REPLACE VIEW snapshots AS SELECT * FROM snapshot_rows")
-    connection.execute("CREATE OR REPLACE VIEW statements AS SELECT * FROM statement_rows")
-    connection.execute("CREATE OR REPLACE VIEW entities AS SELECT * FROM entity_rows")
-    connection.execute("CREATE OR REPLACE VIEW coverage AS SELECT * FROM coverage_rows")
-    define_classify_macro(connection)
 
 
 def sql_results(
@@ -94,12 +46,18 @@ def assert_same(expected: dict[tuple[str, str], Result], got: dict[tuple[str, st
     assert not wrong, wrong[:3]
 
 
+@pytest.fixture(scope="module")
+def views() -> Iterator[LoadedOnce]:
+    """One connection's views and macros, made once: each example registers its rows."""
+    with loaded_once() as made:
+        yield made
+
+
 @settings(max_examples=50)
 @given(histories(subsets=True))
-def test_sql_matches_reference_on_generated_histories(history) -> None:
+def test_sql_matches_reference_on_generated_histories(views: LoadedOnce, history) -> None:
     snapshots, init, cutoff, current = history
-    connection = duckdb.connect()
-    load(connection, snapshots)
+    connection = views.load(snapshots)
     memo: ViewMemo = {}
     for mode in ("record", "valid", "both"):
         expected = reference(snapshots, init, cutoff, current, mode, memo)

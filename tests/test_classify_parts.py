@@ -10,6 +10,7 @@ each cut at bounds drawn from the subjects themselves.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
-from kgdiff.temporal.classify import classify, define_classify_macro
+from kgdiff.temporal.classify import classify
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.parts import (
     PLANNER_SETTING,
@@ -30,8 +31,8 @@ from kgdiff.temporal.parts import (
     cut,
     plan_parts,
 )
+from tests.reused_views import LoadedOnce, loaded_once
 from tests.temporal_strategies import histories
-from tests.test_classify import load
 
 MODES = ("record", "valid", "both")
 
@@ -71,6 +72,13 @@ def subjects(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return [str(row[0]) for row in rows.fetchall()]
 
 
+@pytest.fixture(scope="module")
+def views() -> Iterator[LoadedOnce]:
+    """One connection's views and macros, made once: each example registers its rows."""
+    with loaded_once() as made:
+        yield made
+
+
 # One mode per history, drawn with it (three classifications cut in parts per example cost
 # three times the time for no other history): every mode over a run's examples.
 @settings(max_examples=25)
@@ -81,12 +89,15 @@ def subjects(connection: duckdb.DuckDBPyConnection) -> list[str]:
     data=st.data(),
 )
 def test_parts_equal_the_whole_on_generated_histories(
-    tmp_path_factory: pytest.TempPathFactory, history, cuts: int, mode: str, data: st.DataObject
+    tmp_path_factory: pytest.TempPathFactory,
+    views: LoadedOnce,
+    history,
+    cuts: int,
+    mode: str,
+    data: st.DataObject,
 ) -> None:
     snapshots, init, cutoff, current = history
-    connection = duckdb.connect()
-    load(connection, snapshots)
-    define_classify_macro(connection)
+    connection = views.load(snapshots)
     found = subjects(connection)
     bounds = sorted(data.draw(st.lists(st.sampled_from(found or [""]), max_size=8)))
     parts = cut(bounds, cuts)

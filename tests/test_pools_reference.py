@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, timedelta
 from itertools import pairwise
 from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,29 +49,41 @@ def stmt(
     return row
 
 
-def connect(latest: list[Stmt]) -> duckdb.DuckDBPyConnection:
+def connect(
+    latest: list[Stmt], connection: duckdb.DuckDBPyConnection | None = None
+) -> duckdb.DuckDBPyConnection:
     """`snapshots`, `coverage` (no subset snapshot) and `statements` views: an old snapshot
-    (never read) and the latest; no labels (the macros the SQL calls)."""
+    (never read) and the latest; no labels (the macros the SQL calls). Given a
+    ``connection`` made by an earlier call, only its rows and the two views over them are
+    replaced (its `coverage` view and macros read whatever the views show)."""
     old = stmt("OLD")  # unqualified: it would be in every pool if the old snapshot counted
     rows = [{"snapshot": "old", **old}] + [{"snapshot": "new", **row} for row in latest]
     names = list(rows[0])
     columns = {
         n: pa.array([r[n] for r in rows], pa.date32() if n in DATE_COLUMNS else None) for n in names
     }
-    connection = duckdb.connect()
+    fresh = connection is None
+    connection = duckdb.connect() if connection is None else connection
     snapshots = {"name": ["old", "new"], "date": [date(2014, 1, 1), date(2015, 1, 1)]}
     connection.register("snapshot_rows", pa.table(snapshots | {"coverage": ["full", "full"]}))
     connection.register("statement_rows", pa.table(columns))
-    connection.execute("CREATE VIEW snapshots AS SELECT * FROM snapshot_rows")
-    connection.execute("CREATE VIEW statements AS SELECT * FROM statement_rows")
-    connection.execute(load_sql("catalog/coverage_empty"))
-    add_query_macros(connection)
+    # (made anew each time: a column of the rows is typed by its values, NULL if all are None)
+    connection.execute("CREATE OR REPLACE VIEW snapshots AS SELECT * FROM snapshot_rows")
+    connection.execute("CREATE OR REPLACE VIEW statements AS SELECT * FROM statement_rows")
+    if fresh:
+        connection.execute(load_sql("catalog/coverage_empty"))
+        add_query_macros(connection)
     return connection
 
 
-def run(rows: list[Stmt], granularity: str = "year") -> dict[str, dict[str, Any]]:
-    """Pools per subject (Q1, Q2) of P1 over FIRST … LAST."""
-    relation = pools(connect(rows), None, "P1", FIRST, LAST, granularity)
+def run(
+    rows: list[Stmt],
+    granularity: str = "year",
+    connection: duckdb.DuckDBPyConnection | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Pools per subject (Q1, Q2) of P1 over FIRST … LAST (on ``connection``, as
+    :func:`connect` reuses it, if given)."""
+    relation = pools(connect(rows, connection), None, "P1", FIRST, LAST, granularity)
     return {row[0]: dict(zip(relation.columns, row, strict=True)) for row in relation.fetchall()}
 
 
@@ -217,9 +231,18 @@ STATEMENTS = st.builds(
 )
 
 
+@pytest.fixture(scope="module")
+def reused() -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection whose macros are made once: each example shows its own rows on it."""
+    with connect([]) as connection:
+        yield connection
+
+
 @settings(max_examples=120)
 @given(st.lists(STATEMENTS, min_size=1, max_size=6), st.sampled_from(["year", "month"]))
-def test_sql_matches_a_day_by_day_reading(rows: list[Stmt], granularity: str) -> None:
+def test_sql_matches_a_day_by_day_reading(
+    reused: duckdb.DuckDBPyConnection, rows: list[Stmt], granularity: str
+) -> None:
     got = {
         subject: (
             r["state"],
@@ -228,6 +251,6 @@ def test_sql_matches_a_day_by_day_reading(rows: list[Stmt], granularity: str) ->
                 for p in r["periods"]
             ],
         )
-        for subject, r in run(rows, granularity).items()
+        for subject, r in run(rows, granularity, reused).items()
     }
     assert got == expected(rows, granularity)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -32,6 +33,7 @@ from kgdiff.temporal.curve_pass import MonthCounts, curve_counts
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, cut
 from kgdiff.temporal.staleness import month_cutoffs, staleness_curve
+from tests.reused_views import LoadedOnce, loaded_once
 from tests.temporal_reference import Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import (
@@ -119,10 +121,19 @@ def classified(
     return counts
 
 
+@pytest.fixture(scope="module")
+def views() -> Iterator[LoadedOnce]:
+    """One connection's views and macros, made once: each example registers its rows."""
+    with loaded_once() as made:
+        yield made
+
+
 @settings(max_examples=30)
 @given(curve_histories())
-def test_the_curve_equals_the_reference_at_every_month(snapshots: list[Snapshot]) -> None:
-    connection, days = loaded(snapshots), span_of(snapshots)
+def test_the_curve_equals_the_reference_at_every_month(
+    views: LoadedOnce, snapshots: list[Snapshot]
+) -> None:
+    connection, days = views.load(snapshots), span_of(snapshots)
     for mode in MODES:
         got = curve_counts(connection, days, mode, [EVERY_GROUP])
         assert got == referenced(snapshots, days, mode), mode
@@ -130,8 +141,10 @@ def test_the_curve_equals_the_reference_at_every_month(snapshots: list[Snapshot]
 
 @settings(max_examples=5)
 @given(curve_histories())
-def test_the_curve_equals_classify_at_every_month(snapshots: list[Snapshot]) -> None:
-    connection, days = loaded(snapshots), span_of(snapshots)
+def test_the_curve_equals_classify_at_every_month(
+    views: LoadedOnce, snapshots: list[Snapshot]
+) -> None:
+    connection, days = views.load(snapshots), span_of(snapshots)
     for mode in MODES:
         got = curve_counts(connection, days, mode, [EVERY_GROUP])
         assert got == classified(connection, days, mode), mode
@@ -140,11 +153,11 @@ def test_the_curve_equals_classify_at_every_month(snapshots: list[Snapshot]) -> 
 @settings(max_examples=12)
 @given(snapshots=curve_histories(), data=st.data())
 def test_parts_and_windows_add_up_to_the_whole_curve(
-    snapshots: list[Snapshot], data: st.DataObject
+    views: LoadedOnce, snapshots: list[Snapshot], data: st.DataObject
 ) -> None:
     """Subject ranges, the merged groups, and windows of a few months each: the counts of
     the runs add up to those of one run."""
-    connection, days = loaded(snapshots), span_of(snapshots)
+    connection, days = views.load(snapshots), span_of(snapshots)
     subjects = sorted({row.subject for s in snapshots for row in s.rows}) or [""]
     parts = cut(sorted(data.draw(st.lists(st.sampled_from(subjects), max_size=4))), 2)
     window = data.draw(st.sampled_from((2, 3)))
@@ -286,8 +299,9 @@ def test_the_curve_of_a_store_equals_classify_at_every_month(
     store = tmp_path / "store"
     shutil.copytree(office_store, store)
     curve = staleness_curve(StoreLayout.resolve(store), mode)
+    months = month_cutoffs(date(2014, 1, 1), date(2014, 12, 31))
     kg = kgdiff.open(store)
-    for cutoff in month_cutoffs(date(2014, 1, 1), date(2014, 12, 31)):
+    for cutoff in months:
         expected = dict(kg.classify(cutoff, mode=mode)["level"].value_counts().rows())
         month = curve.filter(pl.col("cutoff") == cutoff)
         got = {level: n for level, n in month.select("level", "groups").rows() if n}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -12,16 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.temporal.classify import define_classify_macro
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, cut
 from kgdiff.temporal.updates import UpdatesQuery, knowledge_updates, updates_in_parts
 from tests.paths import run_kgdiff
-from tests.query_macros import add_query_macros
+from tests.reused_views import LoadedOnce, loaded_once
 from tests.temporal_reference import Row, Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import Qual, day, histories, snapshots_of, statement, year
-from tests.test_classify import load
 
 S, P = "Q1", "P54"
 OLD, NEW = "Q100", "Q101"
@@ -36,15 +35,22 @@ UPDATE_COLUMNS = [
 ]  # fmt: skip
 
 
-def updates_of(snapshots: list[Snapshot], cutoff: date, current: date) -> list[dict[str, object]]:
+@pytest.fixture(scope="module")
+def views() -> Iterator[LoadedOnce]:
+    """One connection's views and macros (the queries' too), made once for this module's
+    tests and examples: each registers its own rows."""
+    with loaded_once(query_macros=True) as made:
+        yield made
+
+
+def updates_of(
+    views: LoadedOnce, snapshots: list[Snapshot], cutoff: date, current: date
+) -> list[dict[str, object]]:
     """The updates the SQL finds in these snapshots. The histories test which groups are
     updates, at dates their snapshots do not always reach (CURRENT is 166 days after the
     last one): the distance to the data is tested on the real store
     (tests/test_grounded_answers.py), so these runs allow the gap."""
-    connection = duckdb.connect()
-    load(connection, snapshots)
-    define_classify_macro(connection)
-    add_query_macros(connection)
+    connection = views.load(snapshots)
     relation = knowledge_updates(connection, cutoff, current, GapPolicy(allow=True))
     rows: list[dict[str, object]] = relation.to_arrow_table().to_pylist()
     return rows
@@ -55,10 +61,10 @@ def team_history(old: Row, new: Row) -> list[Snapshot]:
     return snapshots_of((D0, [old]), (D1, [old]), (D2, [old, new]))
 
 
-def test_a_transfer_after_the_cutoff_is_an_update() -> None:
+def test_a_transfer_after_the_cutoff_is_an_update(views: LoadedOnce) -> None:
     old = statement(S, P, OLD, start=day(date(2012, 7, 1)), end=day(date(2016, 6, 30)))
     new = statement(S, P, NEW, start=day(date(2016, 7, 1)))
-    [found] = updates_of(team_history(old, new), CUTOFF, CURRENT)
+    [found] = updates_of(views, team_history(old, new), CUTOFF, CURRENT)
     assert (found["subject"], found["pid"], found["new_object"]) == (S, P, NEW)
     assert found["old_objects"] == [OLD]
     assert (found["new_start_lo"], found["old_end_hi"]) == (date(2016, 7, 1), date(2016, 6, 30))
@@ -74,18 +80,20 @@ def test_a_transfer_after_the_cutoff_is_an_update() -> None:
         (day(date(2016, 6, 30)), day(date(2021, 1, 1)), "the new object starts after current"),
     ],
 )
-def test_what_is_not_an_update(old_end: Qual | None, new_start: Qual | None, why: str) -> None:
+def test_what_is_not_an_update(
+    views: LoadedOnce, old_end: Qual | None, new_start: Qual | None, why: str
+) -> None:
     old = statement(S, P, OLD, start=day(date(2012, 7, 1)), end=old_end)
     new = statement(S, P, NEW, start=new_start)
-    assert updates_of(team_history(old, new), CUTOFF, CURRENT) == [], why
+    assert updates_of(views, team_history(old, new), CUTOFF, CURRENT) == [], why
 
 
-def test_deprecated_statements_and_returns_are_not_updates() -> None:
+def test_deprecated_statements_and_returns_are_not_updates(views: LoadedOnce) -> None:
     old = statement(S, P, OLD, start=day(date(2012, 7, 1)), end=day(date(2016, 6, 30)))
     deprecated = statement(S, P, NEW, "deprecated", start=day(date(2016, 7, 1)))
-    assert updates_of(team_history(old, deprecated), CUTOFF, CURRENT) == []
+    assert updates_of(views, team_history(old, deprecated), CUTOFF, CURRENT) == []
     back = statement(S, P, OLD, start=day(date(2017, 7, 1)))
-    assert updates_of(team_history(old, back), CUTOFF, CURRENT) == []
+    assert updates_of(views, team_history(old, back), CUTOFF, CURRENT) == []
 
 
 def test_germanys_head_of_government_in_the_real_samples(sample_store: Path) -> None:
@@ -101,11 +109,12 @@ def test_germanys_head_of_government_in_the_real_samples(sample_store: Path) -> 
 @settings(max_examples=60)
 @given(histories(merges=False))
 def test_updates_are_exactly_the_replaced_groups_with_an_ended_and_a_started_statement(
-    history,
+    views: LoadedOnce, history
 ) -> None:
     snapshots, _, cutoff, current = history
     found = {
-        (u["subject"], u["pid"], u["new_object"]) for u in updates_of(snapshots, cutoff, current)
+        (u["subject"], u["pid"], u["new_object"])
+        for u in updates_of(views, snapshots, cutoff, current)
     }
     assert found == expected_updates(snapshots, cutoff, current)
 
@@ -212,15 +221,14 @@ def test_the_same_updates_on_one_thread_and_on_several(sample_store: Path) -> No
 
 @settings(max_examples=15)
 @given(history=histories(subsets=True), data=st.data())
-def test_updates_in_parts_are_the_updates_of_every_group(history, data: st.DataObject) -> None:
+def test_updates_in_parts_are_the_updates_of_every_group(
+    views: LoadedOnce, history, data: st.DataObject
+) -> None:
     """A large store's updates are found part by part as it is classified (subject ranges,
     then the groups merges touch): together, and in the same order, exactly the rows of one
     query over every group, merged items and subset snapshots included."""
     snapshots, _, cutoff, current = history
-    connection = duckdb.connect()
-    load(connection, snapshots)
-    define_classify_macro(connection)
-    add_query_macros(connection)
+    connection = views.load(snapshots)
     query = UpdatesQuery(cutoff, current, gap=GapPolicy(allow=True))
     whole = knowledge_updates(connection, cutoff, current, GapPolicy(allow=True)).fetchall()
     subjects = sorted({row.subject for s in snapshots for row in s.rows}) or [""]

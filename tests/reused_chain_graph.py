@@ -1,0 +1,57 @@
+"""One chain graph (tests/chain_graphs.py) for every example of a property test.
+
+``graph(rows)`` makes a connection, its tables, the ``qualifiers`` view and the query macros
+for each graph: they cost as much as the chain search on a small graph. :class:`GraphOnce`
+makes them once per test; each later graph makes the ``snapshots`` and ``statements`` tables
+anew, empty, and fills them with its own rows (the view and the macros read whatever the
+tables hold when a query runs), so every example still sees exactly its own graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from typing import Any
+
+import duckdb
+
+from tests.chain_graphs import COLUMNS, Row, graph
+
+ONE_SNAPSHOT = (("s1", date(2014, 1, 1)),)
+"""``graph``'s default snapshots."""
+
+
+class GraphOnce:
+    """A connection made by the first :meth:`graph`, reused by the later ones."""
+
+    def __init__(self) -> None:
+        self.connection: duckdb.DuckDBPyConnection | None = None
+
+    def graph(self, rows: list[Row], snapshots: Any = ONE_SNAPSHOT) -> duckdb.DuckDBPyConnection:
+        """The connection holding ``rows`` (no labels), as ``graph(rows, snapshots)``."""
+        if self.connection is None:
+            self.connection = graph(rows, snapshots)
+            return self.connection
+        con = self.connection
+        con.execute("CREATE OR REPLACE TABLE snapshots (name VARCHAR, date DATE, coverage VARCHAR)")
+        con.execute(f"CREATE OR REPLACE TABLE statements ({COLUMNS})")
+        con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
+        if rows:
+            con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
+        return con
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+@contextmanager
+def graph_once() -> Iterator[GraphOnce]:
+    """A :class:`GraphOnce`, closed afterwards (a fixture's body)."""
+    made = GraphOnce()
+    try:
+        yield made
+    finally:
+        made.close()
