@@ -16,10 +16,11 @@ import pytest
 
 import kgdiff
 from kgdiff.errors import UsageError
-from kgdiff.export.benchmark import CONFIGS, BenchmarkExport
+from kgdiff.export.benchmark import BenchmarkExport
 from kgdiff.export.words.names import Names
 from tests.benchmark_exports import export, records
 from tests.paths import run_kgdiff
+from tests.shared_exports import DEMO_EVERY_CONFIG, shared_export
 
 Record = dict[str, Any]
 WORDS = re.compile(r"[^\W_]")
@@ -29,9 +30,10 @@ TEXT_LISTS = ("answers", "answer_labels", "outdated_answers", "options")
 
 
 @pytest.fixture(scope="module")
-def exported(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    out = tmp_path_factory.mktemp("hygiene") / "bench"
-    return export(export_demo_store, out, configs=tuple(CONFIGS), pools_static="all")
+def exported(pristine_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The demo store's export, every config and static pool (made once per run: the same
+    export of the same store as tests/test_benchmark_wording.py's and test_task_metrics.py's)."""
+    return shared_export(tmp_path_factory, pristine_demo, **DEMO_EVERY_CONFIG)
 
 
 @pytest.fixture(scope="module")

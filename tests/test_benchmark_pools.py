@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from kgdiff.export.scoring.text_match import normalise
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.valuetext import is_entity, value_texts
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
+from tests.shared_exports import SAMPLES_POOLS_ALL, shared_export
 from tests.task_tools import read_yaml, run_lm_eval
 
 SPLITS = ("dynamic", "static")
@@ -39,10 +41,11 @@ Record = dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-def exported(
-    export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory
-) -> BenchmarkExport:
-    return export(export_sample_store, tmp_path_factory.mktemp("pools") / "bench", **ALL)
+def exported(pristine_samples: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The export of the samples' pools, every static group (made once per run: the same
+    export of the same store as tests/test_benchmark_pools_static.py's ``every``)."""
+    assert ALL == SAMPLES_POOLS_ALL
+    return shared_export(tmp_path_factory, pristine_samples, **ALL)
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +54,30 @@ def built(exported: BenchmarkExport) -> list[Record]:
 
 
 @pytest.fixture(scope="module")
-def pools(export_sample_store: Path, built: list[Record]) -> dict[tuple[str, str], Record]:
-    """kg.pools of the records' groups over the export's years, by (subject, pid)."""
+def kg_pools(export_sample_store: Path) -> Callable[[str], pl.DataFrame]:
+    """``kg.pools(pid=PID, from_year=2010, to_year=2014)`` of the samples, asked once per
+    property for the file (the pools read statements alone, which no test changes; a call
+    costs ~0.2 CPU-s whatever the property, and the first test and :func:`pools` ask the
+    same ones)."""
     kg = kgdiff.open(export_sample_store)
+    asked: dict[str, pl.DataFrame] = {}
+
+    def read(pid: str) -> pl.DataFrame:
+        if pid not in asked:
+            asked[pid] = kg.pools(pid=pid, from_year=2010, to_year=2014)
+        return asked[pid]
+
+    return read
+
+
+@pytest.fixture(scope="module")
+def pools(
+    kg_pools: Callable[[str], pl.DataFrame], built: list[Record]
+) -> dict[tuple[str, str], Record]:
+    """kg.pools of the records' groups over the export's years, by (subject, pid)."""
     found = {}
     for pid in sorted({record["pid"] for record in built}):
-        for row in kg.pools(pid=pid, from_year=2010, to_year=2014).iter_rows(named=True):
+        for row in kg_pools(pid).iter_rows(named=True):
             found[(row["subject"], pid)] = row
     return found
 
@@ -85,12 +106,18 @@ def asked(row: Record) -> dict[int, list[str]]:
 
 
 def _years_from_kg_pools(
-    kg: KnowledgeGraph, groups: pl.DataFrame, first: int, last: int
+    kg: KnowledgeGraph,
+    groups: pl.DataFrame,
+    first: int,
+    last: int,
+    asked: Callable[[str], pl.DataFrame] | None = None,
 ) -> pl.DataFrame:
-    """The years of ``groups`` as ``kg.pools`` gives them, property by property."""
+    """The years of ``groups`` as ``kg.pools`` gives them, property by property (``asked``:
+    what ``kg.pools(pid=PID, from_year=first, to_year=last)`` gave, kept from an earlier
+    call)."""
     frames = [pl.DataFrame(schema=YEAR_SCHEMA)]
     for pid in sorted(groups.get_column("pid").unique().to_list()):
-        found = kg.pools(pid=pid, from_year=first, to_year=last)
+        found = asked(pid) if asked else kg.pools(pid=pid, from_year=first, to_year=last)
         found = found.join(groups.filter(pl.col("pid") == pid), on=["subject", "pid"], how="semi")
         rows = found.select("subject", "pid", "snapshot", "periods").explode("periods")
         rows = rows.unnest("periods")
@@ -117,7 +144,7 @@ def _years_from_kg_pools(
 
 
 def test_the_years_read_are_the_groups_pools_as_kg_pools_gives_them(
-    export_sample_store: Path,
+    export_sample_store: Path, kg_pools: Callable[[str], pl.DataFrame]
 ) -> None:
     kg = kgdiff.open(export_sample_store)
     request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
@@ -127,7 +154,8 @@ def test_the_years_read_are_the_groups_pools_as_kg_pools_gives_them(
     assert (span.first, span.last) == (2010, 2014)
     read = read_pool_years(kg, groups, span, request)
     wanted = groups.select("subject", "pid").unique()
-    assert_frame_equal(read, _years_from_kg_pools(kg, wanted, span.first, span.last))
+    from_kg_pools = _years_from_kg_pools(kg, wanted, span.first, span.last, kg_pools)
+    assert_frame_equal(read, from_kg_pools)
     assert read.height > 1000 and read.get_column("reason").null_count() < read.height
     # a subset of the groups reads the same rows of those groups
     some = wanted.sort("subject", "pid").gather_every(7)

@@ -29,15 +29,19 @@ from kgdiff.export.rules.salience import Salience, subject_facts, with_subject_r
 from kgdiff.export.words.names import Names
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
 from tests.paths import run_kgdiff
+from tests.shared_exports import SAMPLES_POOLS_ALL, shared_export
 
 WINDOW: dict[str, Any] = {"configs": ("pools",), "mode": "valid", "init": date(2010, 1, 1)}
 Record = dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-def every(export_sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    out = tmp_path_factory.mktemp("pools-all") / "bench"
-    return export(export_sample_store, out, pools_static="all", **WINDOW)
+def every(pristine_samples: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The export of every static group (made once per run: the same export of the same
+    store as tests/test_benchmark_pools.py's ``exported``)."""
+    fields = {"pools_static": "all", **WINDOW}
+    assert fields == SAMPLES_POOLS_ALL
+    return shared_export(tmp_path_factory, pristine_samples, **fields)
 
 
 @pytest.fixture(scope="module")
@@ -248,7 +252,8 @@ def test_pools_read_a_range_of_subjects_at_a_time_are_the_pools_read_at_once(
     records, counts and card as every group read at once (and read ahead). The default policy
     only: it samples, so the second pass reads some groups again and not others."""
     at_once = balanced
-    monkeypatch.setattr(ranges, "RANGE_GROUPS", 40)
+    # ~1,250 groups: 5 ranges of 250 (31 of 40 read the same code path six times as long)
+    monkeypatch.setattr(ranges, "RANGE_GROUPS", 250)
     monkeypatch.setattr(benchmark, "READ_AHEAD_MAX_STATEMENTS", 0)
     said: list[str] = []
     fields: dict[str, Any] = {"cutoff": CUTOFF, **WINDOW}

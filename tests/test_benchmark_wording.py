@@ -28,6 +28,7 @@ from kgdiff.export.scoring.text_match import normalise
 from kgdiff.export.words.names import Names
 from kgdiff.valuetext import value_texts
 from tests.benchmark_exports import export, records
+from tests.shared_exports import DEMO_EVERY_CONFIG, shared_export
 
 CONFIGS = ("qa", "multi_hop", "updates", "temporal", "pools")
 SPLITS = {
@@ -40,9 +41,11 @@ Record = dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-def exported(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    out = tmp_path_factory.mktemp("wording") / "bench"
-    return export(export_demo_store, out, configs=CONFIGS, pools_static="all")
+def exported(pristine_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
+    """The demo store's export, every config and static pool (made once per run: the same
+    export of the same store as tests/test_benchmark_hygiene.py's and test_task_metrics.py's)."""
+    assert tuple(DEMO_EVERY_CONFIG["configs"]) == CONFIGS
+    return shared_export(tmp_path_factory, pristine_demo, **DEMO_EVERY_CONFIG)
 
 
 @pytest.fixture(scope="module")

@@ -24,13 +24,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.benchmark import CONFIGS
 from kgdiff.export.dataset.folder import dataset_splits, read_records, split_path
 from kgdiff.export.scoring.report import generation_score
 from kgdiff.portable.generation import PARTIAL_METRICS
 from tests.answer_forms import WRAPPERS, record_answers
-from tests.benchmark_exports import export, records
+from tests.benchmark_exports import records
 from tests.paths import ROOT
+from tests.shared_exports import DEMO_EVERY_CONFIG, shared_export
 from tests.task_tools import folder_task_module, load_task_module, run_inspect_many, run_lm_eval
 from tests.test_task_hooks import RECORD
 
@@ -133,10 +133,10 @@ def test_arbitrary_answers_are_scored_as_kgdiff_scores_them(
 
 
 @pytest.fixture(scope="module")
-def demo(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo store's export at its default dates, every config and static pool."""
-    out = tmp_path_factory.mktemp("task-metrics-demo") / "demo"
-    return export(export_demo_store, out, configs=tuple(CONFIGS), pools_static="all").out
+def demo(pristine_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo store's export at its default dates, every config and static pool (made once
+    per run: the same export of the same store as tests/test_benchmark_hygiene.py's)."""
+    return shared_export(tmp_path_factory, pristine_demo, **DEMO_EVERY_CONFIG).out
 
 
 @pytest.fixture(scope="module")
@@ -193,12 +193,18 @@ def test_every_record_of_the_demo_export_is_scored_as_kgdiff_score_scores_it(
     assert min(seen[(name, value)] for name in PARTIAL_METRICS for value in (0.0, 1.0)) >= 20, seen
 
 
+@pytest.fixture(scope="module")
+def partial(readings: list[Reading]) -> list[Reading]:
+    """The readings of the records scored by a partial metric (``date_match``,
+    ``number_match``): found once, not again for every example drawn from them."""
+    return [r for r in readings if set(generation_score("", r[0])) & set(PARTIAL_METRICS)]
+
+
 @settings(max_examples=400)
 @given(st.data())
 def test_answers_near_a_dated_or_counted_record_are_scored_as_kgdiff_scores_them(
-    readings: list[Reading], hooks: tuple[ModuleType, ModuleType], data: st.DataObject
+    partial: list[Reading], hooks: tuple[ModuleType, ModuleType], data: st.DataObject
 ) -> None:
-    partial = [r for r in readings if set(generation_score("", r[0])) & set(PARTIAL_METRICS)]
     reading = data.draw(st.sampled_from(partial))
     forms = record_answers(reading[0])
     said = data.draw(st.one_of(st.sampled_from(forms), TEXT, st.integers(0, 10**10).map(str)))
