@@ -281,17 +281,48 @@ COPIED_PARQUET = ("statements", "qualifiers", "entities", "labels", "coverage")
 the timelines hold the qualifiers' dates)."""
 
 
+@dataclass
+class DefaultCopy:
+    """A store's lookup copy made as the build cuts it, by a build that found a killed
+    build's leftovers (and a live one's partial copy) in the copies' folder."""
+
+    store: Path
+    folder: Path
+    made: Path
+    alive: Path
+
+
+@pytest.fixture(scope="module")
+def default_copy(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> DefaultCopy:
+    """The samples' store, copied, with a killed build's partial copy, its WAL and what its
+    DuckDB spilled, and a live process's partial copy; then its lookup copy made (one build
+    for the two tests below: each made the same default copy of its own)."""
+    store = tmp_path_factory.mktemp("default-copy") / "store"
+    shutil.copytree(sample_store, store)
+    folder = lookup_folder(kgdiff.open(store).layout)
+    folder.mkdir(parents=True)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    orphans = [folder / f".x-v1.duckdb.tmp-{gone.pid}", folder / f".x-v1.duckdb.tmp-{gone.pid}.wal"]
+    alive = folder / f".y-v1.duckdb.tmp-{os.getpid()}"
+    for path in (*orphans, alive):
+        path.write_bytes(b"half a copy")
+    spilled = folder / f".spill-{gone.pid}"  # what its DuckDB spilled
+    spilled.mkdir()
+    (spilled / "duckdb_temp_storage-0.tmp").write_bytes(b"spilled rows")
+    made = kgdiff.open(store).build_lookup()
+    return DefaultCopy(store, folder, made, alive)
+
+
 def test_the_copy_takes_at_most_half_again_the_parquet_it_copies(
-    sample_store: Path, tmp_path: Path
+    default_copy: DefaultCopy,
 ) -> None:
     """Issue 36: the copy's bytes (its derived tables and its search index included) at
     most 1.5 times those of the Parquet files it is made of; the copy of layout 4 took 2.3
     times on these samples (and 2.1 on three generated snapshots of 5 M statements). Made
     as the build cuts it (one range here: the fixture's second range costs the samples
     ~0.4 MB more, each table's last blocks of each column half empty)."""
-    store = tmp_path / "store"
-    shutil.copytree(sample_store, store)
-    made = kgdiff.open(store).build_lookup()
+    store, made = default_copy.store, default_copy.made
     files = [f for table in COPIED_PARQUET for f in store.glob(f"snapshots/*/{table}/*")]
     parquet = sum(f.stat().st_size for f in files)
     assert files and made.stat().st_size <= 1.5 * parquet, (made.stat().st_size, parquet)
@@ -333,23 +364,9 @@ def test_a_copy_of_another_state_or_layout_is_not_read(copied_store: Path) -> No
             other.rename(made)
 
 
-def test_a_killed_builds_partial_copy_is_removed_by_the_next(
-    sample_store: Path, tmp_path: Path
-) -> None:
-    store = tmp_path / "store"
-    shutil.copytree(sample_store, store)
-    folder = lookup_folder(kgdiff.open(store).layout)
-    folder.mkdir(parents=True)
-    gone = subprocess.Popen(["true"])
-    gone.wait()
-    orphans = [folder / f".x-v1.duckdb.tmp-{gone.pid}", folder / f".x-v1.duckdb.tmp-{gone.pid}.wal"]
-    alive = folder / f".y-v1.duckdb.tmp-{os.getpid()}"
-    for path in (*orphans, alive):
-        path.write_bytes(b"half a copy")
-    spilled = folder / f".spill-{gone.pid}"  # what its DuckDB spilled
-    spilled.mkdir()
-    (spilled / "duckdb_temp_storage-0.tmp").write_bytes(b"spilled rows")
-    made = kgdiff.open(store).build_lookup()
+def test_a_killed_builds_partial_copy_is_removed_by_the_next(default_copy: DefaultCopy) -> None:
+    folder, made, alive = default_copy.folder, default_copy.made, default_copy.alive
+    assert made.parent == folder and made.is_file()
     assert sorted(folder.iterdir()) == sorted([made, alive])
 
 

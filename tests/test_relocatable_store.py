@@ -74,6 +74,18 @@ def original(template: Path, tmp_path: Path) -> Path:
     return store
 
 
+@pytest.fixture(scope="module")
+def original_groups(template: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    """``kgdiff classify --out``'s groups for a store made as :func:`original` makes one
+    (the same files, its catalog made where it is): what every copy must answer (asked once;
+    each test asked its own original, 2 CPU-s a time)."""
+    folder = tmp_path_factory.mktemp("original-groups")
+    store = folder / "store"
+    shutil.copytree(template, store)
+    rebuild_catalog(StoreLayout(store))
+    return classified(store, folder / "groups.jsonl")
+
+
 def shell(catalog: str, cwd: Path, *commands: str) -> subprocess.CompletedProcess[str]:
     """Run ``commands`` in the ``duckdb`` shell on ``catalog`` (read-only), from ``cwd``."""
     args = [DUCKDB_CLI, catalog, "-readonly", "-csv"] if catalog else [DUCKDB_CLI, "-csv"]
@@ -128,12 +140,12 @@ def scramble(store: Path) -> None:
 
 
 def test_a_copy_answers_as_the_original_did_once_the_original_is_gone(
-    original: Path, tmp_path: Path
+    original: Path, tmp_path: Path, original_groups: list[Any]
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     before = answers(str(original / "kg.duckdb"), elsewhere)
-    groups = classified(original, tmp_path / "before.jsonl")
+    groups = original_groups
     copy = copied(original, tmp_path / "moved" / "store")
     shutil.rmtree(original)
     assert answers(str(copy / "kg.duckdb"), elsewhere) == before
@@ -143,9 +155,11 @@ def test_a_copy_answers_as_the_original_did_once_the_original_is_gone(
     assert classified(copy, tmp_path / "after.jsonl") == groups
 
 
-def test_a_copy_never_reads_the_original(original: Path, tmp_path: Path) -> None:
+def test_a_copy_never_reads_the_original(
+    original: Path, tmp_path: Path, original_groups: list[Any]
+) -> None:
     before = answers(str(original / "kg.duckdb"), tmp_path)
-    groups = classified(original, tmp_path / "before.jsonl")
+    groups = original_groups
     copy = copied(original, tmp_path / "copy")
     scramble(original)
     assert answers(str(original / "kg.duckdb"), tmp_path) != before  # the change shows
@@ -180,9 +194,11 @@ def test_another_temp_directory_needs_the_variable(original: Path, tmp_path: Pat
     assert answers(catalog, tmp_path, spill, named) == before
 
 
-def test_a_store_under_glob_characters_and_a_quote(original: Path, tmp_path: Path) -> None:
+def test_a_store_under_glob_characters_and_a_quote(
+    original: Path, tmp_path: Path, original_groups: list[Any]
+) -> None:
     before = answers(str(original / "kg.duckdb"), tmp_path)
-    groups = classified(original, tmp_path / "before.jsonl")
+    groups = original_groups
     copy = copied(original, tmp_path / "we[ir]d *{x} it's" / "store")
     shutil.rmtree(original)
     assert answers(str(copy / "kg.duckdb"), tmp_path) == before
@@ -192,11 +208,13 @@ def test_a_store_under_glob_characters_and_a_quote(original: Path, tmp_path: Pat
     assert answers(str(copy / "kg.duckdb"), tmp_path) == before
 
 
-def test_a_store_under_a_question_mark_is_read(original: Path, tmp_path: Path) -> None:
+def test_a_store_under_a_question_mark_is_read(
+    original: Path, tmp_path: Path, original_groups: list[Any]
+) -> None:
     """DuckDB puts the '.tmp' of its default temp_directory before a '?' of the path (and
     cannot write a database there: its WAL goes the same way), so only reading is tried."""
     before = answers(str(original / "kg.duckdb"), tmp_path)
-    groups = classified(original, tmp_path / "before.jsonl")
+    groups = original_groups
     copy = copied(original, tmp_path / "what?" / "store")
     shutil.rmtree(original)
     assert answers(str(copy / "kg.duckdb"), tmp_path) == before
