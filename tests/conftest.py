@@ -16,7 +16,8 @@ from kgdiff.evidence.build import build_evidence
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
-from tests.built_once import built_once, private_copy
+from tests import rest_server
+from tests.built_once import built_once, private_copy, run_folder
 from tests.demo_run import DemoRun, run_demo
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
@@ -117,3 +118,12 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
     """The demo command's run, made once per run for the tests of what it prints and leaves
     (the command itself, its evidence, the README's examples after it): each ran it anew."""
     return DemoRun.read(built_once(tmp_path_factory, "demo-run", run_demo))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_lookup_copies(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The folder where the REST tests' servers share the lookup copies they make, one per
+    store state, for the whole run (tests/rest_server.py)."""
+    folder = run_folder(tmp_path_factory) / "lookup-copies"
+    folder.mkdir(exist_ok=True)
+    rest_server.LOOKUP_COPIES[:] = [folder]
