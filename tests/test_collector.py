@@ -8,6 +8,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -18,6 +19,8 @@ from kgdiff.export.audit.run import audit_export
 from kgdiff.export.benchmark import export_benchmark
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from tests.benchmark_exports import CUTOFF, SAMPLES_WINDOW
+
+T = TypeVar("T")
 
 OWN = (900, 7, 9)
 """Thresholds of the process's own, neither Python's defaults nor the bulk ones."""
@@ -86,13 +89,14 @@ def test_every_command_but_the_service_runs_with_the_raised_thresholds(
     assert gc.get_threshold() == OWN
 
 
-def _thresholds_at_collections(work: Callable[[], object]) -> list[tuple[int, int, int]]:
-    """The collector's thresholds at the start of each collection while ``work`` runs."""
-    seen: list[tuple[int, int, int]] = []
+def _at_collections(work: Callable[[], object], seen_as: Callable[[dict[str, int]], T]) -> list[T]:
+    """What ``seen_as`` makes of the start of each collection while ``work`` runs (given
+    the collector's information on it)."""
+    seen: list[T] = []
 
-    def note(phase: str, _info: dict[str, int]) -> None:
+    def note(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            seen.append(gc.get_threshold())
+            seen.append(seen_as(info))
 
     gc.callbacks.append(note)
     try:
@@ -100,6 +104,11 @@ def _thresholds_at_collections(work: Callable[[], object]) -> list[tuple[int, in
     finally:
         gc.callbacks.remove(note)
     return seen
+
+
+def _thresholds_at_collections(work: Callable[[], object]) -> list[tuple[int, int, int]]:
+    """The collector's thresholds at the start of each collection while ``work`` runs."""
+    return _at_collections(work, lambda _info: gc.get_threshold())
 
 
 @pytest.mark.usefixtures("own_thresholds")
@@ -135,18 +144,7 @@ class _Node:
 
 def _generations_collected(work: Callable[[], object]) -> list[int]:
     """The generations of the collections that ran while ``work`` ran."""
-    seen: list[int] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
-
-    gc.callbacks.append(note)
-    try:
-        work()
-    finally:
-        gc.callbacks.remove(note)
-    return seen
+    return _at_collections(work, lambda info: info["generation"])
 
 
 def _cycle_in_bulk(promote: bool) -> weakref.ref[_Node]:
