@@ -14,9 +14,8 @@ collected every :data:`BULK_THRESHOLDS`\\ [0] containers, the older ones practic
 then collects once (the young generations, or all of them when the work's objects reached
 the oldest: :func:`_collect_what_the_work_left`) and puts back what they were. The thresholds
 are the process's: work running in several threads at once shares one raise, put back when
-the last one ends. The
-command line runs every command but ``kgdiff serve`` so; the library's export and audit raise
-them themselves.
+the last one ends. The command line runs every command but ``kgdiff serve`` so; the library's
+export and audit raise them themselves.
 """
 
 from __future__ import annotations
@@ -32,9 +31,7 @@ BULK_THRESHOLDS = (100_000, 50, 100)
 _lock = threading.Lock()
 _running = 0
 _saved: tuple[int, int, int] = gc.get_threshold()
-
-
-_promotions_at_start = 0
+_promotions_at_start = 0  # the collector's promotions when the first running block began
 
 
 def _promotions() -> int:
