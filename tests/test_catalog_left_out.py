@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from tests.built_once import private_copy
 from tests.faultkit import array_dump, entity_lines, sample_dump
 from tests.paths import run_kgdiff
 from tests.rest_server import copy_store_without_builds, serving
@@ -86,6 +87,16 @@ def small_dump(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("small-dump") / "small.json"
     path.write_bytes(array_dump(entity_lines(sample_dump(tmp_path_factory))[:20]))
     return path
+
+
+@pytest.fixture(scope="module")
+def classified(sample_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The samples' snapshots and their classification at ``DATES``, made by the command once
+    for the tests that start from a classified store (each changes a copy of its own)."""
+    store = copied(sample_store, tmp_path_factory.mktemp("classified"))
+    made = run_kgdiff("classify", *DATES, "--store", str(store))
+    assert made.returncode == 0, made.stderr
+    return store
 
 
 def test_a_snapshot_of_an_empty_dump_is_left_out_with_one_warning(store_with_empty: Path) -> None:
@@ -215,13 +226,11 @@ def test_damaged_evidence_is_left_out(demo_store: Path, tmp_path: Path) -> None:
 
 
 def test_unfinished_builds_of_other_processes_are_never_read(
-    sample_store: Path, tmp_path: Path
+    classified: Path, tmp_path: Path
 ) -> None:
     """Finding 2: a rebuild read ``.tmp-<key>-<pid>/params.json`` of a build being written
     (here truncated) and failed with msgspec's DecodeError."""
-    store = copied(sample_store, tmp_path)
-    made = run_kgdiff("classify", *DATES, "--store", str(store))
-    assert made.returncode == 0, made.stderr
+    store = private_copy(classified, tmp_path / "store")  # one build, for DATES
     unfinished = store / "builds" / "classify" / ".tmp-0123456789abcdef-4242"
     (unfinished / "result").mkdir(parents=True)
     (unfinished / "params.json").write_bytes(b'{"init": "2013-12-21", "cuto')
@@ -232,14 +241,10 @@ def test_unfinished_builds_of_other_processes_are_never_read(
     assert (other.returncode, other.stderr) == (0, ""), other.stderr
 
 
-def test_a_build_published_without_its_view_gets_it_back(
-    sample_store: Path, tmp_path: Path
-) -> None:
+def test_a_build_published_without_its_view_gets_it_back(classified: Path, tmp_path: Path) -> None:
     """Finding 8: a classify killed between the build's rename and the catalog's rebuild
     leaves a build the catalog does not show; asking for it again restores the view."""
-    store = copied(sample_store, tmp_path)
-    made = run_kgdiff("classify", *DATES, "--store", str(store))
-    assert made.returncode == 0, made.stderr
+    store = private_copy(classified, tmp_path / "store")  # one build, for DATES
     (build,) = (p for p in (store / "builds" / "classify").iterdir() if not p.name.startswith("."))
     aside = tmp_path / "aside"
     build.rename(aside)  # the catalog as the killed run left it: made before the build
@@ -252,10 +257,8 @@ def test_a_build_published_without_its_view_gets_it_back(
     assert catalog_rows(store, f"SELECT count(*) > 1000 FROM {VIEW}") == [(True,)]
 
 
-def test_a_build_that_cannot_be_read_is_made_anew(sample_store: Path, tmp_path: Path) -> None:
-    store = copied(sample_store, tmp_path)
-    made = run_kgdiff("classify", *DATES, "--store", str(store))
-    assert made.returncode == 0, made.stderr
+def test_a_build_that_cannot_be_read_is_made_anew(classified: Path, tmp_path: Path) -> None:
+    store = private_copy(classified, tmp_path / "store")  # one build, for DATES
     (build,) = (p for p in (store / "builds" / "classify").iterdir() if not p.name.startswith("."))
     for part in (build / "result").iterdir():
         part.write_bytes(b"")

@@ -24,7 +24,9 @@ import msgspec
 import pytest
 import zstandard
 
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from tests.faultkit import (
+    SAMPLE_DATE,
     SAMPLE_ENTITIES,
     SAMPLE_STATEMENTS,
     RunResult,
@@ -96,10 +98,12 @@ def small_dump(tmp_path_factory: pytest.TempPathFactory, small_lines: list[bytes
 
 @pytest.fixture(scope="module")
 def busy_store(tmp_path_factory: pytest.TempPathFactory, small_dump: Path) -> Path:
-    """A store holding one published snapshot, shared by the tests whose runs must fail."""
+    """A store holding one published snapshot, shared by the tests whose runs must fail
+    (ingested in this process: the tests' starting point, not under test)."""
     store = tmp_path_factory.mktemp("busy") / "store"
-    result = run_cli(ingest_args(small_dump, store, EXISTING, "--quiet"))
-    assert result.returncode == EXIT_OK, result.err
+    assert ingest_wikidata(IngestRequest(small_dump, EXISTING, SAMPLE_DATE, store)).status == (
+        "ingested"
+    )
     return store
 
 
@@ -398,8 +402,9 @@ def test_snapshot_name_taken_by_another_file(
 def test_reingest_of_the_same_file_is_a_no_op(tmp_path: Path, small_dump: Path) -> None:
     """The same file under the same name again: exit 0 and not one file rewritten."""
     store = tmp_path / "store"
-    args = ingest_args(small_dump, store, "again", *CHUNKED, "--quiet")
-    assert run_cli(args).returncode == EXIT_OK
+    # the first ingest (as CHUNKED) in this process: the second one is under test
+    first = IngestRequest(small_dump, "again", SAMPLE_DATE, store, workers=2, chunk_bytes=1 << 20)
+    assert ingest_wikidata(first).status == "ingested"
     published = file_identities(snapshot_dir(store, "again"))
     catalog = file_identities(store)["kg.duckdb"]
     result = run_cli(ingest_args(small_dump, store, "again", *CHUNKED))

@@ -41,10 +41,12 @@ from pathlib import Path
 import psutil
 import pytest
 
+from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import refresh_catalog
 from tests.faultkit import (
     LINGER_GRACE,
+    SAMPLE_DATE,
     TABLES,
     Background,
     array_dump,
@@ -107,22 +109,24 @@ def total_parts(dump: Path) -> int:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory, dump: Path) -> Path:
-    """The snapshot folder of an uninterrupted run with the same options."""
+    """The snapshot folder of an uninterrupted run with the same options (:data:`CHUNKED`),
+    made in this process: what it must hold, not how a command behaves, is what it is for."""
     store = tmp_path_factory.mktemp("reference") / "store"
-    result = run_cli(ingest_args(dump, store, NAME, *CHUNKED))
-    assert result.returncode == 0, result.err
+    request = IngestRequest(dump, NAME, SAMPLE_DATE, store, workers=2, chunk_bytes=CHUNK_BYTES)
+    assert ingest_wikidata(request).status == "ingested"
     return snapshot_dir(store, NAME)
 
 
 @pytest.fixture(scope="module")
 def base_store(tmp_path_factory: pytest.TempPathFactory, dump: Path) -> Path:
-    """A store with one small published snapshot (so ``kg.duckdb`` exists)."""
+    """A store with one small published snapshot (so ``kg.duckdb`` exists), ingested in this
+    process (it is the tests' starting point, not under test)."""
     folder = tmp_path_factory.mktemp("base")
     small = folder / "small.json"
     small.write_bytes(array_dump(entity_lines(dump)[:20]))
     store = folder / "store"
-    result = run_cli(ingest_args(small, store, BASE, "--quiet"))
-    assert result.returncode == 0, result.err
+    ingest_wikidata(IngestRequest(small, BASE, SAMPLE_DATE, store))
+    assert catalog_names(store) == [BASE]
     return store
 
 

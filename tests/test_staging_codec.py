@@ -11,6 +11,7 @@ from __future__ import annotations
 import bz2
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.ipc as ipc
 import pytest
 
@@ -28,8 +29,7 @@ from tests.paths import SAMPLES, run_kgdiff
 JSON_SAMPLE = SAMPLES / "testDump_json_2014-12.json.bz2"
 
 
-def _write(parts: Path, compression: str) -> Path:
-    tables = parse_json_chunk(Chunk(0, 0, 0, bz2.decompress(JSON_SAMPLE.read_bytes()))).tables
+def _write(parts: Path, tables: dict[str, pa.Table], compression: str) -> Path:
     meta = PartMeta(seq=0, entities=1, statements=0, rejects=0, input_bytes=0)
     parts.mkdir(parents=True)
     write_part(parts, meta, [(tables, key_ranges(tables))], [], compression)
@@ -37,7 +37,9 @@ def _write(parts: Path, compression: str) -> Path:
 
 
 def test_parts_read_back_the_same_whatever_the_codec_and_shrink_in_order(tmp_path: Path) -> None:
-    folders = {codec: _write(tmp_path / codec, codec) for codec in STAGING_CODECS}
+    # the sample parsed once: the codec only changes how write_part stores the same tables
+    tables = parse_json_chunk(Chunk(0, 0, 0, bz2.decompress(JSON_SAMPLE.read_bytes()))).tables
+    folders = {codec: _write(tmp_path / codec, tables, codec) for codec in STAGING_CODECS}
     for table in TABLES:
         files = {codec: part_file(folder, table) for codec, folder in folders.items()}
         read = {codec: ipc.open_file(str(path)).read_all() for codec, path in files.items()}
@@ -89,16 +91,34 @@ class CountChunks:
         """Nothing to do."""
 
 
-@pytest.mark.parametrize(("first", "then"), [("zstd", "auto"), ("none", "lz4")])
-def test_a_run_resumed_with_another_codec_finishes_the_same(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, first: str, then: str
-) -> None:
+SMALL_CHUNKS = 256 << 10
+"""Several chunks, so that one is finished when the run stops."""
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """An uninterrupted ingest in :data:`SMALL_CHUNKS` (the default codec): its snapshot
+    folder and how many chunks it parsed (the reference of every resumed run below)."""
     dump = sample_dump(tmp_path_factory)
-    small = 256 << 10  # several chunks, so that one is finished when the run stops
+    store = tmp_path_factory.mktemp("whole") / "a"
     whole = CountChunks()
     reference = ingest_wikidata(
-        IngestRequest(dump, "s", "2014-12-01", tmp_path / "a", chunk_bytes=small), whole
+        IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=SMALL_CHUNKS), whole
     )
+    return reference.directory, whole.parsed
+
+
+@pytest.mark.parametrize(("first", "then"), [("zstd", "auto"), ("none", "lz4")])
+def test_a_run_resumed_with_another_codec_finishes_the_same(
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    whole_run: tuple[Path, int],
+    first: str,
+    then: str,
+) -> None:
+    dump = sample_dump(tmp_path_factory)
+    small = SMALL_CHUNKS
+    reference, parsed = whole_run
     store = tmp_path / "b"
     interrupted = IngestRequest(
         dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression=first
@@ -112,9 +132,9 @@ def test_a_run_resumed_with_another_codec_finishes_the_same(
         IngestRequest(dump, "s", "2014-12-01", store, chunk_bytes=small, staging_compression=then),
         rest,
     )
-    assert rest.parsed == whole.parsed - len(staged)  # the first run's parts were used
+    assert rest.parsed == parsed - len(staged)  # the first run's parts were used
     for table in TABLES:
-        assert table_differences(reference.directory, resumed.directory, table) == (0, 0)
+        assert table_differences(reference, resumed.directory, table) == (0, 0)
 
 
 def test_an_unknown_codec_is_refused_before_anything_is_written(
