@@ -65,15 +65,20 @@ def edges(text: str, snap: str = "s1") -> list[Row]:
     return [stmt(s, p, o, snap=snap) for s, p, o in triples]
 
 
+def fill_graph(con: Any, rows: list[Row], snapshots: Any) -> None:
+    """(Re)make the ``snapshots`` and ``statements`` tables of ``con`` holding these rows."""
+    con.execute("CREATE OR REPLACE TABLE snapshots (name VARCHAR, date DATE, coverage VARCHAR)")
+    con.execute(f"CREATE OR REPLACE TABLE statements ({COLUMNS})")
+    con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
+    if rows:
+        con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
+
+
 def graph(rows: list[Row], snapshots: Any = (("s1", date(2014, 1, 1)),), labels: Any = ()) -> Any:
     """An in-memory database with what the chain SQL reads; ``labels`` are (snapshot, qid,
     English label, English aliases)."""
     con = duckdb.connect()
-    con.execute("CREATE TABLE snapshots (name VARCHAR, date DATE, coverage VARCHAR)")
-    con.execute(f"CREATE TABLE statements ({COLUMNS})")
-    con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
-    if rows:
-        con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
+    fill_graph(con, rows, snapshots)
     con.execute(STARTS)
     add_query_macros(con, [row for label in labels for row in english(*label)])
     return con

@@ -16,7 +16,7 @@ from typing import Any
 
 import duckdb
 
-from tests.chain_graphs import COLUMNS, Row, graph
+from tests.chain_graphs import Row, fill_graph, graph
 
 ONE_SNAPSHOT = (("s1", date(2014, 1, 1)),)
 """``graph``'s default snapshots."""
@@ -33,13 +33,8 @@ class GraphOnce:
         if self.connection is None:
             self.connection = graph(rows, snapshots)
             return self.connection
-        con = self.connection
-        con.execute("CREATE OR REPLACE TABLE snapshots (name VARCHAR, date DATE, coverage VARCHAR)")
-        con.execute(f"CREATE OR REPLACE TABLE statements ({COLUMNS})")
-        con.executemany("INSERT INTO snapshots VALUES (?, ?, 'full')", list(snapshots))
-        if rows:
-            con.executemany(f"INSERT INTO statements VALUES ({', '.join('?' * 16)})", rows)
-        return con
+        fill_graph(self.connection, rows, snapshots)
+        return self.connection
 
     def close(self) -> None:
         if self.connection is not None:
