@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +21,7 @@ from tests.built_once import built_once, private_copy, run_folder
 from tests.demo_run import DemoRun, run_demo
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
+from tests.reused_views import LoadedOnce, loaded_once
 from tests.safe_sql_store import sql_store  # noqa: F401
 
 pytest_plugins = ["tests.cpu_use", "tests.file_order"]
@@ -118,6 +119,15 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
     """The demo command's run, made once per run for the tests of what it prints and leaves
     (the command itself, its evidence, the README's examples after it): each ran it anew."""
     return DemoRun.read(built_once(tmp_path_factory, "demo-run", run_demo))
+
+
+@pytest.fixture(scope="module")
+def reused_views() -> Iterator[LoadedOnce]:
+    """One DuckDB connection with the classification's views and macros for a module's
+    property tests, made on its first load: each example registers its own rows
+    (tests/reused_views.py)."""
+    with loaded_once() as made:
+        yield made
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -11,16 +11,15 @@ current (record time), so a change's nature is that of its one step."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import NamedTuple
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.temporal_reference import Row, Snapshot
 from tests.temporal_reference import classify as reference
 from tests.test_classify import assert_same, sql_results
@@ -59,14 +58,7 @@ def row(subject: str, value: Value) -> Row:
                value.datatype)  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def views() -> Iterator[LoadedOnce]:
-    """One connection's views and macros, made once: each example registers its rows."""
-    with loaded_once() as made:
-        yield made
-
-
-def natures(views: LoadedOnce, changes: list[Change]) -> list[str | None]:
+def natures(reused_views: LoadedOnce, changes: list[Change]) -> list[str | None]:
     """The change nature the SQL gives each change (in order), after checking that it agrees
     with the reference on every column."""
     subjects = [f"Q{1000 + index}" for index in range(len(changes))]
@@ -76,7 +68,7 @@ def natures(views: LoadedOnce, changes: list[Change]) -> list[str | None]:
         Snapshot(f"s{index}", day, tuple(rows))
         for index, (day, rows) in enumerate(zip(DAYS, (before, before, after), strict=True))
     ]
-    got = sql_results(views.load(snapshots), INIT, CUTOFF, CURRENT, "record")
+    got = sql_results(reused_views.load(snapshots), INIT, CUTOFF, CURRENT, "record")
     assert_same(reference(snapshots, INIT, CUTOFF, CURRENT, "record"), got)
     return [got[(subject, PID)].change_nature for subject in subjects]
 
@@ -217,29 +209,31 @@ def spellings_of_one_value(draw: st.DrawFn) -> tuple[Value, Value]:
 @settings(max_examples=25)
 @given(st.lists(st.sampled_from(KINDS).flatmap(pairs_of), min_size=1, max_size=8))
 def test_different_values_are_never_reformatted_and_spellings_always_are(
-    views: LoadedOnce,
+    reused_views: LoadedOnce,
     pairs: list[tuple[tuple[object, Value], tuple[object, Value]]],
 ) -> None:
     """A change between two values of one kind is reformatted exactly when they are the same
     value (what each is is computed apart from any spelling); else it is substantive."""
     kept = [(a, b) for a, b in pairs if a[1].key != b[1].key]
-    found = natures(views, [Change((a[1],), (b[1],)) for a, b in kept])
+    found = natures(reused_views, [Change((a[1],), (b[1],)) for a, b in kept])
     expected = ["reformatted" if a[0] == b[0] else "substantive" for a, b in kept]
     assert found == expected
 
 
 @settings(max_examples=25)
 @given(st.lists(spellings_of_one_value(), min_size=1, max_size=6))
-def test_reformatting_is_symmetric(views: LoadedOnce, pairs: list[tuple[Value, Value]]) -> None:
+def test_reformatting_is_symmetric(
+    reused_views: LoadedOnce, pairs: list[tuple[Value, Value]]
+) -> None:
     """Two spellings of a value: reformatted from either to the other."""
     changes = [Change((a,), (b,)) for a, b in pairs] + [Change((b,), (a,)) for a, b in pairs]
-    assert natures(views, changes) == ["reformatted"] * len(changes)
+    assert natures(reused_views, changes) == ["reformatted"] * len(changes)
 
 
 @settings(max_examples=25)
 @given(st.lists(st.tuples(st.integers(1800, 2030), days), min_size=1, max_size=8))
 def test_a_time_pinned_down_inside_its_year_is_refined(
-    views: LoadedOnce, pairs: list[tuple[int, date]]
+    reused_views: LoadedOnce, pairs: list[tuple[int, date]]
 ) -> None:
     """A year made a day of that year is refined; a day of another year, or a day made its
     year (less precise), is substantive; another day at the same precision too."""
@@ -251,7 +245,7 @@ def test_a_time_pinned_down_inside_its_year_is_refined(
         expected.append("substantive")
         changes.append(Change((day_value(day),), (day_value(day + timedelta(days=1)),)))
         expected.append("substantive")
-    assert natures(views, changes) == expected
+    assert natures(reused_views, changes) == expected
 
 
 @st.composite
@@ -299,10 +293,10 @@ def changes_of_every_kind(draw: st.DrawFn) -> Change:
 @settings(max_examples=40)
 @given(st.lists(changes_of_every_kind(), min_size=1, max_size=8))
 def test_the_sql_agrees_with_the_reference_on_changes_of_every_kind(
-    views: LoadedOnce,
+    reused_views: LoadedOnce,
     changes: list[Change],
 ) -> None:
-    found = natures(views, changes)  # checks the agreement
+    found = natures(reused_views, changes)  # checks the agreement
     for change, nature in zip(changes, found, strict=True):
         same = {v.key for v in change.old} == {v.key for v in change.new}
         assert (nature is None) == same

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from kgdiff.demo import load_samples
 from kgdiff.temporal.classify import classify
 from kgdiff.temporal.dates import GapPolicy
-from tests.reused_views import DATE_FIELDS, ROW_FIELDS, LoadedOnce, load, loaded_once
+from tests.reused_views import DATE_FIELDS, ROW_FIELDS, LoadedOnce, load
 from tests.temporal_reference import Entity, Result, Row, Snapshot, ViewMemo
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import histories
@@ -46,18 +46,11 @@ def assert_same(expected: dict[tuple[str, str], Result], got: dict[tuple[str, st
     assert not wrong, wrong[:3]
 
 
-@pytest.fixture(scope="module")
-def views() -> Iterator[LoadedOnce]:
-    """One connection's views and macros, made once: each example registers its rows."""
-    with loaded_once() as made:
-        yield made
-
-
 @settings(max_examples=50)
 @given(histories(subsets=True))
-def test_sql_matches_reference_on_generated_histories(views: LoadedOnce, history) -> None:
+def test_sql_matches_reference_on_generated_histories(reused_views: LoadedOnce, history) -> None:
     snapshots, init, cutoff, current = history
-    connection = views.load(snapshots)
+    connection = reused_views.load(snapshots)
     memo: ViewMemo = {}
     for mode in ("record", "valid", "both"):
         expected = reference(snapshots, init, cutoff, current, mode, memo)

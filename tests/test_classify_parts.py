@@ -10,7 +10,6 @@ each cut at bounds drawn from the subjects themselves.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from kgdiff.temporal.parts import (
     cut,
     plan_parts,
 )
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.temporal_strategies import histories
 
 MODES = ("record", "valid", "both")
@@ -72,13 +71,6 @@ def subjects(connection: duckdb.DuckDBPyConnection) -> list[str]:
     return [str(row[0]) for row in rows.fetchall()]
 
 
-@pytest.fixture(scope="module")
-def views() -> Iterator[LoadedOnce]:
-    """One connection's views and macros, made once: each example registers its rows."""
-    with loaded_once() as made:
-        yield made
-
-
 # One mode per history, drawn with it (three classifications cut in parts per example cost
 # three times the time for no other history): every mode over a run's examples.
 @settings(max_examples=25)
@@ -90,14 +82,14 @@ def views() -> Iterator[LoadedOnce]:
 )
 def test_parts_equal_the_whole_on_generated_histories(
     tmp_path_factory: pytest.TempPathFactory,
-    views: LoadedOnce,
+    reused_views: LoadedOnce,
     history,
     cuts: int,
     mode: str,
     data: st.DataObject,
 ) -> None:
     snapshots, init, cutoff, current = history
-    connection = views.load(snapshots)
+    connection = reused_views.load(snapshots)
     found = subjects(connection)
     bounds = sorted(data.draw(st.lists(st.sampled_from(found or [""]), max_size=8)))
     parts = cut(bounds, cuts)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from kgdiff.errors import UsageError
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.temporal_reference import Merges, Snapshot, reading, redirect_targets
 from tests.temporal_strategies import histories
 
@@ -49,24 +49,17 @@ def sql_facts(
     return {(r[0], r[1]): (tuple(r[2]), tuple(r[3]), r[4]) for r in rows}
 
 
-@pytest.fixture(scope="module")
-def views() -> Iterator[LoadedOnce]:
-    """One connection's views and macros, made once: each example registers its rows."""
-    with loaded_once() as made:
-        yield made
-
-
 @settings(max_examples=50)
 @given(history=histories(), mode=st.sampled_from(["record", "valid"]), data=st.data())
 def test_facts_match_the_reference_on_generated_histories(
-    views: LoadedOnce, history, mode: str, data: st.DataObject
+    reused_views: LoadedOnce, history, mode: str, data: st.DataObject
 ) -> None:
     """The drawn dates may lie beyond the generated snapshots (before the first in record
     time, or long after the last): the sets are compared with the gap allowed, and the
     refusal itself is tested on the real store (tests/test_grounded_answers.py)."""
     snapshots, init, cutoff, current = history
     day = data.draw(st.sampled_from([init, cutoff, current, snapshots[0].date]))
-    connection = views.load(snapshots)
+    connection = reused_views.load(snapshots)
     got = sql_facts(connection, day, mode, GapPolicy(allow=True))
     assert got == expected_facts(snapshots, day, mode)
 

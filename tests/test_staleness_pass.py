@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
@@ -33,7 +32,7 @@ from kgdiff.temporal.curve_pass import MonthCounts, curve_counts
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, cut
 from kgdiff.temporal.staleness import month_cutoffs, staleness_curve
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.temporal_reference import Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import (
@@ -121,19 +120,12 @@ def classified(
     return counts
 
 
-@pytest.fixture(scope="module")
-def views() -> Iterator[LoadedOnce]:
-    """One connection's views and macros, made once: each example registers its rows."""
-    with loaded_once() as made:
-        yield made
-
-
 @settings(max_examples=30)
 @given(curve_histories())
 def test_the_curve_equals_the_reference_at_every_month(
-    views: LoadedOnce, snapshots: list[Snapshot]
+    reused_views: LoadedOnce, snapshots: list[Snapshot]
 ) -> None:
-    connection, days = views.load(snapshots), span_of(snapshots)
+    connection, days = reused_views.load(snapshots), span_of(snapshots)
     for mode in MODES:
         got = curve_counts(connection, days, mode, [EVERY_GROUP])
         assert got == referenced(snapshots, days, mode), mode
@@ -142,9 +134,9 @@ def test_the_curve_equals_the_reference_at_every_month(
 @settings(max_examples=5)
 @given(curve_histories())
 def test_the_curve_equals_classify_at_every_month(
-    views: LoadedOnce, snapshots: list[Snapshot]
+    reused_views: LoadedOnce, snapshots: list[Snapshot]
 ) -> None:
-    connection, days = views.load(snapshots), span_of(snapshots)
+    connection, days = reused_views.load(snapshots), span_of(snapshots)
     for mode in MODES:
         got = curve_counts(connection, days, mode, [EVERY_GROUP])
         assert got == classified(connection, days, mode), mode
@@ -153,11 +145,11 @@ def test_the_curve_equals_classify_at_every_month(
 @settings(max_examples=12)
 @given(snapshots=curve_histories(), data=st.data())
 def test_parts_and_windows_add_up_to_the_whole_curve(
-    views: LoadedOnce, snapshots: list[Snapshot], data: st.DataObject
+    reused_views: LoadedOnce, snapshots: list[Snapshot], data: st.DataObject
 ) -> None:
     """Subject ranges, the merged groups, and windows of a few months each: the counts of
     the runs add up to those of one run."""
-    connection, days = views.load(snapshots), span_of(snapshots)
+    connection, days = reused_views.load(snapshots), span_of(snapshots)
     subjects = sorted({row.subject for s in snapshots for row in s.rows}) or [""]
     parts = cut(sorted(data.draw(st.lists(st.sampled_from(subjects), max_size=4))), 2)
     window = data.draw(st.sampled_from((2, 3)))
