@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from tests.built_once import built_once, private_copy, run_folder
 from tests.demo_run import DemoRun, run_demo
 from tests.mediawiki.fixtures import history, mediawiki, metas  # noqa: F401
 from tests.paths import SAMPLES
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.safe_sql_store import sql_store  # noqa: F401
 
 pytest_plugins = ["tests.cpu_use", "tests.file_order"]
@@ -126,7 +127,7 @@ def reused_views() -> Iterator[LoadedOnce]:
     """One DuckDB connection with the classification's views and macros for a module's
     property tests, made on its first load: each example registers its own rows
     (tests/reused_views.py)."""
-    with loaded_once() as made:
+    with closing(LoadedOnce()) as made:
         yield made
 
 

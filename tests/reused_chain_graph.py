@@ -9,8 +9,6 @@ tables hold when a query runs), so every example still sees exactly its own grap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
@@ -40,13 +38,3 @@ class GraphOnce:
         if self.connection is not None:
             self.connection.close()
             self.connection = None
-
-
-@contextmanager
-def graph_once() -> Iterator[GraphOnce]:
-    """A :class:`GraphOnce`, closed afterwards (a fixture's body)."""
-    made = GraphOnce()
-    try:
-        yield made
-    finally:
-        made.close()

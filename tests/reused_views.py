@@ -12,8 +12,6 @@ exactly its own data.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import duckdb
 import pyarrow as pa
@@ -105,13 +103,3 @@ class LoadedOnce:
         if self.connection is not None:
             self.connection.close()
             self.connection = None
-
-
-@contextmanager
-def loaded_once(query_macros: bool = False) -> Iterator[LoadedOnce]:
-    """A :class:`LoadedOnce`, closed afterwards (a fixture's body)."""
-    views = LoadedOnce(query_macros)
-    try:
-        yield views
-    finally:
-        views.close()

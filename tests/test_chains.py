@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from kgdiff.temporal.dates import GapPolicy
 from kgdiff.timetext import bound_text
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
 from tests.paths import run_kgdiff
-from tests.reused_chain_graph import GraphOnce, graph_once
+from tests.reused_chain_graph import GraphOnce
 
 STRICT, ALLOWED = GapPolicy(), GapPolicy(allow=True)
 
@@ -185,7 +186,7 @@ DRAWN = st.tuples(QIDS, st.sampled_from(["P1", "P2", "P3"]), QIDS, RANKS, QUALIF
 @pytest.fixture(scope="module")
 def graphs() -> Iterator[GraphOnce]:
     """One connection for every example's graph (its tables made anew for each)."""
-    with graph_once() as made:
+    with closing(GraphOnce()) as made:
         yield made
 
 

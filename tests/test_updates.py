@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.parts import EVERY_GROUP, cut
 from kgdiff.temporal.updates import UpdatesQuery, knowledge_updates, updates_in_parts
 from tests.paths import run_kgdiff
-from tests.reused_views import LoadedOnce, loaded_once
+from tests.reused_views import LoadedOnce
 from tests.temporal_reference import Row, Snapshot
 from tests.temporal_reference import classify as reference
 from tests.temporal_strategies import Qual, day, histories, snapshots_of, statement, year
@@ -39,7 +40,7 @@ UPDATE_COLUMNS = [
 def views() -> Iterator[LoadedOnce]:
     """One connection's views and macros (the queries' too), made once for this module's
     tests and examples: each registers its own rows."""
-    with loaded_once(query_macros=True) as made:
+    with closing(LoadedOnce(query_macros=True)) as made:
         yield made
 
 
