@@ -87,7 +87,7 @@ def server_process(
     }
     copy = _lookup_copy(store) if "--no-lookup" not in options else None
     if copy is not None:
-        _shared_lookup(copy, LOOKUP_COPIES[:1], into_store=True)
+        _shared_lookup(copy, into_store=True)
     log = store.parent / f"server-{port}.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -107,7 +107,7 @@ def server_process(
             process.kill()
             process.wait()
         if copy is not None:
-            _shared_lookup(copy, LOOKUP_COPIES[:1], into_store=False)
+            _shared_lookup(copy, into_store=False)
 
 
 def _lookup_copy(store: Path) -> Path | None:
@@ -119,15 +119,15 @@ def _lookup_copy(store: Path) -> Path | None:
         return lookup_path(layout, store_tag(connection))
 
 
-def _shared_lookup(copy: Path, shared: list[Path], into_store: bool) -> None:
+def _shared_lookup(copy: Path, into_store: bool) -> None:
     """Share the lookup copies the servers make, by their file name (the store's fingerprint
     and the copy's layout): one made for a store state is given to every later server of a
     store in that state, which reads it as its own instead of making it again (~1.5 CPU-s on
     the samples, for each of some forty servers). ``into_store``: give ``copy`` from the
     shared folder if it is there; else keep the server's in the shared folder if it made one."""
-    if not shared:
-        return
-    kept = shared[0] / copy.name
+    if not LOOKUP_COPIES:
+        return  # outside a test session
+    kept = LOOKUP_COPIES[0] / copy.name
     source, target = (kept, copy) if into_store else (copy, kept)
     if target.is_file() or not source.is_file():
         return
