@@ -6,8 +6,10 @@ A value is written at its precision: ``15 March 44 BCE (Julian)``, ``March 1830`
 ``1960s``, ``5th century BCE``, ``2nd millennium``; coarser than a millennium, in years rounded
 to the precision (``10,000 BCE``, ``66 million years BCE``, ``13.798 billion years BCE``, as
 Wikibase rounds them). Years are written as Wikidata writes them, without the astronomical
-shift (``-0044`` is ``44 BCE``); a literal year 0 is 1 BCE, as its interval says. A Julian date
-is marked at month or day precision, where the two calendars differ.
+shift (``-0044`` is ``44 BCE``); a literal year 0 is 1 BCE, as its interval says. A year of
+the common era below 1000 says so (``30 CE``, ``4 July 476 CE``, ``870s CE``): alone, "30" reads
+as a number, not as the year of a death. A Julian date is marked at month or day precision,
+where the two calendars differ.
 
 A value's *day key* is the first day of its interval (:mod:`kgdiff.timevalue`) as a 64-bit
 integer: days since 1970-01-01 in the proleptic Gregorian calendar, computed without any date
@@ -36,6 +38,8 @@ MONTHS: Final = (
 DAY_KEY_MIN: Final = -(2**63)
 DAY_KEY_MAX: Final = 2**63 - 1
 _SCALES: Final = ((10**9, "billion years"), (10**6, "million years"))
+ERA_MARKED_BELOW: Final = 1000
+"""Years of the common era below this are written with ``CE``."""
 
 
 def day_key(day: int) -> int:
@@ -50,9 +54,12 @@ def _ordinal(number: int) -> str:
 
 
 def _year(written: int) -> str:
-    """A year as written in Wikibase JSON: ``-44`` is ``44 BCE``, a literal 0 is 1 BCE."""
-    if written > 0:
+    """A year as written in Wikibase JSON: ``-44`` is ``44 BCE``, a literal 0 is 1 BCE,
+    ``30`` is ``30 CE``."""
+    if written >= ERA_MARKED_BELOW:
         return str(written)
+    if written > 0:
+        return f"{written} CE"
     return f"{max(-written, 1)} BCE"
 
 
@@ -105,7 +112,9 @@ def parsed_text(parsed: ParsedTime, calendar: bool = True) -> str:
         return _year(written)
     if precision == 8:
         decade = abs(written) // 10 * 10
-        return f"{decade}s BCE" if written < 0 else f"{decade}s"
+        if written < 0:
+            return f"{decade}s BCE"
+        return f"{decade}s" if decade >= ERA_MARKED_BELOW else f"{decade}s CE"
     if precision >= 6:
         return _span_name(parsed)
     return _coarse(written, precision)

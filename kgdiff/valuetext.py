@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kgdiff.timetext import parsed_text
+from kgdiff.timetext import ERA_MARKED_BELOW, parsed_text
 from kgdiff.timevalue import TimeValueError, parse_time_key
 
 ENTITY_ID = re.compile(r"[QPL][1-9][0-9]*")
@@ -53,13 +53,18 @@ def time_precision(value: str) -> int | None:
 def time_texts(value: str) -> list[str]:
     """A time value key in words at its precision (:mod:`kgdiff.timetext`, the words of every
     face: "26 July 1887", "13.798 billion years BCE", "15 March 44 BCE (Julian)"), then what a
-    model may write instead: a Julian date without its mark, and the ISO form of a day or a
-    month; empty when it is not a time."""
+    model may write instead: a Julian date without its mark, a year of the common era below
+    1000 without its "CE" (and "AD 30" for the year 30), and the ISO form of a day or a month;
+    empty when it is not a time."""
     try:
         parsed = parse_time_key(value)
     except TimeValueError:
         return []
     texts = [parsed_text(parsed), parsed_text(parsed, calendar=False)]
+    if parsed.precision >= 8 and 0 < parsed.year < ERA_MARKED_BELOW:
+        texts += [text.replace(" CE", "") for text in texts]
+        if parsed.precision == 9:
+            texts.append(f"AD {parsed.year}")
     found = _TIME.fullmatch(value)
     if found is not None and parsed.precision >= 10 and parsed.month:
         sign, year_text, month, day = found.group(1, 2, 3, 4)

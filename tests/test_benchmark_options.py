@@ -102,6 +102,11 @@ def test_values_render_in_words() -> None:
     assert time_texts("+1880-00-00T00:00:00Z|8|Q1985727") == ["1880s"]
     assert time_texts("+1801-00-00T00:00:00Z|7|Q1985727") == ["19th century"]
     assert time_texts("-0753-00-00T00:00:00Z|9|Q1985727") == ["753 BCE"]
+    # Jesus's date of death in the demo's samples: "30" alone read as a number
+    assert time_texts("+0030-00-00T00:00:00Z|9|Q1985727") == ["30 CE", "30", "AD 30"]
+    assert time_texts("+0476-09-04T00:00:00Z|11|Q1985727") == [
+        "4 September 476 CE", "4 September 476", "0476-09-04"
+    ]  # fmt: skip
     units = {"Q11573": "metre"}.get
     assert value_texts("+132608|1", units) == ["132608"]
     assert value_texts("+5.5|Q11573", units) == ["5.5 metre"]

@@ -86,6 +86,11 @@ def test_every_precision_in_words(value: tuple[str, int, str], expected: str) ->
         ("-5000-00-00T00:00:00Z|4|Q1985727", "100,000 BCE"),
         ("+1000000000000-00-00T00:00:00Z|0|Q1985727", "1,000 billion years CE"),
         ("+1800-06-01T00:00:00Z|11|Q12138", "1 June 1800 (Q12138)"),
+        ("+0030-00-00T00:00:00Z|9|Q1985727", "30 CE"),
+        ("+0999-00-00T00:00:00Z|9|Q1985727", "999 CE"),
+        ("+1000-00-00T00:00:00Z|9|Q1985727", "1000"),
+        ("+0476-09-04T00:00:00Z|11|Q1985786", "4 September 476 CE (Julian)"),
+        ("+0870-00-00T00:00:00Z|8|Q1985727", "870s CE"),
     ],
 )
 def test_words_of_a_value_key(key: str, expected: str) -> None:
@@ -124,12 +129,15 @@ def test_day_keys_of_deep_time() -> None:
 @given(wikidata_times())
 def test_the_words_never_fail(value: tuple[str, int, str]) -> None:
     """Any value has words; those of a year or finer, or of years in thousands, millions or
-    billions, say BCE exactly when it lies before the common era."""
+    billions, say BCE exactly when it lies before the common era, and those of a year or finer
+    say CE exactly when it is a year of the common era below 1000."""
     text = time_text(*value)
     assert text and text == key_text(time_key(*value))
     parsed = parse_time(*value)
     if parsed.precision >= 9:
         assert ("BCE" in text) == (parsed.year <= 0)
+        # a year of the common era too short to read as one says so
+        assert (" CE" in text) == (0 < parsed.year < 1000)
     if parsed.precision <= 5:
         assert text.endswith(" BCE" if parsed.year < 0 else " CE")
 

@@ -11,18 +11,19 @@ from __future__ import annotations
 import polars as pl
 
 MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_ERA = r"(?: BCE)?(?: \(Julian\))?"
+_ERA = r"(?: B?CE)?(?: \(Julian\))?"
 DATE_TEXTS = {
     "day": rf"^(?:\d{{1,2}} (?:{MONTHS}) \d+{_ERA}|-?\d{{4,}}-\d\d-\d\d)$",
     "month": rf"^(?:(?:{MONTHS}) \d+{_ERA}|\d{{4,}}-\d\d)$",
-    "year": r"^\d+(?: BCE)?$",
-    "decade": r"^\d*0s(?: BCE)?$",
+    "year": r"^\d+(?: B?CE)?$",
+    "decade": r"^\d*0s(?: B?CE)?$",
     "century": r"^\d+(?:st|nd|rd|th) century(?: BCE)?$",
     "millennium": r"^\d+(?:st|nd|rd|th) millennium(?: BCE)?$",
     "deep": r"^(?:[\d.]+ (?:thousand|million|billion) years|\d{1,3}(?:,\d{3})+)(?: BCE)?$",
 }
 """A date in words at each precision class (``26 July 1887``, ``July 1887``, ``1887``,
-``1880s``, ``19th century``, ``2nd millennium``, ``66 million years BCE``), and the ISO forms
+``1880s``, ``19th century``, ``2nd millennium``, ``66 million years BCE``; a year of the
+common era below 1000 marked ``CE``), and the ISO forms
 of a day and a month."""
 NUMBER = r"^[+-]?\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?"
 DURATION = r"^\d+ (?:year|month)s?$"

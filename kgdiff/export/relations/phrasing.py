@@ -9,9 +9,10 @@ label's own use in the lead of the entity's Wikipedia article, when the store ha
 next (the Black Sea's lead reads "The Black Sea is …", Harvard University's "Harvard
 University is …"); then the item's class (seas, oceans, rivers, mountain ranges, straits,
 deserts, canals, gulfs, Wikipedia's language editions) and the shape of the name ("United
-…", "… Republic", "Kingdom of …", "… Islands", plural names such as "Netherlands", a proper
-name followed by one or two common nouns in lower case: "the Lagavulin distillery", "the
-Higgs boson").
+…", "… Republic", "Kingdom of …", "… Islands", a French, Italian or Spanish name of an
+institution or a building kept in English: "Musée …", "Palazzo …"; plural names such as
+"Netherlands", a proper name followed by one or two common nouns in lower case: "the
+Lagavulin distillery", "the Higgs boson").
 """
 
 from __future__ import annotations
@@ -41,12 +42,22 @@ Wikipedia)."""
 COMMON_CLASSES = frozenset({"Q8142"})  # currency
 """Classes whose instances are named with "the" even when their label is a common noun in
 lower case (the euro, the pound sterling)."""
-FIRST_WORDS = {
+FOREIGN_INSTITUTIONS = frozenset({
+    "Musée", "Lycée", "École", "Ecole", "Collège", "Institut", "Académie", "Université",
+    "Conservatoire", "Théâtre", "Palais", "Prytanée", "Hôtel", "Museo", "Teatro", "Palazzo",
+    "Istituto", "Instituto", "Universidad", "Università", "Palacio", "Estadio", "Stade"
+})  # fmt: skip
+"""French, Italian and Spanish words for a museum, school, theatre, palace or stadium that
+open a name English keeps untranslated and says with "the": the Musée d'Orsay, the Prytanée
+National Militaire, the Teatro alla Scala, the Palazzo Vecchio."""
+FIRST_WORDS: dict[str, frozenset[str] | None] = {
     "United": frozenset({"States", "Kingdom", "Nations", "Arab", "Provinces", "Republic"}),
     "River": None,
+    **dict.fromkeys(FOREIGN_INSTITUTIONS),
 }
 """A name starting with one of these words (followed by one of the given words, when some
-are given) takes "the": the United States, the United Nations, the River Thames."""
+are given) takes "the": the United States, the United Nations, the River Thames, the Musée
+Saint-Raymond."""
 LAST_WORDS = frozenset({
     "Sea", "Ocean", "River", "Mountains", "Islands", "Isles", "Alps", "Highlands", "Lowlands",
     "Plains", "Plateau", "Delta", "Desert", "Channel", "Canal", "Strait", "Straits",
@@ -170,7 +181,7 @@ def possessive(phrase: str) -> str:
 
 
 DAY = re.compile(r"\d{1,2} [A-Z][a-z]+ ")
-SPAN = re.compile(r"\d+s(?: BCE)?|\d+(?:st|nd|rd|th) (?:century|millennium)(?: BCE)?")
+SPAN = re.compile(r"\d+s(?: B?CE)?|\d+(?:st|nd|rd|th) (?:century|millennium)(?: BCE)?")
 AGO = re.compile(r"([\d.,]+ (?:thousand|million|billion) years) (?:BCE|ago)")
 """A date of deep time, as :mod:`kgdiff.timetext` writes it ("66 million years BCE") or as
 the export shows it ("66 million years ago": :func:`deep_time_first`)."""

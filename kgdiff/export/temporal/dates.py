@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from kgdiff.timetext import ERA_MARKED_BELOW
+
 PRECISIONS = {9: "year", 10: "month", 11: "day"}
 """Wikidata's precisions a question may ask (finer ones, hours to seconds, count as a day)."""
 _KEY = r"^([+-])(\d+)-(\d\d)-(\d\d)T[^|]*\|(\d+)\|(.*)$"
@@ -62,12 +64,20 @@ def _year4(year: pl.Expr) -> pl.Expr:
 
 def words(prefix: str, year: pl.Expr | None = None, day: pl.Expr | None = None) -> pl.Expr:
     """The date in words at its precision ("22 November 2005", "November 2005", "2005",
-    "44 BCE"); ``year`` and ``day`` stand in for the date's own (a shifted date)."""
+    "44 BCE", "30 CE": as :mod:`kgdiff.timetext` writes them); ``year`` and ``day`` stand in
+    for the date's own (a shifted date)."""
     year = pl.col(f"{prefix}_year") if year is None else year
     day = pl.col(f"{prefix}_day") if day is None else day
     precision = pl.col(f"{prefix}_precision")
     month = pl.col(f"{prefix}_month").replace_strict(_MONTHS, default="", return_dtype=pl.String)
-    said = year.abs().cast(pl.String) + pl.when(year < 0).then(pl.lit(" BCE")).otherwise(pl.lit(""))
+    era = (
+        pl.when(year < 0)
+        .then(pl.lit(" BCE"))
+        .when(year < ERA_MARKED_BELOW)
+        .then(pl.lit(" CE"))
+        .otherwise(pl.lit(""))
+    )
+    said = year.abs().cast(pl.String) + era
     return (
         pl.when(precision == 11)
         .then(pl.concat_str(day.cast(pl.String), pl.lit(" "), month, pl.lit(" "), said))
