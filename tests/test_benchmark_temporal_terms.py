@@ -10,10 +10,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
+from kgdiff.export.temporal.items import NAMESAKE_BEFORE, namesake_before
+from kgdiff.export.temporal.rows import timestamp_rows
+from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import export, records
 
@@ -150,3 +154,30 @@ def test_an_owner_or_a_territory_is_not_the_subjects_relation_become_its_object(
         for record in found.values():
             for text in (record["question"], record["tf_statement"]):
                 assert not any(shape in text for shape in wrong), (record["id"], text)
+
+
+def test_a_start_that_renames_what_the_subject_was_in_is_not_asked(
+    export_sample_store: Path,
+) -> None:
+    # the seventh blind read of issue 35: "In which year did Turin become part of Italy?"
+    # answered 1946, the year the Kingdom of Italy (Turin's country from 1861) became the
+    # republic Wikidata calls Italy (Q38). Turin's three P17 statements as the samples hold
+    # them; the samples have no label of the Kingdom of Italy (Q172579) or of the Kingdom of
+    # Sardinia (Q165154), so their English labels are given here as Wikidata writes them.
+    kg = kgdiff.open(export_sample_store)
+    with kg.connection() as connection:
+        connection.register("temporal_groups", pl.DataFrame({"subject": ["Q495"], "pid": ["P17"]}))
+        facts = connection.sql(
+            load_sql("export/temporal_statements"), params={"current": date(2014, 12, 31)}
+        ).pl()
+    starts = timestamp_rows(facts, date(2014, 12, 31)).with_columns(_id=pl.col("value"))
+    labels = {"Q38": "Italy", "Q172579": "Kingdom of Italy", "Q165154": "Kingdom of Sardinia"}
+    words = pl.DataFrame({"value": list(labels), "main": list(labels.values())})
+    reasons = starts.select("_id", "bound", reason=namesake_before(starts, words))
+    found = {(row["_id"], row["bound"]): row["reason"] for row in reasons.iter_rows(named=True)}
+    assert found[("Q38", "start")] == NAMESAKE_BEFORE
+    # the Kingdom of Italy's own start (after Sardinia) and every end stay asked
+    assert found[("Q172579", "start")] is None and found[("Q172579", "end")] is None
+    # without the kingdom's name nothing tells: the samples' own export asks it
+    unnamed = words.filter(pl.col("value") == "Q38")
+    assert starts.select(namesake_before(starts, unnamed)).to_series().null_count() == len(starts)

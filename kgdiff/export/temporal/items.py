@@ -9,6 +9,7 @@ gold (another year, another count), so the first valid offsets are taken.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -70,6 +71,35 @@ def held_again_reason(bound: str | None) -> pl.Expr:
         None: col("object_statements") > 1,
     }[bound]
     return pl.when(again | col("office_held_again")).then(pl.lit(HELD_AGAIN))
+
+
+NAMESAKE_BEFORE = "earlier_value_of_the_same_name"
+"""Why a start is not asked: the group held, just before it, an object whose name holds this
+one's ("Kingdom of Italy" before "Italy" as Turin's country, "West Germany" before "Germany"):
+the start marks a new form of the object, not the subject joining it, and "In which year did
+Turin become part of Italy?" would be answered 1946 of a city in Italy since 1861."""
+
+
+def namesake_before(frame: pl.DataFrame, words: pl.DataFrame) -> pl.Expr:
+    """:data:`NAMESAKE_BEFORE` for the start rows of ``frame`` whose ``earlier_values`` hold
+    an object whose name holds the object's whole name and more, by the values' ``words``
+    (``value``, ``main``: their main text), null for the others."""
+    words = words.select("value", "main").drop_nulls()
+    pairs = (
+        frame.filter(pl.col("bound") == "start")
+        .select("_id", "value", pl.col("earlier_values").alias("earlier"))
+        .explode("earlier")
+        .join(words, on="value")
+        .join(words.rename({"value": "earlier", "main": "earlier_main"}), on="earlier")
+    )
+    found = [
+        row_id
+        for row_id, name, earlier in pairs.select("_id", "main", "earlier_main").iter_rows()
+        if earlier != name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", earlier)
+    ]
+    return pl.when(pl.col("_id").is_in(pl.Series(found, dtype=pl.String).implode())).then(
+        pl.lit(NAMESAKE_BEFORE)
+    )
 
 
 def life(start: pl.Expr) -> pl.Expr:
@@ -192,7 +222,13 @@ def timestamp_records(rows: pl.DataFrame, setting: TemporalSetting) -> Built:
     )
     frame = dates.with_date(frame, pl.col("_key"), "_when")
     again = pl.when(start).then(held_again_reason("start")).otherwise(held_again_reason("end"))
-    frame = _asked(frame, setting, pl.coalesce(bound_reason("when", "_when"), life(start), again))
+    first = pl.coalesce(
+        bound_reason("when", "_when"),
+        life(start),
+        again,
+        namesake_before(frame, setting.choices.words),
+    )
+    frame = _asked(frame, setting, first)
     frame = frame.with_columns(
         _gold=dates.words("_when"), **timestamp_texts(people(frame, setting), start)
     ).with_columns(

@@ -53,9 +53,34 @@ def _statements(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFrame
     )
 
 
+def _earlier_values(facts: pl.DataFrame) -> pl.DataFrame:
+    """Per statement with a start (``subject``, ``pid``, ``statement_id``, ``value``), the
+    other objects of its group whose statement ended by the time it may have started
+    (``earlier_values``): what the subject held just before, "Kingdom of Italy" before "Italy"
+    as Turin's country."""
+    keys = ["subject", "pid", "statement_id", "value"]
+    started = facts.filter(pl.col("start_snaktype") == "value").select(*keys, "start_hi")
+    ended = facts.filter(pl.col("end_snaktype") == "value").select(
+        "subject", "pid", pl.col("value").alias("earlier"), "end_lo"
+    )
+    pairs = started.join(ended, on=["subject", "pid"]).filter(
+        (pl.col("end_lo") <= pl.col("start_hi")) & (pl.col("earlier") != pl.col("value"))
+    )
+    return pairs.group_by(keys, maintain_order=True).agg(
+        earlier_values=pl.col("earlier").unique(maintain_order=True)
+    )
+
+
 def timestamp_rows(facts: pl.DataFrame, snapshot_date: date | None) -> pl.DataFrame:
-    """One row per statement and bound (start, end) the data give."""
-    statements = _statements(facts, snapshot_date)
+    """One row per statement and bound (start, end) the data give, a start with the objects
+    its group held before it (``earlier_values``, null without any)."""
+    statements = _statements(facts, snapshot_date).join(
+        _earlier_values(facts),
+        on=["subject", "pid", "statement_id", "value"],
+        how="left",
+        nulls_equal=True,
+        maintain_order="left",
+    )
     parts = [
         statements.filter(pl.col(f"{bound}_snaktype").is_in(KNOWN)).with_columns(
             bound=pl.lit(bound)
