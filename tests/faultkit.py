@@ -201,11 +201,12 @@ class Background:
 
     def __init__(self, args: list[str], log: Path, env: Mapping[str, str] | None = None) -> None:
         self.log = log
+        # a run that hangs is asked for its threads' stacks (:meth:`wait`) before it is killed
+        environment = {**(env if env is not None else child_env()), "PYTHONFAULTHANDLER": "1"}
         with log.open("wb") as stderr:
             self.proc = subprocess.Popen(
                 args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-                env=dict(env) if env is not None else child_env(), start_new_session=True,
-                cwd=log.parent,
+                env=environment, start_new_session=True, cwd=log.parent,
             )  # fmt: skip
 
     @property
@@ -238,12 +239,31 @@ class Background:
         kill_group(self.proc)
 
     def wait(self, timeout: float = RUN_TIMEOUT) -> int:
-        """Exit status; kills the group and fails the test on timeout."""
+        """Exit status; on timeout fails the test with where the run's processes were stuck
+        (the Python stacks faulthandler prints on SIGABRT), having killed the group."""
         try:
             return self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            stuck = self.stacks()
             kill_group(self.proc)
-            raise AssertionError(f"run still going after {timeout} s; killed it") from None
+            raise AssertionError(
+                f"run still going after {timeout} s; killed it. Its processes:\n{stuck}"
+            ) from None
+
+    def stacks(self) -> str:
+        """SIGABRT to every process of the run (faulthandler prints each thread's stack to the
+        run's stderr), and the end of that stderr with each process's command line."""
+        try:
+            processes = [psutil.Process(self.proc.pid)]
+            processes += processes[0].children(recursive=True)
+            described = [f"{p.pid} {p.status()} {' '.join(p.cmdline()[:6])}" for p in processes]
+        except psutil.Error:
+            processes, described = [], []
+        for process in processes:
+            with contextlib.suppress(psutil.Error):
+                process.send_signal(signal.SIGABRT)
+        time.sleep(1.0)
+        return "\n".join([*described, self.stderr[-12_000:]])
 
 
 def run_cli(args: list[str], env: Mapping[str, str] | None = None) -> RunResult:
