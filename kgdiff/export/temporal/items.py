@@ -91,11 +91,16 @@ def namesake_before(frame: pl.DataFrame, words: pl.DataFrame) -> pl.Expr:
         .explode("earlier")
         .join(words, on="value")
         .join(words.rename({"value": "earlier", "main": "earlier_main"}), on="earlier")
+        # a substring first, column-wise: the word boundaries are checked on the few left
+        .filter(
+            pl.col("earlier_main").str.contains(pl.col("main"), literal=True)
+            & (pl.col("earlier_main") != pl.col("main"))
+        )
     )
     found = [
         row_id
         for row_id, name, earlier in pairs.select("_id", "main", "earlier_main").iter_rows()
-        if earlier != name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", earlier)
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", earlier)
     ]
     return pl.when(pl.col("_id").is_in(pl.Series(found, dtype=pl.String).implode())).then(
         pl.lit(NAMESAKE_BEFORE)
