@@ -4,7 +4,9 @@
     .venv/bin/python scripts/suite_cpu.py /tmp/cpu.tsv [--top 30] [--costs tests/file_costs.tsv]
 
 CPU is the suite's budget on a two-core machine: the run cannot take less than its CPU seconds
-over two, however the tests are spread over the pytest processes.
+over two, however the tests are spread over the pytest processes. "Children" are every process
+below a pytest process: the commands it waited for and those it left running (servers,
+browsers, Spark's JVMs, the query processes of a server), read from /proc (tests/cpu_use.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 @dataclass
 class Spent:
-    """Wall and CPU seconds (the pytest process's own, its waited-for children's)."""
+    """Wall and CPU seconds (the pytest process's own, its children's: every process below it)."""
 
     wall: float = 0.0
     own: float = 0.0

@@ -34,3 +34,48 @@ def test_each_test_writes_its_seconds_and_the_script_sums_them(tmp_path: Path) -
     assert report.startswith("4 tests: ")
     assert f"    4  {MEASURED}" in report
     assert report.count("::test_") == 3
+
+
+BURNER = """
+import subprocess, sys, time
+
+STARTED = []
+BURN = (
+    "import pathlib, sys, time\\n"
+    "end = time.process_time() + 0.6\\n"
+    "while time.process_time() < end: pass\\n"
+    "pathlib.Path(sys.argv[1]).touch()\\n"
+    "time.sleep(120)"
+)
+
+
+def test_a_child_left_running(tmp_path) -> None:
+    done = tmp_path / "burnt"
+    STARTED.append(subprocess.Popen([sys.executable, "-c", BURN, str(done)]))
+    deadline = time.monotonic() + 100
+    while not done.exists() and time.monotonic() < deadline:  # however loaded the machine
+        time.sleep(0.05)
+    assert done.exists()
+
+
+def test_then_killed_unwaited() -> None:
+    STARTED[0].kill()
+"""
+
+
+def test_a_child_still_running_counts_in_the_test_that_ran_it(tmp_path: Path) -> None:
+    """A process the test leaves running (a server, a JVM) is not waited for: its CPU is
+    read from /proc, once, in the test it was spent in."""
+    lines, measured = tmp_path / "cpu.tsv", tmp_path / "test_burner.py"
+    measured.write_text(BURNER, encoding="utf-8")
+    env = {**os.environ, "KGDIFF_TEST_CPU": str(lines), "PYTHONPATH": str(ROOT)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+               "tests.cpu_use", "--rootdir", str(tmp_path), str(measured)]  # fmt: skip
+    ran = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    rows = {
+        row.split("\t")[0].split("::")[1]: row.split("\t") for row in lines.read_text().splitlines()
+    }
+    assert float(rows["test_a_child_left_running"][4]) >= 0.5
+    assert float(rows["test_then_killed_unwaited"][4]) < 0.3
