@@ -25,6 +25,7 @@ from kgdiff.export.temporal.choices import ordered_options
 from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
 from kgdiff.portable.date_match import date_matches, duration_matches, first_date
+from kgdiff.timetext import key_text
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}
@@ -85,6 +86,14 @@ def test_a_date_is_never_finer_than_its_qualifier(day: date, precision: int) -> 
     words = got["texts"][0]
     assert (str(day.day) in words.split()) == (got["precision"] == "day")
     assert (calendar.month_name[day.month] in words) == (got["precision"] != "year")
+
+
+@given(days, st.sampled_from([9, 10, 11]))
+def test_a_date_reads_as_every_face_writes_it(day: date, precision: int) -> None:
+    """The column-wise words are kgdiff.timetext's: "30 CE", "4 October 1830"."""
+    value = key(day, precision)
+    got = read(value)
+    assert got is not None and got["texts"][0] == key_text(value)
 
 
 @given(days, st.sampled_from([9, 10, 11]))

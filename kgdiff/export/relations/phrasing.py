@@ -45,11 +45,12 @@ lower case (the euro, the pound sterling)."""
 FOREIGN_INSTITUTIONS = frozenset({
     "Musée", "Lycée", "École", "Ecole", "Collège", "Institut", "Académie", "Université",
     "Conservatoire", "Théâtre", "Palais", "Prytanée", "Hôtel", "Museo", "Teatro", "Palazzo",
-    "Istituto", "Instituto", "Universidad", "Università", "Palacio", "Estadio", "Stade"
+    "Istituto", "Instituto", "Universidad", "Università", "Palacio", "Estadio"
 })  # fmt: skip
 """French, Italian and Spanish words for a museum, school, theatre, palace or stadium that
 open a name English keeps untranslated and says with "the": the Musée d'Orsay, the Prytanée
-National Militaire, the Teatro alla Scala, the Palazzo Vecchio."""
+National Militaire, the Teatro alla Scala, the Palazzo Vecchio. Not "Stade": most names it
+opens are football clubs (Stade de Reims, Stade Rennais), said without one."""
 FIRST_WORDS: dict[str, frozenset[str] | None] = {
     "United": frozenset({"States", "Kingdom", "Nations", "Arab", "Provinces", "Republic"}),
     "River": None,

@@ -77,7 +77,8 @@ def words(prefix: str, year: pl.Expr | None = None, day: pl.Expr | None = None) 
         .then(pl.lit(" CE"))
         .otherwise(pl.lit(""))
     )
-    said = year.abs().cast(pl.String) + era
+    # a literal year 0 is 1 BCE, as kgdiff.timetext reads it
+    said = pl.when(year == 0).then(pl.lit("1 BCE")).otherwise(year.abs().cast(pl.String) + era)
     return (
         pl.when(precision == 11)
         .then(pl.concat_str(day.cast(pl.String), pl.lit(" "), month, pl.lit(" "), said))
