@@ -78,6 +78,14 @@ class SqlQuery(BaseModel):
     """One read-only SELECT over the store's catalog."""
 
     query: str = Field(min_length=1, max_length=100_000)
+    timeout_seconds: float | None = Field(
+        default=None,
+        gt=0,
+        description=(
+            "A shorter time limit for this query than the service's (--sql-timeout), e.g. to "
+            "try a query that may be slow; above the service's limit is a 422."
+        ),
+    )
 
 
 class SqlResult(BaseModel):

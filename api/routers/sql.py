@@ -6,6 +6,7 @@ read-only connection, in a process of its own, within time, memory, row and size
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -13,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from api.deps import Graph
 from api.models.evidence import SqlQuery, SqlResult
-from api.problems import as_query_params, problem, responses
+from api.problems import InvalidParam, as_query_params, problem, responses
 from kgdiff.query.safe_sql import prepare_sql_processes, run_safe_sql
 from kgdiff.query.sql_errors import (
     SqlCrashError,
@@ -24,6 +25,7 @@ from kgdiff.query.sql_errors import (
     SqlTimeoutError,
     SqlTooLargeError,
 )
+from kgdiff.query.sql_limits import SqlLimits
 
 KINDS: dict[type[SqlError], tuple[int, str, str]] = {
     SqlRefusedError: (400, "sql-refused", "SQL refused"),
@@ -45,12 +47,18 @@ router = APIRouter(tags=["sql"])
 @router.post("/v1/sql", response_model=SqlResult, responses=responses(400, 422, 429, 500))
 def sql(graph: Graph, body: SqlQuery, request: Request) -> Any:
     """Answer one read-only SELECT (or WITH) over the catalog's views and macros, within the
-    service's time, memory and row limits; 429 while the worker runs as many as it may."""
+    service's time (or the shorter time the body asks for), memory and row limits; 429 while
+    the worker runs as many as it may."""
+    limits = request.app.state.sql_limits
+    if body.timeout_seconds is not None and body.timeout_seconds > limits.timeout_seconds:
+        return timeout_above_limit(body.timeout_seconds, limits, request.url.path)
+    if body.timeout_seconds is not None:
+        limits = replace(limits, timeout_seconds=body.timeout_seconds)
     slots = request.app.state.sql_slots
     if not slots.acquire(blocking=False):
         return busy(request.app.state.sql_concurrency)
     try:
-        answer = run_safe_sql(graph.layout, body.query, request.app.state.sql_limits)
+        answer = run_safe_sql(graph.layout, body.query, limits)
     except SqlError as exc:
         return sql_problem(exc)
     finally:
@@ -62,6 +70,17 @@ def sql(graph: Graph, body: SqlQuery, request: Request) -> Any:
         "truncated": answer.truncated,
         "elapsed_seconds": answer.elapsed_seconds,
     }
+
+
+def timeout_above_limit(asked: float, limits: SqlLimits, path: str) -> JSONResponse:
+    """422: a query may ask for less time than the service gives, not more."""
+    reason = (
+        f"{asked:g} s is above this service's limit of {limits.timeout_seconds:g} s "
+        "(--sql-timeout): ask for less, or leave timeout_seconds out"
+    )
+    params = [InvalidParam(name="timeout_seconds", reason=reason)]
+    detail = f"timeout_seconds: {reason}"
+    return problem(422, "invalid-parameter", "Invalid parameter", detail, params, path)
 
 
 def busy(concurrency: int) -> JSONResponse:
