@@ -19,7 +19,7 @@ import pyarrow as pa
 from kgdiff.errors import StoreError, UsageError
 from kgdiff.evidence.build import evidence_current
 from kgdiff.evidence.supported import evidence_snapshots
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, run_arrow
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import Manifest
 from kgdiff.store.snapshots import list_wikipedia_snapshots
@@ -195,5 +195,5 @@ def _fact_rows(
         "page_id": page[0] if page else None,
         "lang": wiki_language(snapshot.wiki or "enwiki"),
     }
-    table = connection.sql(load_sql("evidence/fact_evidence"), params=params).to_arrow_table()
+    table = run_arrow(connection, "evidence/fact_evidence", params)
     return table.cast(SHOW_SCHEMA)

@@ -32,13 +32,13 @@ from kgdiff.query.window_answers import (
     write_chains_of,
     write_pools_of,
 )
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, run_arrow
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import Build, classification
 from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
-from kgdiff.temporal.facts import check_day, facts_at, subject_parts
+from kgdiff.temporal.facts import check_day, facts_at, part_facts_at, subject_parts
 from kgdiff.temporal.parts import CLASSIFY_MEMORY, Part, PartDone, plan_parts
 from kgdiff.temporal.pools import PoolRequest, pool_ranges
 from kgdiff.temporal.timeline import timeline
@@ -55,7 +55,7 @@ class Answers(EvidenceAnswers, OverviewAnswers):
     def snapshots(self) -> Answer:
         """The Wikidata snapshots, oldest first."""
         with self.graph.lookup() as connection:
-            return Answer(relation_frame(connection.sql(load_sql("query/snapshots"))))
+            return Answer(frame_of(run_arrow(connection, "query/snapshots", {})))
 
     def span(self) -> tuple[date, date]:
         """The first and the latest snapshot's dates (the default init and current)."""
@@ -145,7 +145,7 @@ class Answers(EvidenceAnswers, OverviewAnswers):
                 return Answer(self.graph.facts_rows(copy, subjects), reads)
             parts = subject_parts(connection, subjects)
             frames = [
-                relation_frame(facts_at(connection, when, mode, gap, part, reads)) for part in parts
+                frame_of(part_facts_at(connection, when, part, mode, gap, reads)) for part in parts
             ]
         frame = pl.concat(frames).filter(pl.col("subject").is_in(subjects))
         return Answer(frame.sort("subject", "pid"), reads)

@@ -6,11 +6,11 @@ import duckdb
 import polars as pl
 
 from kgdiff.errors import StoreError
-from kgdiff.query.frames import relation_frame
+from kgdiff.query.frames import frame_of
 from kgdiff.query.labels import labels_for
 from kgdiff.query.lookup_ranges import ShardMap
 from kgdiff.query.memo import StoreMemo
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import run_arrow
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_wikipedia_snapshots
 from kgdiff.temporal.dates import DateRead
@@ -28,7 +28,7 @@ def entity_as_of(
     labelled (``type_labels``), and the date asked and its gap. ``copied``: ``connection``
     is on the lookup copy with these subject ranges (and may read ``qid``'s only)."""
     values = {"qid": qid, "snapshot": read.snapshot, "lang": lang}
-    frame = relation_frame(connection.sql(load_sql("query/entity"), params=values))
+    frame = frame_of(run_arrow(connection, "query/entity", values))
     types = frame.get_column("types").to_list()[0] if frame.height else []
     labels = labels_for(connection, types, read.snapshot, lang, memo, copied)
     return frame.with_columns(

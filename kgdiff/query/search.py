@@ -7,9 +7,9 @@ import polars as pl
 
 from kgdiff.errors import UsageError
 from kgdiff.ids import ENTITY_ID
-from kgdiff.query.frames import relation_frame
+from kgdiff.query.frames import frame_of
 from kgdiff.query.lookup_ranges import ShardMap, route
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import run_arrow
 
 MAX_TEXT = 200
 MAX_RESULTS = 100
@@ -39,8 +39,8 @@ def search_entities(
         raise UsageError(f"search limit {limit} is not between 1 and {MAX_RESULTS}")
     qid = typed.upper() if ENTITY_ID.fullmatch(typed.upper()) else None
     values = {"text": typed, "qid": qid, "lang": lang, "limit": limit}
-    hits_sql = load_sql("query/search_hits" if copied is None else "query/search_hits_copied")
-    hits = relation_frame(connection.sql(hits_sql, params=values))
+    hits_sql = "query/search_hits" if copied is None else "query/search_hits_copied"
+    hits = frame_of(run_arrow(connection, hits_sql, values))
     names = _names(connection, hits["qid"].to_list(), lang, copied)
     found = hits.join(names, on="qid", how="left").with_columns(
         pl.col("rank").replace_strict(MATCHES, return_dtype=pl.String).alias("match"),
@@ -57,14 +57,14 @@ def _names(
 ) -> pl.DataFrame:
     """sql/query/search_names.sql for the hits ``qids``; on a lookup copy, the hits of each
     subject range read from its schema (the cursor is left reading every range's)."""
-    sql = load_sql("query/search_names")
+    sql = "query/search_names"
     if copied is None or not qids:
-        return relation_frame(connection.sql(sql, params={"qids": qids, "lang": lang}))
+        return frame_of(run_arrow(connection, sql, {"qids": qids, "lang": lang}))
     frames = []
     try:
         for schema, held in copied.grouped(qids).items():
             route(connection, schema)
-            frames.append(relation_frame(connection.sql(sql, params={"qids": held, "lang": lang})))
+            frames.append(frame_of(run_arrow(connection, sql, {"qids": held, "lang": lang})))
     finally:
         route(connection, None)
     return pl.concat(frames)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from datetime import date
 
 import duckdb
+import pyarrow as pa
 
-from kgdiff.sqlfiles import as_table_macro, load_sql
+from kgdiff.sqlfiles import as_table_macro, load_sql, run_arrow
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import (
     DEFAULT_MAX_GAP,
@@ -73,11 +74,40 @@ def facts_at(
     Columns: subject, pid, objects, best, unknown, unknown_reason, snapshot (the one that
     answered), gap_days (the day minus that snapshot's date).
     """
+    params = _facts_params(connection, day, mode, gap, part, checked)
+    return connection.sql(load_sql("facts/facts_at"), params=params)
+
+
+def part_facts_at(
+    connection: duckdb.DuckDBPyConnection,
+    day: date,
+    part: dict[str, str],
+    mode: str = "record",
+    gap: GapPolicy | None = None,
+    checked: list[DateRead] | None = None,
+) -> pa.Table:
+    """:func:`facts_at` of a small ``part`` (a subject's range, the merged groups of a few
+    subjects: :func:`subject_parts`) as an Arrow table. A point lookup: the query is bound
+    once, where a relation's is bound as it is made and again as it runs (a quarter of the
+    lookup's time on the demo's store)."""
+    params = _facts_params(connection, day, mode, gap, part, checked)
+    return run_arrow(connection, "facts/facts_at", params)
+
+
+def _facts_params(
+    connection: duckdb.DuckDBPyConnection,
+    day: date,
+    mode: str,
+    gap: GapPolicy | None,
+    part: dict[str, str] | None,
+    checked: list[DateRead] | None,
+) -> dict[str, object]:
+    """The parameters of sql/facts/facts_at.sql, once ``day`` is checked (unless ``checked``)."""
     gap = gap or GapPolicy()
     if checked is None:
         check_day(connection, day, mode, gap)
     values = {"day": day, "mode": mode, "max_gap": gap.max_gap, "allow_gap": True}
-    return connection.sql(load_sql("facts/facts_at"), params={**values, **(part or WHOLE)})
+    return {**values, **(part or WHOLE)}
 
 
 def subject_parts(
