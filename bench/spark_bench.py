@@ -104,8 +104,8 @@ def bench_classify(spark: Any, store: Path, work: Path, mode: str) -> dict[str, 
     register_reads(spark, reads)
     views_seconds = time.monotonic() - started
     started = time.monotonic()
-    frame = classification_frame(spark, *days, mode)
-    frame._jdf.queryExecution().executedPlan()  # analysis and physical planning alone
+    with classification_frame(spark, *days, mode) as frame:
+        frame._jdf.queryExecution().executedPlan()  # analysis and physical planning alone
     plan_seconds = time.monotonic() - started
     started = time.monotonic()
     built = spark_classification(spark, layout, days, mode)

@@ -56,7 +56,8 @@ def _rows(rows: list[Any]) -> list[str]:
 
 
 def _spark_rows(spark: Any, days: tuple[date, date, date], mode: str) -> list[str]:
-    return _rows(classification_frame(spark, *days, mode).collect())
+    with classification_frame(spark, *days, mode) as frame:
+        return _rows(frame.collect())
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,18 @@ the build ``kgdiff classify`` would make for the same parameters (same folder, s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlglot import exp
+
+from kgdiff.spark.stages import staged_frame
 from kgdiff.spark.translate import Translator, Value
 from kgdiff.spark.views import READS_VIEW, register_reads, register_store_views
+from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build, planned_build, publish_build
 from kgdiff.temporal.classify import RULE_MACROS
@@ -27,9 +33,9 @@ if TYPE_CHECKING:
 RESULT_COMPRESSION = "zstd"
 
 
-def classification_query(init: date, cutoff: date, current: date, mode: str) -> str:
-    """``sql/classify/classify.sql`` for these dates as Spark SQL (every group; the dates'
-    reads in the view :data:`~kgdiff.spark.views.READS_VIEW`)."""
+def classification_tree(init: date, cutoff: date, current: date, mode: str) -> exp.Expression:
+    """``sql/classify/classify.sql`` for these dates as Spark SQL's tree (every group; the
+    dates' reads in the view :data:`~kgdiff.spark.views.READS_VIEW`)."""
     values: dict[str, Value] = {
         "init": init,
         "cutoff": cutoff,
@@ -43,14 +49,23 @@ def classification_query(init: date, cutoff: date, current: date, mode: str) -> 
         "allow_gap": True,
     }
     rules = {f"kgdiff_{name}": (f"classify/{name}", params) for name, params in RULE_MACROS.items()}
-    return Translator(values, {"date_reads": READS_VIEW}, rules).query("classify/classify")
+    return Translator(values, {"date_reads": READS_VIEW}, rules).tree(load_sql("classify/classify"))
 
 
+def classification_query(init: date, cutoff: date, current: date, mode: str) -> str:
+    """:func:`classification_tree` as Spark SQL's text (one statement)."""
+    return classification_tree(init, cutoff, current, mode).sql(dialect="spark")
+
+
+@contextmanager
 def classification_frame(
     spark: SparkSession, init: date, cutoff: date, current: date, mode: str
-) -> DataFrame:
-    """The classification as a DataFrame (the views and the reads must be registered)."""
-    return spark.sql(classification_query(init, cutoff, current, mode))
+) -> Iterator[DataFrame]:
+    """The classification as a DataFrame, its steps read more than once cached
+    (:mod:`kgdiff.spark.stages`) until the block ends (the views and the reads must be
+    registered)."""
+    with staged_frame(spark, classification_tree(init, cutoff, current, mode)) as frame:
+        yield frame
 
 
 def _tidy(result: Path) -> None:
@@ -79,8 +94,8 @@ def spark_classification(
         register_store_views(spark, layout, manifests)
         register_reads(spark, reads)
         spark.sparkContext.setJobDescription(f"kgdiff: classify {params.view_name}")
-        frame = classification_frame(spark, init, cutoff, current, mode)
-        frame.write.parquet(str(result), compression=RESULT_COMPRESSION)
+        with classification_frame(spark, init, cutoff, current, mode) as frame:
+            frame.write.parquet(str(result), compression=RESULT_COMPRESSION)
         _tidy(result)
 
     return publish_build(layout, params, reads, fill)

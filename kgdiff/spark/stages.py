@@ -1,0 +1,88 @@
+"""A query's common table expressions as Spark temporary views, those read more than once cached.
+
+Spark SQL inlines a common table expression wherever the query reads it: the classification
+reads ``resolved`` seven times and ``per_view`` three, so its plan holds the steps before them
+many times over, and Spark's analyzer and optimizer walk every copy (~30 s of planning for the
+real samples' few thousand statements, whatever the data's size). Registered as views in
+order, each expression is analyzed once, and one read more than once is cached: the plans of
+those that read it stop at the cached relation, and it is computed once, as DuckDB materializes
+such an expression. The views are dropped and the caches released when the caller is done.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+STAGE_PREFIX = "kgdiff_stage_"
+"""Views of the stages are named so: no store view (``statements``, ``snapshots``...) is."""
+
+
+def _top_level_ctes(tree: exp.Expression) -> list[exp.CTE]:
+    """The query's own common table expressions (not those of its subqueries), which must
+    not share a name with a subquery's: a read of that name would be ambiguous here."""
+    with_ = tree.args.get("with_")
+    ctes = list(with_.expressions) if isinstance(with_, exp.With) else []
+    own = {id(cte) for cte in ctes}
+    names = {cte.alias_or_name.lower() for cte in ctes}
+    nested = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE) if id(cte) not in own}
+    if names & nested:
+        shadowed = sorted(names & nested)
+        raise ValueError(f"a subquery's common table expression shadows the query's: {shadowed}")
+    return ctes
+
+
+def _reads(tree: exp.Expression, names: set[str]) -> Counter[str]:
+    """How many times the query reads each of ``names`` (unqualified table names)."""
+    return Counter(
+        table.name.lower()
+        for table in tree.find_all(exp.Table)
+        if not table.args.get("db") and table.name.lower() in names
+    )
+
+
+def _renamed(node: exp.Expression, names: set[str]) -> exp.Expression:
+    """``node`` with its reads of ``names`` reading the stage views instead."""
+
+    def rename(item: exp.Expression) -> exp.Expression:
+        if isinstance(item, exp.Table) and not item.args.get("db") and item.name.lower() in names:
+            alias = item.args.get("alias") or exp.TableAlias(this=exp.to_identifier(item.name))
+            return exp.Table(this=exp.to_identifier(STAGE_PREFIX + item.name.lower()), alias=alias)
+        return item
+
+    return node.copy().transform(rename)
+
+
+@contextmanager
+def staged_frame(spark: SparkSession, tree: exp.Expression) -> Iterator[DataFrame]:
+    """The query ``tree`` (Spark SQL's, with its top-level common table expressions) as a
+    DataFrame reading its expressions as views; the views and caches last until the block ends."""
+    ctes = _top_level_ctes(tree)
+    names = {cte.alias_or_name.lower() for cte in ctes}
+    reads = _reads(tree, names)
+    views: list[str] = []
+    cached: list[DataFrame] = []
+    try:
+        for cte in ctes:
+            name = cte.alias_or_name.lower()
+            frame = spark.sql(_renamed(cte.this, names).sql(dialect="spark"))
+            if reads[name] > 1:
+                frame = frame.cache()
+                cached.append(frame)
+            frame.createOrReplaceTempView(STAGE_PREFIX + name)
+            views.append(STAGE_PREFIX + name)
+        body = tree.copy()
+        body.set("with_", None)
+        yield spark.sql(_renamed(body, names).sql(dialect="spark"))
+    finally:
+        for frame in cached:
+            frame.unpersist()
+        for view in views:
+            spark.catalog.dropTempView(view)
