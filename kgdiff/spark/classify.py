@@ -52,11 +52,6 @@ def classification_tree(init: date, cutoff: date, current: date, mode: str) -> e
     return Translator(values, {"date_reads": READS_VIEW}, rules).tree(load_sql("classify/classify"))
 
 
-def classification_query(init: date, cutoff: date, current: date, mode: str) -> str:
-    """:func:`classification_tree` as Spark SQL's text (one statement)."""
-    return classification_tree(init, cutoff, current, mode).sql(dialect="spark")
-
-
 @contextmanager
 def classification_frame(
     spark: SparkSession, init: date, cutoff: date, current: date, mode: str

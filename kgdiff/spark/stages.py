@@ -25,10 +25,15 @@ STAGE_PREFIX = "kgdiff_stage_"
 """Views of the stages are named so: no store view (``statements``, ``snapshots``...) is."""
 
 
+def _with_key(tree: exp.Expression) -> str:
+    """The argument holding a query's WITH clause (``with_`` in recent sqlglot, ``with`` in older)."""
+    return "with_" if "with_" in tree.arg_types else "with"
+
+
 def _top_level_ctes(tree: exp.Expression) -> list[exp.CTE]:
     """The query's own common table expressions (not those of its subqueries), which must
     not share a name with a subquery's: a read of that name would be ambiguous here."""
-    with_ = tree.args.get("with_")
+    with_ = tree.args.get(_with_key(tree))
     ctes = list(with_.expressions) if isinstance(with_, exp.With) else []
     own = {id(cte) for cte in ctes}
     names = {cte.alias_or_name.lower() for cte in ctes}
@@ -79,7 +84,7 @@ def staged_frame(spark: SparkSession, tree: exp.Expression) -> Iterator[DataFram
             frame.createOrReplaceTempView(STAGE_PREFIX + name)
             views.append(STAGE_PREFIX + name)
         body = tree.copy()
-        body.set("with_", None)
+        body.set(_with_key(body), None)
         yield spark.sql(_renamed(body, names).sql(dialect="spark"))
     finally:
         for frame in cached:
