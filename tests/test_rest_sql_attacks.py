@@ -101,8 +101,10 @@ def test_queries_beyond_the_workers_concurrency_wait_their_turn(store: Path) -> 
     """With --sql-concurrency 1, a query sent while another runs is answered 429 with
     Retry-After (no second query process), and answered once the first is done."""
     # 4 s of the service's 10: long enough to be running when the second query comes
-    slow = {"query": "SELECT count(*) FROM range(1000000000) a, range(1000000) b"}
-    slow |= {"timeout_seconds": 4.0}  # type: ignore[dict-item]
+    slow: dict[str, object] = {
+        "query": "SELECT count(*) FROM range(1000000000) a, range(1000000) b",
+        "timeout_seconds": 4.0,
+    }
     options = ("--enable-sql", "--no-lookup", "--sql-concurrency", "1", "--sql-timeout", "10")
     with serving(store, *options) as client, ThreadPoolExecutor(1) as pool:
         running = pool.submit(client.post, "/v1/sql", json=slow)
