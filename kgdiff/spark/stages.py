@@ -26,7 +26,7 @@ STAGE_PREFIX = "kgdiff_stage_"
 
 
 def _with_key(tree: exp.Expression) -> str:
-    """The argument holding a query's WITH clause (``with_`` in recent sqlglot, ``with`` in older)."""
+    """The argument holding a query's WITH clause (``with_`` in recent sqlglot, ``with`` before)."""
     return "with_" if "with_" in tree.arg_types else "with"
 
 
