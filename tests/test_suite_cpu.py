@@ -63,19 +63,63 @@ def test_then_killed_unwaited() -> None:
 """
 
 
-def test_a_child_still_running_counts_in_the_test_that_ran_it(tmp_path: Path) -> None:
-    """A process the test leaves running (a server, a JVM) is not waited for: its CPU is
-    read from /proc, once, in the test it was spent in."""
+GRANDCHILD = """
+import subprocess, sys, time
+
+STARTED = []
+BURN = (
+    "import pathlib, sys, time\\n"
+    "end = time.process_time() + 0.6\\n"
+    "while time.process_time() < end: pass\\n"
+    "pathlib.Path(sys.argv[1]).touch()\\n"
+    "stop = pathlib.Path(sys.argv[2])\\n"
+    "while not stop.exists(): time.sleep(0.02)"
+)
+PARENT = "import subprocess, sys; subprocess.run([sys.executable, '-c', *sys.argv[1:]])"
+
+
+def test_a_grandchild_left_running(tmp_path) -> None:
+    done, STARTED[:] = tmp_path / "burnt", [tmp_path / "stop"]
+    args = [sys.executable, "-c", PARENT, BURN, str(done), str(STARTED[0])]
+    STARTED.append(subprocess.Popen(args))
+    deadline = time.monotonic() + 100
+    while not done.exists() and time.monotonic() < deadline:  # however loaded the machine
+        time.sleep(0.05)
+    assert done.exists()
+
+
+def test_then_its_parent_reaps_it_and_ends() -> None:
+    STARTED[0].touch()
+    assert STARTED[1].wait(100) == 0
+"""
+
+
+def _measured_rows(tmp_path: Path, text: str) -> dict[str, list[str]]:
+    """Each test's fields of ``KGDIFF_TEST_CPU``, for a test file ``text`` run alone."""
     lines, measured = tmp_path / "cpu.tsv", tmp_path / "test_burner.py"
-    measured.write_text(BURNER, encoding="utf-8")
+    measured.write_text(text, encoding="utf-8")
     env = {**os.environ, "KGDIFF_TEST_CPU": str(lines), "PYTHONPATH": str(ROOT)}
     env.pop("PYTEST_XDIST_WORKER", None)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
                "tests.cpu_use", "--rootdir", str(tmp_path), str(measured)]  # fmt: skip
     ran = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    rows = {
-        row.split("\t")[0].split("::")[1]: row.split("\t") for row in lines.read_text().splitlines()
-    }
+    rows = [row.split("\t") for row in lines.read_text().splitlines()]
+    return {row[0].split("::")[1]: row for row in rows}
+
+
+def test_a_child_still_running_counts_in_the_test_that_ran_it(tmp_path: Path) -> None:
+    """A process the test leaves running (a server, a JVM) is not waited for: its CPU is
+    read from /proc, once, in the test it was spent in."""
+    rows = _measured_rows(tmp_path, BURNER)
     assert float(rows["test_a_child_left_running"][4]) >= 0.5
     assert float(rows["test_then_killed_unwaited"][4]) < 0.3
+
+
+def test_a_grandchild_its_parent_reaped_counts_once(tmp_path: Path) -> None:
+    """Seen running below a child at one test's end, then reaped by that child, which this
+    process reaps: its CPU reaches this process through the child's, and is not counted again
+    as a process whose parent went away."""
+    rows = _measured_rows(tmp_path, GRANDCHILD)
+    assert float(rows["test_a_grandchild_left_running"][4]) >= 0.5
+    assert float(rows["test_then_its_parent_reaps_it_and_ends"][4]) < 0.3
