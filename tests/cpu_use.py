@@ -53,7 +53,8 @@ def _descendants() -> dict[int, tuple[float, float]]:
 def _still_running(pid: int, started: float) -> bool:
     try:
         process = psutil.Process(pid)
-        return process.create_time() == started and process.status() != psutil.STATUS_ZOMBIE
+        same: bool = process.create_time() == started
+        return same and str(process.status()) != psutil.STATUS_ZOMBIE
     except psutil.Error:
         return False
 
