@@ -36,37 +36,10 @@ def test_each_test_writes_its_seconds_and_the_script_sums_them(tmp_path: Path) -
     assert report.count("::test_") == 3
 
 
-BURNER = """
+BURNING = """
 import subprocess, sys, time
 
-STARTED = []
-BURN = (
-    "import pathlib, sys, time\\n"
-    "end = time.process_time() + 0.6\\n"
-    "while time.process_time() < end: pass\\n"
-    "pathlib.Path(sys.argv[1]).touch()\\n"
-    "time.sleep(120)"
-)
-
-
-def test_a_child_left_running(tmp_path) -> None:
-    done = tmp_path / "burnt"
-    STARTED.append(subprocess.Popen([sys.executable, "-c", BURN, str(done)]))
-    deadline = time.monotonic() + 100
-    while not done.exists() and time.monotonic() < deadline:  # however loaded the machine
-        time.sleep(0.05)
-    assert done.exists()
-
-
-def test_then_killed_unwaited() -> None:
-    STARTED[0].kill()
-"""
-
-
-GRANDCHILD = """
-import subprocess, sys, time
-
-STARTED = []
+STARTED, STOPS = [], []
 BURN = (
     "import pathlib, sys, time\\n"
     "end = time.process_time() + 0.6\\n"
@@ -75,23 +48,49 @@ BURN = (
     "stop = pathlib.Path(sys.argv[2])\\n"
     "while not stop.exists(): time.sleep(0.02)"
 )
-PARENT = "import subprocess, sys; subprocess.run([sys.executable, '-c', *sys.argv[1:]])"
 
 
-def test_a_grandchild_left_running(tmp_path) -> None:
-    done, STARTED[:] = tmp_path / "burnt", [tmp_path / "stop"]
-    args = [sys.executable, "-c", PARENT, BURN, str(done), str(STARTED[0])]
-    STARTED.append(subprocess.Popen(args))
+def start_burning(tmp_path, *launcher):
+    \"\"\"Start a process (through ``launcher``) that burns 0.6 CPU-s, then waits for a file.\"\"\"
+    done, stop = tmp_path / "burnt", tmp_path / "stop"
+    command = [*launcher, sys.executable, "-c", BURN, str(done), str(stop)]
+    STARTED.append(subprocess.Popen(command))
+    STOPS.append(stop)
     deadline = time.monotonic() + 100
     while not done.exists() and time.monotonic() < deadline:  # however loaded the machine
         time.sleep(0.05)
     assert done.exists()
+"""
+"""The start of the measured test files below: a process burning CPU below the test's."""
+
+BURNER = (
+    BURNING
+    + """
+
+def test_a_child_left_running(tmp_path) -> None:
+    start_burning(tmp_path)
+
+
+def test_then_killed_unwaited() -> None:
+    STARTED[0].kill()
+"""
+)
+
+GRANDCHILD = (
+    BURNING
+    + """
+PARENT = "import subprocess, sys; subprocess.run(sys.argv[1:])"
+
+
+def test_a_grandchild_left_running(tmp_path) -> None:
+    start_burning(tmp_path, sys.executable, "-c", PARENT)
 
 
 def test_then_its_parent_reaps_it_and_ends() -> None:
-    STARTED[0].touch()
-    assert STARTED[1].wait(100) == 0
+    STOPS[0].touch()
+    assert STARTED[0].wait(100) == 0
 """
+)
 
 
 def _measured_rows(tmp_path: Path, text: str) -> dict[str, list[str]]:
