@@ -4,7 +4,8 @@ timeline's values are labelled with (the query): below both, beside :mod:`kgdiff
 An item's answer is its label; every other value key (docs/data-model.md) is rendered here:
 a time at its precision ("26 July 1887", "July 1887", "1887", "1880s", "19th century",
 "13.798 billion years BCE": :mod:`kgdiff.timetext`, the words of every face), a
-quantity's amount (with its unit's label when the unit is an item), a monolingual text's text,
+quantity's amount with thousands separators, then as the dump writes it ("66,600,000",
+"66600000"; with its unit's label when the unit is an item), a monolingual text's text,
 a coordinate pair, a string as itself. ``<somevalue>`` and ``<novalue>`` are no answer a model
 could give, so they render to nothing.
 """
@@ -75,8 +76,22 @@ def time_texts(value: str) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def _amount(text: str) -> str:
-    return text[1:] if text.startswith("+") else text
+_DECIMAL = re.compile(r"(-?)([0-9]+)(\.[0-9]+)?")
+GROUPED_FROM = 1000
+"""The least amount written with thousands separators ("4,500", "66,600,000"): below it
+("350") there is nothing to group."""
+
+
+def amount_texts(amount: str) -> list[str]:
+    """A quantity's amount as people write it, then as the dump does: with thousands
+    separators from :data:`GROUPED_FROM` on ("66,600,000", then "66600000"), without the
+    dump's leading "+"; an amount in another notation ("1.2E+5") as itself."""
+    plain = amount[1:] if amount.startswith("+") else amount
+    found = _DECIMAL.fullmatch(plain)
+    if found is None or int(found.group(2)) < GROUPED_FROM:
+        return [plain]
+    sign, whole, fraction = found.groups()
+    return [f"{sign}{int(whole):,}{fraction or ''}", plain]
 
 
 def value_texts(value: str, label_of: Callable[[str], str | None]) -> list[str]:
@@ -93,7 +108,7 @@ def value_texts(value: str, label_of: Callable[[str], str | None]) -> list[str]:
     if "|" in value:  # amount|unit
         amount, unit = value.split("|", 1)
         unit_label = label_of(unit) if is_entity(unit) else None
-        return [f"{_amount(amount)} {unit_label}" if unit_label else _amount(amount)]
+        return [f"{text} {unit_label}" if unit_label else text for text in amount_texts(amount)]
     text = _MONOLINGUAL.fullmatch(value)
     if text is not None:
         return [text.group(1)]

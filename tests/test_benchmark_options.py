@@ -108,7 +108,7 @@ def test_values_render_in_words() -> None:
         "4 September 476 CE", "4 September 476", "0476-09-04"
     ]  # fmt: skip
     units = {"Q11573": "metre"}.get
-    assert value_texts("+132608|1", units) == ["132608"]
+    assert value_texts("+132608|1", units) == ["132,608", "132608"]
     assert value_texts("+5.5|Q11573", units) == ["5.5 metre"]
     assert value_texts("zh-hans:中华人民共和国", units) == ["中华人民共和国"]
     assert value_texts("http://www.belgium.be", units) == ["http://www.belgium.be"]

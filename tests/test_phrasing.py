@@ -120,8 +120,8 @@ def test_a_name_at_the_start_of_a_sentence_is_capitalised_only_where_an_article_
 def test_the_lead_of_the_entitys_article_decides_the_article(
     label: str, classes: list[str]
 ) -> None:
-    if HUMAN in classes:
-        return
+    if HUMAN in classes or label.split()[0] in ("A", "An", "The"):
+        return  # a person, or a name that has its article already ("The Hague", "An Post")
     assert takes_article(label, classes, f"The {label} is a place. The {label} is old.")
     assert not takes_article(label, classes, f"{label} is a place; {label} is old.")
     assert lead_use(label, "Nothing here names it.") is None

@@ -101,7 +101,7 @@ def test_values_are_written_as_people_write_them(store: Path, tmp_path: Path) ->
     assert raw == []
     values = set(read_plot_data(svg).frame["value"].to_list())
     assert {"+3401147|1", "+3419623|1"} <= values  # the population, as the store keeps it
-    assert {"3401147", "3419623", "1237", "52.5167, 13.3833"} <= set(texts)
+    assert {"3,401,147", "3,419,623", "1237", "52.5167, 13.3833"} <= set(texts)
 
 
 def test_every_statement_comes_back_on_request(store: Path, tmp_path: Path) -> None:

@@ -220,7 +220,9 @@ def test_lm_eval_and_inspect_report_a_real_exports_dates_and_counts(
     assert results["kgdiff_temporal_gen_timestamp"]["date_match,none"] == 0.0
     assert results["kgdiff_temporal_gen_interval"]["date_match,none"] == 0.0
     counts = records(demo, "dynamic", "pools")[:5]
-    rounded = {r["question"]: f"about {round(int(r['answers'][0]), -3):,}" for r in counts}
+    rounded = {
+        r["question"]: f"about {round(int(r['answers'][0].replace(',', '')), -3):,}" for r in counts
+    }
     dates = records(demo, "timestamp", "temporal")[:5]
     reworded = {r["question"]: r["date"] for r in dates}  # as the record writes it: ISO
     asked = (

@@ -40,6 +40,9 @@ answer to questions such as a person's religion."""
 # "dont") compare equal; every other punctuation mark separates words ("Jean-Paul" = "Jean Paul").
 _APOSTROPHES = frozenset("'\u2019\u2018`\u00b4\u02bc")
 _COMBINING_DIACRITICS = re.compile("[\u0300-\u036f]")
+# a thousands separator between digits ("66,600,000", "66\u202f600\u202f000") is dropped, so a
+# count compares equal however it is grouped; a plain space is left: "1990 250" is two numbers
+_DIGIT_GROUP = re.compile("(?<=[0-9])[,\u00a0\u202f\u2009](?=[0-9]{3}(?![0-9]))")
 
 
 def _fold(text: str) -> str:
@@ -63,9 +66,9 @@ def _strip_punctuation(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    """``text`` compared as an answer: NFKC, casefolded, without diacritics, punctuation or the
-    articles a/an/the, words separated by one space."""
-    words = _strip_punctuation(_fold(text)).split()
+    """``text`` compared as an answer: NFKC, casefolded, without thousands separators,
+    diacritics, punctuation or the articles a/an/the, words separated by one space."""
+    words = _strip_punctuation(_fold(_DIGIT_GROUP.sub("", text))).split()
     return " ".join(word for word in words if word not in ARTICLES)
 
 

@@ -25,7 +25,9 @@ matches Brazil's 202,656,788 (1.3 % off), "190 million" (6.2 % off) does not."""
 MAX_NUMBERS = 3
 """Numbers read from an answer, in order (more is a list of guesses)."""
 
-_PLAIN = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_PLAIN = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+"""A gold text that is a number: "623966", or with thousands separators as kgdiff writes a
+count ("623,966")."""
 QUANTITY_KEY = re.compile(r"([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)\|(.+)")
 """A quantity's value key, ``amount|unit`` (groups: the amount, the unit), to be matched whole;
 a time's (``+1630-00-00T00:00:00Z|9|Q…``) is not one."""
@@ -42,11 +44,12 @@ _SCALES = {
 
 
 def plain_numbers(golds: Iterable[str]) -> list[float] | None:
-    """The gold texts as numbers when every one is a plain number ("623966"), else None."""
+    """The gold texts as numbers when every one is a plain number ("623966", "623,966"), else
+    None."""
     texts = [text.strip() for text in golds]
     if not texts or not all(_PLAIN.fullmatch(text) for text in texts):
         return None
-    return [float(text) for text in texts]
+    return [float(text.replace(",", "")) for text in texts]
 
 
 def stated_numbers(answer: str) -> list[float]:

@@ -18,6 +18,7 @@ from kgdiff.export.qa.frames import FrameSetting, context_frame, qa_frame
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import dated_pids, existence_ids, read_existence
 from kgdiff.export.rules.salience import Salience, with_standing
+from kgdiff.export.rules.series_years import counted_pids, series_years
 from kgdiff.export.rules.subject_state import ended_subjects
 from kgdiff.query.graph import KnowledgeGraph
 
@@ -57,6 +58,10 @@ def _setting(
         dated = chosen.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         dated_rows = dated.select("subject", "pid", "latest").collect()
         existence = read_existence(connection, existence_ids(dated_rows, "latest", catalogue))
+        counts = chosen.filter(pl.col("pid").is_in(counted_pids(catalogue)))
+        years = series_years(
+            connection, counts.select("subject", "pid", "latest").collect(), snapshot, catalogue
+        )
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki, dates.current
@@ -68,6 +73,7 @@ def _setting(
         salience=Salience.of(request),
         contexts=context_frame(contexts),
         existence=existence,
+        years=years,
     )
 
 

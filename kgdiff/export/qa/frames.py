@@ -13,12 +13,12 @@ import polars as pl
 
 from kgdiff.export.inputs.contexts import Context
 from kgdiff.export.inputs.groups import FIXED_FACT_CORRECTED, corrected
-from kgdiff.export.records.asked import ASKED, asked_texts, subject_forms
+from kgdiff.export.records.asked import ASKED, asked_texts, worded
 from kgdiff.export.records.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.records.option_frames import mc_question
-from kgdiff.export.relations.columns import rendered
 from kgdiff.export.rules.existence import EXISTENCE_SCHEMA, without_not_yet
 from kgdiff.export.rules.salience import Salience, asked_subjects
+from kgdiff.export.rules.series_years import SERIES_YEARS_SCHEMA
 
 CONTEXT_SCHEMA = pl.Schema(
     {
@@ -37,8 +37,8 @@ class FrameSetting:
     """What every ``qa`` record of an export shares, as frames: the choices' setting, the
     dates, the subjects (labels, sitelinks, classes, popularity:
     :func:`~kgdiff.export.rules.salience.subject_facts`) and which are asked about, and the
-    evidence sentences, and the existence dates of the subjects and objects of dated
-    relations."""
+    evidence sentences, the existence dates of the subjects and objects of dated
+    relations, and the years counts are asked in."""
 
     choices: ChoiceSetting
     dates: Mapping[str, str]
@@ -48,6 +48,8 @@ class FrameSetting:
     existence: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=EXISTENCE_SCHEMA))
     """When the subjects and gold objects of dated relations began and ended
     (:mod:`kgdiff.export.rules.existence`)."""
+    years: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=SERIES_YEARS_SCHEMA))
+    """The year each count is asked in (:mod:`kgdiff.export.rules.series_years`)."""
 
 
 def context_frame(contexts: Mapping[tuple[str, str], Context]) -> pl.DataFrame:
@@ -79,14 +81,11 @@ def qa_frame(rows: pl.DataFrame, setting: FrameSetting, tally: Counter[str]) -> 
         rows = rows.filter(~fixed)
     asked = asked_subjects(rows, setting.subjects, setting.salience, catalogue, tally)
     asked = without_not_yet(asked, "latest", setting.existence, catalogue, tally)
+    asked = asked.join(setting.years, on=["subject", "pid"], how="left", maintain_order="left")
     built = answered_choices(asked_texts(asked, catalogue), setting.choices, tally, ASKED)
-    subject, past, plural = subject_forms()
-    correct, wrong = pl.col("correct_phrase"), pl.col("wrong_phrase")
     built = built.with_columns(
-        _true=rendered(
-            built, catalogue, "statement", past, plural, subject=subject, object=correct
-        ),
-        _false=rendered(built, catalogue, "statement", past, plural, subject=subject, object=wrong),
+        _true=worded(built, catalogue, "statement", object=pl.col("correct_phrase")),
+        _false=worded(built, catalogue, "statement", object=pl.col("wrong_phrase")),
     )
     built = built.join(setting.contexts, on=["subject", "pid"], how="left", maintain_order="left")
     truth = pl.col("truth")

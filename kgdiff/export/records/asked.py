@@ -9,6 +9,7 @@ import polars as pl
 
 from kgdiff.export.relations.columns import rendered
 from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.series_years import YEAR_COLUMN
 from kgdiff.export.rules.tautology import Asked
 
 BLANK = "\x00"
@@ -24,14 +25,29 @@ def asked_texts(rows: pl.DataFrame, catalogue: RelationCatalogue) -> pl.DataFram
     ``cloze`` and ``_blank_statement`` (the statement about no object: :data:`BLANK`), worded
     as the records show them: the subject as it reads in a sentence, in the past tense when it
     no longer exists, its verbs plural when it is ("the Pennine Alps are")."""
-    subject, past, plural = subject_forms()
     return rows.with_columns(
-        question=rendered(rows, catalogue, "question", past, plural, subject=subject),
-        cloze=rendered(rows, catalogue, "cloze", past, plural, subject=subject),
-        _blank_statement=rendered(
-            rows, catalogue, "statement", past, plural, subject=subject, object=pl.lit(BLANK)
-        ),
+        question=worded(rows, catalogue, "question"),
+        cloze=worded(rows, catalogue, "cloze"),
+        _blank_statement=worded(rows, catalogue, "statement", object=pl.lit(BLANK)),
     )
+
+
+def worded(
+    rows: pl.DataFrame, catalogue: RelationCatalogue, kind: str, **values: pl.Expr
+) -> pl.Expr:
+    """The template ``kind`` (``question``, ``cloze``, ``statement``) of each row worded from
+    its subject (:func:`subject_forms`) and ``values``; a count dated by its year (the column
+    :data:`~kgdiff.export.rules.series_years.YEAR_COLUMN`, when the frame has it) takes the
+    relation's ``_at`` template in that year ("In 2013, how many people lived in France?")."""
+    subject, past, plural = subject_forms()
+    plain = rendered(rows, catalogue, kind, past, plural, subject=subject, **values)
+    if YEAR_COLUMN not in rows.columns or rows.get_column(YEAR_COLUMN).is_null().all():
+        return plain
+    year = pl.col(YEAR_COLUMN)
+    dated = rendered(
+        rows, catalogue, f"{kind}_at", None, plural, subject=subject, year=year, **values
+    )
+    return pl.when(year.is_not_null()).then(dated).otherwise(plain)
 
 
 def subject_forms() -> tuple[pl.Expr, pl.Expr, pl.Expr]:
