@@ -85,7 +85,7 @@ def answers(copied_store: Path) -> tuple[ViewAnswers, KnowledgeGraph]:
     assert [line.split(",")[0] for line in lines] == [
         f"lookup copy: {table}"
         for table in (*("entities", "entity_redirects", "statements", "labels", "coverage"),
-                      *("timelines", "names"))
+                      *("timelines", "value_labels", "names"))
     ]  # fmt: skip
     return expected, copy
 
@@ -149,6 +149,48 @@ def test_derived_tables_answer_as_the_sql_they_replace(
                 load_sql("labels/latest_labels"), {"label_ids": ids, "label_lang": lang}
             ).fetchall()
             assert set(rows) == expected[lang] and len(rows) == len(expected[lang])
+
+
+_UNIT = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|([QPL][1-9][0-9]*)")
+"""A quantity with an entity for its unit (its words name the unit)."""
+
+
+def _named(value: str) -> str | None:
+    """The entity a timeline value is shown by: itself, or a quantity's unit."""
+    if re.fullmatch(r"[QPL][1-9][0-9]*", value):
+        return value
+    unit = _UNIT.fullmatch(value)
+    return unit.group(1) if unit else None
+
+
+def test_a_timelines_value_labels_are_kept_beside_its_rows(
+    answers: tuple[ViewAnswers, KnowledgeGraph], copied_store: Path
+) -> None:
+    """Each range's ``value_labels`` hold, for every subject of the range, the latest English
+    label of each entity its values name (an item, a quantity's unit), as the catalog's
+    ``entity_labels`` gives it, and nothing else; a timeline asked in another language reads
+    the labels range by range as before, and answers as the views do."""
+    _, copy = answers
+    views = kgdiff.open(copied_store, lookup=False)
+    with views.connection() as connection:
+        pairs = connection.sql("SELECT DISTINCT subject, value FROM statements").fetchall()
+        named = {(s, v): n for s, v in pairs if v is not None and (n := _named(v)) is not None}
+        labels = dict(connection.execute(
+            "SELECT id, label FROM entity_labels($ids, NULL, 'en')",
+            {"ids": sorted(set(named.values()))},
+        ).fetchall())  # fmt: skip
+    expected = {(s, v, labels[n]) for (s, v), n in named.items() if n in labels}
+    kept: set[tuple[str, str, str]] = set()
+    with copy.lookup_source() as (connection, copied):
+        assert copied is not None
+        for shard in copied.shards:
+            route(connection, shard.name)
+            kept |= set(connection.sql("SELECT subject, value, label FROM value_labels").fetchall())
+        route(connection, None)
+    assert kept == expected
+    assert len(expected) > 1_000
+    for qid in SUBJECTS:
+        assert_frame_equal(copy.timeline(qid, lang="de"), views.timeline(qid, lang="de"))
 
 
 def test_questions_about_one_entity_read_its_ranges_schema(

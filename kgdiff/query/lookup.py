@@ -82,10 +82,11 @@ READER_CONFIG: dict[str, str | bool | int | float | list[str]] = {
 their start) and a bound on the blocks it keeps (DuckDB's default, 80 % of the machine, let
 a long-running service grow with every entity asked; evicted blocks are read again from the
 file, which the system's cache holds)."""
-COPY_LAYOUT = 8
+COPY_LAYOUT = 9
 """The copy's tables, their columns and their order (7: statements keep their datatype, which a
 classification reads for the change's nature; 8: each subject range's rows in a schema of its
-own, :class:`ShardMap`): a copy of another layout is made again, not read."""
+own, :class:`ShardMap`; 9: each range's ``value_labels``, the labels its timelines show of
+their values in the default language): a copy of another layout is made again, not read."""
 WRITER_MEMORY = "1GB"
 """DuckDB's memory while a copy is made (:mod:`kgdiff.query.lookup_build`): each range's
 sort fits; past it DuckDB spills."""

@@ -15,7 +15,9 @@ for the questions about many entities. DuckDB's memory is bounded
 (:data:`~kgdiff.query.lookup.WRITER_MEMORY`, spilling beside the copy past it). The derived
 tables are made range by range too, by the same SQL. The search index (``names``) is sorted
 by language and text, not by id, so it is made a range of languages at a time
-(:func:`language_ranges`), each range one sort of its labels and aliases.
+(:func:`language_ranges`), each range one sort of its labels and aliases. The labels a
+timeline shows of its values are joined once for the whole copy and kept beside each range's
+timelines (:func:`_value_labels`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 import duckdb
 
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.query.lookup import (
     DERIVED_TABLES,
     INDEX_TABLES,
@@ -124,6 +127,7 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
             create, append = f"lookup/copy_{table}_empty", f"lookup/copy_{table}"
             _made(connection, table, create, append, shards, progress)
         _join_shards(connection, shards)
+        _value_labels(connection, shards, progress)
     # The index on a connection of its own: made alone at 3 x 100 M it took 1.2 GB, but after
     # the tables above, on their connection, it ran out of the writer's memory (bench/README.md)
     with writing_beside_catalog(layout, partial, "lookup") as connection:
@@ -152,6 +156,23 @@ def _join_shards(connection: duckdb.DuckDBPyConnection, shards: list[Shard]) -> 
         parts = [render("lookup/shard_view", shard=s.name, table=table) for s in shards]
         connection.execute(f'CREATE VIEW lookup.main."{table}" AS ' + "\nUNION ALL\n".join(parts))
     connection.execute(render("lookup/copy_labels_view", shard="main"))
+
+
+def _value_labels(
+    connection: duckdb.DuckDBPyConnection, shards: list[Shard], progress: Progress
+) -> None:
+    """The labels the timelines show of their values, in the default language: joined once
+    for the whole copy (``sql/lookup/copy_value_labels_all.sql``), then kept a subject range
+    at a time beside the range's timelines, so that a timeline reads its values' labels in one
+    query of its own range instead of one scan of every range's labels its values are in."""
+    started = time.monotonic()
+    connection.execute(load_sql("lookup/copy_value_labels_all"), {"lang": DEFAULT_LANG})
+    for shard in shards:
+        range_sql = render("lookup/copy_value_labels", shard=shard.name)
+        connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
+    rows = connection.execute("SELECT count(*) FROM lookup.main.value_labels_all").fetchone()
+    connection.execute("DROP TABLE lookup.main.value_labels_all")
+    _tell(progress, "value_labels", int(rows[0]) if rows else 0, started, f"{len(shards)} ranges")
 
 
 def _copy_sql(table: str, key: str) -> tuple[str, str, dict[str, str]]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+import duckdb
 import pyarrow as pa
 
 from kgdiff.query.labels import Labels
+from kgdiff.sqlfiles import load_sql
 from kgdiff.timetext import bound_text
 from kgdiff.valuetext import is_entity, value_texts
 
@@ -25,6 +27,19 @@ def label_ids(values: Iterable[str | None]) -> Iterator[str]:
             yield value
         elif "|" in value and is_entity(unit := value.rpartition("|")[2]):
             yield unit
+
+
+def copied_value_labels(connection: duckdb.DuckDBPyConnection, subject: str) -> dict[str, str]:
+    """The labels in the default language of the ids that ``subject``'s timeline values name
+    (:func:`label_ids`), id → label, from the lookup copy's ``value_labels`` of its subject
+    range (``connection`` routed to it: ``sql/timeline/value_labels.sql``); an id without a
+    label there has none in that language."""
+    rows = connection.execute(load_sql("timeline/value_labels"), {"qid": subject}).fetchall()
+    found: dict[str, str] = {}
+    for value, label in rows:
+        for named in label_ids([str(value)]):
+            found[named] = str(label)
+    return found
 
 
 def _value_label(value: str | None, labels: Labels) -> str:
