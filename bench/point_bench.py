@@ -1,5 +1,6 @@
 """Point requests at several store sizes (issue 36): an entity, its timeline and its facts at a
-cutoff, each asked through the Python API on the store's lookup and facts copies, in CPU
+cutoff, each asked through the Python API on the store's lookup and facts copies, and the
+timelines of the entities with the most statements (asked first, then again), in CPU
 milliseconds per request, with the exponent of their growth between sizes; with
 ``--checkout DIR``, the kgdiff of that source tree (a worktree of an older commit) beside this
 one, store by store, in the same run.
@@ -29,7 +30,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("entity", "timeline", "facts")
+KINDS = ("entity", "timeline", "facts", "largest_first", "largest_again")
 HEAD = "this tree"
 
 

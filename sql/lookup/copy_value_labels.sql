@@ -6,5 +6,5 @@
 -- params: $lo, $hi (VARCHAR) the subject range; {{@shard}} its schema (identifier).
 CREATE TABLE lookup.{{@shard}}.value_labels AS
 SELECT subject, value, label
-FROM lookup.main.value_labels_all
+FROM scratch.value_labels_all
 WHERE subject >= $lo AND subject < $hi;

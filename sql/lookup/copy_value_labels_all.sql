@@ -12,10 +12,10 @@
 --          labels per question. Sorted apart: the join's hash table and the sort in one
 --          statement ran out of the writer's 1 GB at 3 x 25 M statements, each alone fits.
 -- params: none.
-CREATE TABLE lookup.main.value_labels_joined AS
+CREATE TABLE scratch.value_labels_joined AS
 SELECT t.subject, t.value, l.label
 FROM lookup.main.timelines AS t
-JOIN lookup.main.latest_labels_all AS l
+JOIN scratch.latest_labels_all AS l
   ON l.qid = CASE
       WHEN regexp_full_match(t.value, '[QPL][1-9][0-9]*') THEN t.value
       ELSE regexp_extract(t.value, '^[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|([QPL][1-9][0-9]*)$', 1)

@@ -3,7 +3,7 @@
 --          that each subject range's part (sql/lookup/copy_value_labels.sql) is a read of its
 --          row groups, not a scan of every subject's labels.
 -- params: none.
-CREATE TABLE lookup.main.value_labels_all AS
+CREATE TABLE scratch.value_labels_all AS
 SELECT subject, value, label
-FROM lookup.main.value_labels_joined
+FROM scratch.value_labels_joined
 ORDER BY subject, value;
