@@ -23,7 +23,7 @@ from kgdiff.query.graph_access import GraphAccess
 from kgdiff.query.ids import check_known, why_empty
 from kgdiff.query.labels import labels_for
 from kgdiff.query.overview_answers import OverviewAnswers
-from kgdiff.query.timeline_labels import copied_value_labels, label_ids, with_labels
+from kgdiff.query.timeline_labels import label_ids, remember_value_labels, with_labels
 from kgdiff.query.window_answers import (
     chains_of,
     pool_years,
@@ -158,15 +158,13 @@ class Answers(EvidenceAnswers, OverviewAnswers):
             check_known(connection, [subject, *pids], memo)
         with self.graph.lookup_source(subject) as (connection, copied):
             rows = timeline(connection, subject, pids, copied is not None)
-            ids = [subject, *rows.column("pid").to_pylist()]
+            values = list(label_ids(rows.column("value").to_pylist()))
             # the copy keeps the values' labels in the default language beside the subject's
-            # rows: read with them, not from every subject range the values are in
-            kept = copied is not None and lang == DEFAULT_LANG
-            shown = copied_value_labels(connection, subject) if kept else None
-            if shown is None:
-                ids += label_ids(rows.column("value").to_pylist())
+            # rows: read with them (unless remembered), not from every range the values are in
+            if copied is not None and lang == DEFAULT_LANG:
+                remember_value_labels(connection, subject, values, memo)
+            ids = [subject, *rows.column("pid").to_pylist(), *values]
             labels = labels_for(connection, ids, None, lang, memo, copied)
-            labels.names.update(shown or {})
             single = pids[0] if len(pids) == 1 else None
             empty = [] if rows.num_rows else [why_empty(connection, subject, single, None)]
         notes = [f"no statements: {reason}" for reason in empty]

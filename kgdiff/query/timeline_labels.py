@@ -8,7 +8,9 @@ from collections.abc import Iterable, Iterator
 import duckdb
 import pyarrow as pa
 
+from kgdiff.ids import DEFAULT_LANG
 from kgdiff.query.labels import Labels
+from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
 from kgdiff.timetext import bound_text
 from kgdiff.valuetext import is_entity, value_texts
@@ -29,17 +31,22 @@ def label_ids(values: Iterable[str | None]) -> Iterator[str]:
             yield unit
 
 
-def copied_value_labels(connection: duckdb.DuckDBPyConnection, subject: str) -> dict[str, str]:
-    """The labels in the default language of the ids that ``subject``'s timeline values name
-    (:func:`label_ids`), id → label, from the lookup copy's ``value_labels`` of its subject
-    range (``connection`` routed to it: ``sql/timeline/value_labels.sql``); an id without a
-    label there has none in that language."""
+def remember_value_labels(
+    connection: duckdb.DuckDBPyConnection, subject: str, values: list[str], memo: StoreMemo
+) -> None:
+    """Put in ``memo`` the labels in the default language of ``values``, the ids that
+    ``subject``'s timeline values name (:func:`label_ids`), read from the lookup copy's
+    ``value_labels`` of its subject range (``connection`` routed to it:
+    ``sql/timeline/value_labels.sql``) unless the memo holds them all; an id without a label
+    there has none in that language (remembered as such)."""
+    if all((None, DEFAULT_LANG, value) in memo.labels for value in values):
+        return
     rows = connection.execute(load_sql("timeline/value_labels"), {"qid": subject}).fetchall()
     found: dict[str, str] = {}
     for value, label in rows:
         for named in label_ids([str(value)]):
             found[named] = str(label)
-    return found
+    memo.remember_labels({(None, DEFAULT_LANG, value): found.get(value) for value in values})
 
 
 def _value_label(value: str | None, labels: Labels) -> str:
