@@ -28,15 +28,19 @@ import kgdiff
 from kgdiff.query import lookup
 
 
+def latest_ids(store: Path, tail: str) -> list[str]:
+    """The ids of the latest snapshot's entities that the SQL ``tail`` (after their FROM)
+    picks, in its order."""
+    latest = sorted(store.glob("snapshots/*/entities"))[-1]
+    query = f"SELECT qid FROM read_parquet('{latest}/*.parquet') {tail}"
+    with duckdb.connect() as connection:
+        return [str(row[0]) for row in connection.execute(query).fetchall()]
+
+
 def drawn(store: Path, count: int) -> list[str]:
     """``count`` item ids of the latest snapshot, drawn with a fixed seed."""
-    latest = sorted(store.glob("snapshots/*/entities"))[-1]
-    query = (
-        f"SELECT qid FROM read_parquet('{latest}/*.parquet') WHERE qid LIKE 'Q%'"
-        f" USING SAMPLE {count} ROWS (reservoir, 11)"
-    )
-    with duckdb.connect() as connection:
-        return sorted(str(row[0]) for row in connection.execute(query).fetchall())
+    tail = f"WHERE qid LIKE 'Q%' USING SAMPLE {count} ROWS (reservoir, 11)"
+    return sorted(latest_ids(store, tail))
 
 
 LARGEST = 15
@@ -45,13 +49,7 @@ LARGEST = 15
 
 def largest(store: Path, count: int) -> list[str]:
     """The ``count`` entities of the latest snapshot with the most statements."""
-    latest = sorted(store.glob("snapshots/*/entities"))[-1]
-    query = (
-        f"SELECT qid FROM read_parquet('{latest}/*.parquet')"
-        f" ORDER BY n_statements DESC, qid LIMIT {count}"
-    )
-    with duckdb.connect() as connection:
-        return [str(row[0]) for row in connection.execute(query).fetchall()]
+    return latest_ids(store, f"ORDER BY n_statements DESC, qid LIMIT {count}")
 
 
 def mean_cpu_ms(ask: Callable[[str], object], subjects: list[str]) -> float:
