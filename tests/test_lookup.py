@@ -26,11 +26,14 @@ from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.labels import labels_for
 from kgdiff.query.lookup import lookup_folder
 from kgdiff.query.lookup_ranges import route
+from kgdiff.query.memo import StoreMemo
+from kgdiff.query.timeline_labels import label_ids, remember_value_labels
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import facts_at, subject_parts
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
+from kgdiff.temporal.timeline import timeline
 from tests.paths import run_kgdiff
 from tests.temporal_strategies import histories
 from tests.test_classify import load
@@ -191,6 +194,26 @@ def test_a_timelines_value_labels_are_kept_beside_its_rows(
     assert len(expected) > 1_000
     for qid in SUBJECTS:
         assert_frame_equal(copy.timeline(qid, lang="de"), views.timeline(qid, lang="de"))
+
+
+def test_a_timeline_remembers_only_the_labels_its_values_need(
+    answers: tuple[ViewAnswers, KnowledgeGraph],
+) -> None:
+    """What a timeline puts in the store's memo from ``value_labels`` is exactly the ids its
+    values' words name (items, quantities' units), each with its label or none: never a
+    time's calendar, which the copy does not label there and the memo would then hold as
+    unlabelled for every later question."""
+    _, copy = answers
+    memo = StoreMemo()
+    with copy.lookup_source("Q64") as (connection, copied):
+        assert copied is not None
+        values = [v for v in timeline(connection, "Q64", [], True).column("value").to_pylist() if v]
+        named = list(label_ids(values))
+        remember_value_labels(connection, "Q64", named, memo)
+    assert any("T00:00:00Z|" in value for value in values)  # Berlin's timeline has dates
+    assert {key[2] for key in memo.labels} == set(named)
+    assert not set(named) & {"Q1985727", "Q1985786"}  # the calendars
+    assert sum(label is not None for label in memo.labels.values()) > 10
 
 
 def test_questions_about_one_entity_read_its_ranges_schema(

@@ -3,6 +3,7 @@ valid interval's bounds as people read them)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 import duckdb
@@ -19,16 +20,22 @@ BOUNDS = ("valid_from", "valid_until", "point")
 """The timeline's bounds, each a list of time value keys with its ``*_lo``/``*_hi`` days."""
 
 
+UNIT_OF_QUANTITY = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|([QPL][1-9][0-9]*)")
+"""A quantity whose unit is an entity (``+357022|Q712226``: square kilometre): the unit is
+named in its words. The lookup copy's ``value_labels`` (sql/lookup/copy_value_labels_all.sql)
+take the same values: what a timeline remembers from them is exactly what it needs."""
+
+
 def label_ids(values: Iterable[str | None]) -> Iterator[str]:
     """The ids whose labels the words of ``values`` need: each entity, and each quantity's
-    unit (``+357022|Q712226``: square kilometre)."""
+    unit (:data:`UNIT_OF_QUANTITY`); not a time's calendar (its words do not name it)."""
     for value in values:
         if value is None:
             continue
         if is_entity(value):
             yield value
-        elif "|" in value and is_entity(unit := value.rpartition("|")[2]):
-            yield unit
+        elif (unit := UNIT_OF_QUANTITY.fullmatch(value)) is not None:
+            yield unit.group(1)
 
 
 def remember_value_labels(
