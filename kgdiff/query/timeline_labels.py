@@ -3,13 +3,13 @@ valid interval's bounds as people read them)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 
 import duckdb
 import pyarrow as pa
 
 from kgdiff.ids import DEFAULT_LANG
+from kgdiff.portable.number_match import QUANTITY_KEY
 from kgdiff.query.labels import Labels
 from kgdiff.query.memo import StoreMemo
 from kgdiff.sqlfiles import load_sql
@@ -20,22 +20,19 @@ BOUNDS = ("valid_from", "valid_until", "point")
 """The timeline's bounds, each a list of time value keys with its ``*_lo``/``*_hi`` days."""
 
 
-UNIT_OF_QUANTITY = re.compile(r"[+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?\|([QPL][1-9][0-9]*)")
-"""A quantity whose unit is an entity (``+357022|Q712226``: square kilometre): the unit is
-named in its words. The lookup copy's ``value_labels`` (sql/lookup/copy_value_labels_all.sql)
-take the same values: what a timeline remembers from them is exactly what it needs."""
-
-
 def label_ids(values: Iterable[str | None]) -> Iterator[str]:
     """The ids whose labels the words of ``values`` need: each entity, and each quantity's
-    unit (:data:`UNIT_OF_QUANTITY`); not a time's calendar (its words do not name it)."""
+    unit when it is an entity (``+357022|Q712226``: square kilometre); not a time's calendar
+    (its words do not name it). The lookup copy's ``value_labels``
+    (sql/lookup/copy_value_labels_all.sql) take the same values: what a timeline remembers
+    from them is exactly what it needs."""
     for value in values:
         if value is None:
             continue
         if is_entity(value):
             yield value
-        elif (unit := UNIT_OF_QUANTITY.fullmatch(value)) is not None:
-            yield unit.group(1)
+        elif (quantity := QUANTITY_KEY.fullmatch(value)) and is_entity(quantity.group(2)):
+            yield quantity.group(2)
 
 
 def remember_value_labels(

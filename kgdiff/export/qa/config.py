@@ -60,7 +60,7 @@ def _setting(
         existence = read_existence(connection, existence_ids(dated_rows, "latest", catalogue))
         counts = chosen.filter(pl.col("pid").is_in(counted_pids(catalogue)))
         years = series_years(
-            connection, counts.select("subject", "pid", "latest").collect(), snapshot, catalogue
+            connection, counts.select("subject", "pid", "latest").collect(), snapshot
         )
         wiki = f"{request.lang}wiki"
         popularity = subject_popularity(

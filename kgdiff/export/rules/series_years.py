@@ -28,14 +28,13 @@ def counted_pids(catalogue: RelationCatalogue) -> list[str]:
 
 def series_years(
     connection: duckdb.DuckDBPyConnection,
-    rows: pl.DataFrame,
+    counts: pl.DataFrame,
     snapshot: str | None,
-    catalogue: RelationCatalogue,
 ) -> pl.DataFrame:
-    """The year (:data:`SERIES_YEARS_SCHEMA`) of each group of ``rows`` (``subject``,
-    ``pid``, ``latest``) of a quantity relation whose ``latest`` values all have a point in
-    time in ``snapshot`` of one same year; the groups without one are absent."""
-    counts = rows.filter(pl.col("pid").is_in(counted_pids(catalogue)))
+    """The year (:data:`SERIES_YEARS_SCHEMA`) of each group of ``counts`` (``subject``,
+    ``pid``, ``latest``: groups of the relations of :func:`counted_pids`) whose ``latest``
+    values all have a point in time in ``snapshot`` of one same year; the groups without one
+    are absent."""
     if snapshot is None or counts.is_empty():
         return pl.DataFrame(schema=SERIES_YEARS_SCHEMA)
     params = {
