@@ -256,7 +256,8 @@ def export_benchmark(
         bounded_duckdb(kg, duckdb_memory(kg)),
         names_kept(kg, request.lang),
     ):
-        groups = classified_groups(kg, request, dates, catalogue)
+        # what the configs name is kept beside the folder written (on the disk chosen for it)
+        groups = classified_groups(kg, request, dates, catalogue, out.absolute().parent)
         try:
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
             built = _built(kg, groups, request, dates, catalogue, configs, on_step)
@@ -266,6 +267,7 @@ def export_benchmark(
             written = write_dataset(out, built, facts, force, finish)
         finally:
             groups.ahead.close()
+            groups.naming.close()
     notes = tuple(note for config in written for note in config.notes)
     records = {config.name: config.records() for config in written}
     return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)

@@ -3,12 +3,16 @@ both true/false labels, the order by id, and frames of at most :data:`CHUNK` rec
 Parquet row groups), so that an export's memory does not grow with its largest split.
 
 A batch builder returns its records in the config's schema plus ``_other``: the true/false
-statement of the other truth value (null when the record cannot be made false)."""
+statement of the other truth value (null when the record cannot be made false). A config
+whose records need a setting read for their rows (their words, their subjects' names, their
+evidence) gives :class:`ByParts`: the setting is read for a part of the split at a time
+(:data:`PART_BATCHES` batches), so that what it holds does not grow with the store either."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import polars as pl
 
@@ -20,7 +24,23 @@ BATCH = 50_000
 enough that a batch's intermediate frames stay a few hundred megabytes."""
 CHUNK = 50_000
 """Records written at a time (the Parquet files' row groups are as large)."""
+PART_BATCHES = 10
+"""Batches whose records share one setting read for their rows alone (:class:`ByParts`). A
+part's boundaries are those of its batches, so the records are the same whatever the part's
+size; 500,000 rows' words, names and evidence are a few hundred megabytes at most."""
 BuildFrame = Callable[[pl.DataFrame, Counter[str]], pl.DataFrame]
+
+
+@dataclass(frozen=True)
+class ByParts:
+    """Records whose setting is read for the rows of a part of the split alone:
+    ``builder_of(rows)`` reads it and gives the builder of those rows' batches."""
+
+    builder_of: Callable[[pl.DataFrame], BuildFrame]
+
+
+def _by_parts(build: BuildFrame | ByParts) -> ByParts:
+    return build if isinstance(build, ByParts) else ByParts(lambda _: build)
 
 
 def balance_truth_frame(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
@@ -45,17 +65,19 @@ def balance_truth_frame(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
 
 
 def _limited(
-    rows: pl.DataFrame, build: BuildFrame, request: BenchmarkRequest, tally: Counter[str]
+    rows: pl.DataFrame, parts: ByParts, request: BenchmarkRequest, tally: Counter[str]
 ) -> pl.DataFrame:
-    """The first ``--limit`` records in the seed's order (later rows are not looked at)."""
+    """The first ``--limit`` records in the seed's order (later rows are not looked at; each
+    chunk of rows a part)."""
     ranks = [seeded_rank(request.seed, key) for key in rows.get_column("_id")]
     rows = rows.with_columns(pl.Series("_rank", ranks, dtype=pl.UInt64())).sort("_rank", "_id")
     built: list[pl.DataFrame] = []
     count = 0
     for offset in range(0, max(rows.height, 1), CHUNK):  # an empty split builds one empty frame
-        batch = rows.slice(offset, CHUNK)
-        frame = build(batch.drop("_rank"), tally)
-        built.append(frame.join(batch.select(pl.col("_id").alias("id"), "_rank"), on="id"))
+        batch = rows.slice(offset, CHUNK).drop("_rank")
+        frame = parts.builder_of(batch)(batch, tally)
+        ranked = rows.slice(offset, CHUNK).select(pl.col("_id").alias("id"), "_rank")
+        built.append(frame.join(ranked, on="id"))
         count += frame.height
         if count >= (request.limit or 0):
             break
@@ -66,7 +88,7 @@ def _limited(
 def frame_chunks(
     rows: pl.DataFrame | pl.LazyFrame,
     key: pl.Expr,
-    build: BuildFrame,
+    build: BuildFrame | ByParts,
     request: BenchmarkRequest,
     schema: pl.Schema,
     tally: Counter[str],
@@ -76,15 +98,34 @@ def frame_chunks(
     by the builder. Both true/false labels occur among the first batch's records whenever
     they can. Lazy ``rows`` are collected only when the split is written, sorted in the same
     step: a config's splits are then not all held at once, nor each twice."""
+    parts = _by_parts(build)
     rows = rows.with_columns(key.alias("_id")).sort("_id")
     if isinstance(rows, pl.LazyFrame):
         rows = rows.collect()
     if request.limit is not None:
-        yield _limited(rows, build, request, tally).select(schema.names()).cast(schema)
+        yield _limited(rows, parts, request, tally).select(schema.names()).cast(schema)
         return
-    for offset in range(0, max(rows.height, 1), BATCH):
-        frame = build(rows.slice(offset, BATCH), tally).sort("id")
-        if offset == 0:
+    if not rows.height:
+        yield pl.DataFrame(schema=schema)
+        return
+    for offset in range(0, rows.height, BATCH * PART_BATCHES):
+        part = rows.slice(offset, BATCH * PART_BATCHES)
+        yield from _part_chunks(part, parts.builder_of(part), offset == 0, request, schema, tally)
+
+
+def _part_chunks(
+    part: pl.DataFrame,
+    build: BuildFrame,
+    first: bool,
+    request: BenchmarkRequest,
+    schema: pl.Schema,
+    tally: Counter[str],
+) -> Iterator[pl.DataFrame]:
+    """The records of a part's batches (``first``: the split's first part, whose first batch
+    has both true/false labels when it can)."""
+    for offset in range(0, part.height, BATCH):
+        frame = build(part.slice(offset, BATCH), tally).sort("id")
+        if first and offset == 0:
             frame = balance_truth_frame(frame, request.seed)
         frame = frame.select(schema.names()).cast(schema)
         for start in range(0, max(frame.height, 1), CHUNK):

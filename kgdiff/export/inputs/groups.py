@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
@@ -75,19 +76,25 @@ class Groups:
 
 
 def classified_groups(
-    kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates, catalogue: RelationCatalogue
+    kg: KnowledgeGraph,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    spill: Path | None = None,
 ) -> Groups:
     """The classification for the request's dates and mode (built once and reused, as
     ``kgdiff classify`` does): its catalogued groups, read with the Parquet files' filter
     pushed down, and the counts of all; ``wikipedia_current`` is the Wikipedia snapshot whose
-    evidence gives contexts (as the ``supported`` columns choose it; null without)."""
+    evidence gives contexts (as the ``supported`` columns choose it; null without). What the
+    configs name is kept in a temporary folder in ``spill`` (None: the system's), removed by
+    ``naming.close()``."""
     build = kg.answers.classification(
         dates.cutoff, dates.init, dates.current, request.mode, request.gap
     )
     files = sorted(build.path.parent.glob(build.path.name))
     if not files:
         empty = _empty()
-        return Groups(empty, {}, SharedNaming(kg, empty, catalogue, request.lang))
+        return Groups(empty, {}, SharedNaming(kg, empty, catalogue, request.lang, spill))
     scan = substantive_only(pl.scan_parquet(files))
     catalogued = pl.col("pid").is_in(catalogue.pids)
     as_categories = [pl.col(name).cast(pl.Categorical()) for name in SNAPSHOT_COLUMNS]
@@ -100,7 +107,7 @@ def classified_groups(
         snapshot = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
     wiki = pl.lit(snapshot, dtype=pl.String()).cast(pl.Categorical()).alias("wikipedia_current")
     frame = frame.with_columns(wiki)
-    naming = SharedNaming(kg, frame, catalogue, request.lang)
+    naming = SharedNaming(kg, frame, catalogue, request.lang, spill)
     return Groups(frame, {level: (pair[0], pair[1]) for level, pair in counts.items()}, naming)
 
 

@@ -18,6 +18,7 @@ names took ~600 as Python objects).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import polars as pl
 
@@ -29,10 +30,11 @@ from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
 from kgdiff.export.distractors.subject_truths import kin_groups, read_subject_values
 from kgdiff.export.distractors.tier_caps import tier_cap
+from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.salience import entity_facts
+from kgdiff.export.rules.salience import ENTITY_SCHEMA, entity_facts
 from kgdiff.export.words.name_stream import named_chunks
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.word_frames import WORDS_SCHEMA, value_words
@@ -63,6 +65,10 @@ def _unnamed(wanted: pl.Series, named: pl.Series) -> list[str]:
     return wanted.filter(~wanted.is_in(named.implode())).to_list()
 
 
+def _series(ids: Iterable[str] | pl.Series) -> pl.Series:
+    return ids if isinstance(ids, pl.Series) else pl.Series(list(ids), dtype=pl.String())
+
+
 def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
     """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
     exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
@@ -74,19 +80,31 @@ class SharedNaming:
     configs ask."""
 
     def __init__(
-        self, kg: KnowledgeGraph, groups: pl.DataFrame, catalogue: RelationCatalogue, lang: str
+        self,
+        kg: KnowledgeGraph,
+        groups: pl.DataFrame,
+        catalogue: RelationCatalogue,
+        lang: str,
+        spill: Path | None = None,
     ) -> None:
         self._kg, self._groups, self._catalogue, self._lang = kg, groups, catalogue, lang
         self.ahead = ReadAhead()
         """The export's reads ahead (names, a large query, wait for the one running)."""
         self._pairs: pl.DataFrame | None = None
-        self._words: dict[str | None, pl.DataFrame] = {}
-        self._entities: dict[str | None, pl.DataFrame] = {}
+        # what was named, per snapshot, on disk in ``spill`` (the system's temporary folder
+        # when None): kgdiff.export.inputs.named_spill
+        self._words = NamedSpill("value", WORDS_SCHEMA, spill)
+        self._entities = NamedSpill("subject", ENTITY_SCHEMA, spill)
         self._tiers: dict[str | None, NoiseTiers] = {}
         self._facts: StoreFacts | None = None
         self._facts_asked = False
         self._cap = tier_cap()
         self._lifespans = Lifespans(self._read_lifespans)
+
+    def close(self) -> None:
+        """Remove what was named from disk (after the export)."""
+        self._words.close()
+        self._entities.close()
 
     def read(
         self,
@@ -94,61 +112,36 @@ class SharedNaming:
         values: Iterable[str] | pl.Series = (),
         subjects: Iterable[str] | pl.Series = (),
     ) -> None:
-        """Name, as of ``snapshot``, the ``values`` (their words: :meth:`words_of`) and the
+        """Name, as of ``snapshot``, the ``values`` (their words: :meth:`words_for`) and the
         ``subjects`` (:meth:`subjects`) not named before, in one pass over the store's names
-        (the units of quantities read with them)."""
-        values = self._missing(self._words, "value", snapshot, values)
-        subjects = self._missing(self._entities, "subject", snapshot, subjects)
+        (the units of quantities read with them), each chunk's words and subjects kept on
+        disk as it is named."""
+        values = self._words.missing(snapshot, _series(values))
+        subjects = self._entities.missing(snapshot, _series(subjects))
         if values.is_empty() and subjects.is_empty():
             return
         units = quantity_units(values).unique().sort()
         ids = pl.concat([values, units, subjects]).unique()
-        words, entities, named, book = [], [], [], Names({}, self._lang)
+        named, book = [], Names({}, self._lang)
         with self.ahead.exclusive():
             for names in named_chunks(self._kg, ids, snapshot, self._lang):
                 found = sorted(names.ids())
-                words.append(value_words(names, _within(values, found).to_list()))
-                entities.append(entity_facts(names, _within(subjects, found).to_list()))
+                self._words.add(snapshot, value_words(names, _within(values, found).to_list()))
+                self._entities.add(
+                    snapshot, entity_facts(names, _within(subjects, found).to_list())
+                )
                 book.merge(names.subset(_within(units, found).to_list()))
                 named.append(pl.Series(found, dtype=pl.String()))
         self._ask_facts()  # read while the values without a name get their words
         done = pl.concat([pl.Series(dtype=pl.String()), *named])
-        words.append(value_words(book, _unnamed(values, done)))
-        entities.append(entity_facts(Names({}), _unnamed(subjects, done)))
-        self._add(self._words, snapshot, self._with_roles(pl.concat(words)))
-        self._add(self._entities, snapshot, pl.concat(entities))
-
-    @staticmethod
-    def _missing(
-        known: dict[str | None, pl.DataFrame],
-        column: str,
-        snapshot: str | None,
-        asked: Iterable[str] | pl.Series,
-    ) -> pl.Series:
-        """The distinct ids of ``asked`` not in ``known``'s frame of ``snapshot``, sorted."""
-        found = asked if isinstance(asked, pl.Series) else pl.Series(list(asked), dtype=pl.String())
-        found = found.cast(pl.String()).drop_nulls().unique().sort()
-        frame = known.get(snapshot)
-        if frame is None or found.is_empty():
-            return found
-        new = found.to_frame(column).join(frame.select(column), on=column, how="anti")
-        return new.get_column(column).sort()
-
-    @staticmethod
-    def _add(
-        known: dict[str | None, pl.DataFrame], snapshot: str | None, new: pl.DataFrame
-    ) -> None:
-        before = known.get(snapshot)
-        known[snapshot] = new if before is None else pl.concat([before, new])
+        self._words.add(snapshot, value_words(book, _unnamed(values, done)))
+        self._entities.add(snapshot, entity_facts(Names({}), _unnamed(subjects, done)))
 
     def subjects(self, ids: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
         """What the rules read of each distinct subject of ``ids`` (its name's
-        :data:`~kgdiff.export.rules.salience.ENTITY_COLUMNS`), named as of ``snapshot``."""
+        :data:`~kgdiff.export.rules.salience.ENTITY_COLUMNS`), named as of ``snapshot``, sorted."""
         self.read(snapshot, subjects=ids)
-        asked = self._missing({}, "subject", snapshot, ids).to_frame("subject")
-        # nothing named yet in this snapshot: no subject was asked for (no group to ask about)
-        known = self._entities.get(snapshot, entity_facts(Names({}), []))
-        return known.join(asked, on="subject", how="semi").sort("subject")
+        return self._entities.of(snapshot, _series(ids))
 
     def pairs(self) -> pl.DataFrame:
         """:func:`answer_pairs` of the export's groups (and those :meth:`add_pairs` added)."""
@@ -173,12 +166,26 @@ class SharedNaming:
 
     def words_of(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
         """The words of ``values`` as of ``snapshot`` (read if not before), with those of
-        every value named before."""
+        every value named before (a config whose records are not built a part at a time)."""
         self.read(snapshot, values=values)
-        return self._words.get(snapshot, pl.DataFrame(schema=WORDS_SCHEMA))
+        return self._with_roles(self._words.every(snapshot))
+
+    def words_for(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """The words of the distinct ``values`` alone as of ``snapshot`` (read if not before),
+        sorted by value."""
+        self.read(snapshot, values=values)
+        return self.words_named(values, snapshot)
+
+    def words_named(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """The words of those of ``values`` named before as of ``snapshot`` (none is read),
+        sorted by value: what a part of a config's records looks up, once the config has named
+        every value it asks about."""
+        return self._with_roles(self._words.of(snapshot, _series(values)))
 
     def _with_roles(self, words: pl.DataFrame) -> pl.DataFrame:
-        """``words`` with the role keys of the people among them (:func:`with_roles`)."""
+        """``words`` with the role keys of the people among them (:func:`with_roles`): applied
+        as words are read back, so that the chunks are kept as they are named, while what the
+        subjects hold is still being read."""
         return with_roles(words, self.facts().role_keys)
 
     def _ask_facts(self) -> None:
@@ -212,8 +219,10 @@ class SharedNaming:
         export's cap of candidates (:mod:`kgdiff.export.distractors.tier_caps`)."""
         found = self._tiers.get(snapshot)
         if found is None:
-            members = self._members(snapshot)
-            words = self.words_of(members, snapshot)
+            answers = self.pairs().get_column("value")
+            members = self._members(snapshot, self.words_for(answers, snapshot))
+            asked = pl.concat([answers, pl.Series(members, dtype=pl.String())])
+            words = self.words_for(asked, snapshot)  # the answers' and the members' alone
             facts = self.facts()
             found = NoiseTiers.of(
                 self.pairs(), words, self._catalogue, members, facts.truths, facts.typical,
@@ -227,16 +236,20 @@ class SharedNaming:
         with self.ahead.exclusive(), self._kg.connection() as connection:
             return read_lifespans(connection, ids)
 
-    def _members(self, snapshot: str | None) -> list[str]:
+    def _members(self, snapshot: str | None, words: pl.DataFrame) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`
-        answers share (:func:`small_classes`), up to as many each."""
-        classes = small_classes(self.pairs(), self.words(snapshot), self._catalogue, DRAWS)
+        answers share (:func:`small_classes`, the answers' ``words`` given), up to as many
+        each."""
+        classes = small_classes(self.pairs(), words, self._catalogue, DRAWS)
         if not classes:
             return []
         with self.ahead.exclusive(), self._kg.connection() as connection:
             return class_members(connection, classes, DRAWS, snapshot)
 
-    def choices(self, snapshot: str | None, seed: int, options: int) -> ChoiceSetting:
-        """The setting of column-wise choices: :meth:`words` and :meth:`tiers`."""
-        words, tiers = self.words(snapshot), self.tiers(snapshot)
-        return ChoiceSetting(seed, options, self._catalogue, words, tiers)
+    def choices(
+        self, snapshot: str | None, seed: int, options: int, words: pl.DataFrame | None = None
+    ) -> ChoiceSetting:
+        """The setting of column-wise choices: the ``words`` the records look up (None:
+        :meth:`words`, every value named) and :meth:`tiers`."""
+        words = self.words(snapshot) if words is None else words
+        return ChoiceSetting(seed, options, self._catalogue, words, self.tiers(snapshot))

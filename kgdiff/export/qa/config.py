@@ -10,7 +10,7 @@ import polars as pl
 
 from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, Dates
 from kgdiff.export.core.drop_counts import split_tallies
-from kgdiff.export.dataset.frame_chunks import frame_chunks
+from kgdiff.export.dataset.frame_chunks import BuildFrame, ByParts, frame_chunks
 from kgdiff.export.dataset.schema import QA_SCHEMA
 from kgdiff.export.inputs.contexts import group_contexts, subject_popularity
 from kgdiff.export.inputs.groups import Groups
@@ -27,6 +27,8 @@ ROW_COLUMNS = (
     "subject", "pid", "level", "change_kind", "change_nature", "latest", "outdated", "all_answers",
 )  # fmt: skip
 """The columns of a group that its record is built from."""
+VALUE_COLUMNS = ("latest", "outdated", "all_answers")
+"""The lists of values whose words a record looks up."""
 QA_DESCRIPTION = (
     "Single-hop questions, one per (subject, property) group of the classification, split by"
     " level: `stable` (the same objects at init, cutoff and current, up to a change that is"
@@ -37,37 +39,54 @@ QA_DESCRIPTION = (
 )
 
 
+def _read_names(groups: Groups, chosen: pl.LazyFrame, snapshot: str | None) -> None:
+    """Name every answer and every subject asked about in one pass over the store's names
+    (kept on disk: :mod:`kgdiff.export.inputs.named_spill`), and make the distractor tiers."""
+    # each subject once: its groups' rows would repeat it (14.5 M rows, 1.8 M subjects at
+    # 3 × 25 M statements)
+    subjects = chosen.select(pl.col("subject").unique()).collect().get_column("subject")
+    groups.naming.read(snapshot, groups.naming.pairs().get_column("value"), subjects)
+    groups.naming.tiers(snapshot)
+
+
+def _part_values(rows: pl.DataFrame, answers: pl.Series) -> pl.Series:
+    """The values a part's records look up, among the groups' ``answers`` (the values named
+    for them: a value outside them has no words, as in a whole-store setting)."""
+    values = pl.concat([rows.get_column(name).explode() for name in VALUE_COLUMNS]).drop_nulls()
+    values = values.unique()
+    return values.filter(values.is_in(answers.implode()))
+
+
 def _setting(
     kg: KnowledgeGraph,
     groups: Groups,
-    chosen: pl.LazyFrame,
+    rows: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
 ) -> FrameSetting:
-    frame = groups.frame
-    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
-    # each subject once: its groups' rows would repeat it (14.5 M rows, 1.8 M subjects at
-    # 3 × 25 M statements), and every use below takes the distinct ones
-    subjects = chosen.select(pl.col("subject").unique()).collect().get_column("subject")
-    # the answers' words and the subjects' names in one pass over the store's names
-    groups.naming.read(snapshot, groups.naming.pairs().get_column("value"), subjects)
+    """The setting of a part's records (``rows``: its groups), read for them alone."""
+    snapshot = current_snapshot(groups)
+    subjects = rows.get_column("subject").unique().sort()
+    answers = groups.naming.pairs().get_column("value")
     with kg.connection() as connection:
         ended = ended_subjects(connection, subjects.to_list(), snapshot, dates.current)
-        contexts = group_contexts(connection, kg.layout, chosen, catalogue)
-        dated = chosen.filter(pl.col("pid").is_in(dated_pids(catalogue)))
-        dated_rows = dated.select("subject", "pid", "latest").collect()
-        existence = read_existence(connection, existence_ids(dated_rows, "latest", catalogue))
-        counts = chosen.filter(pl.col("pid").is_in(counted_pids(catalogue)))
-        years = series_years(
-            connection, counts.select("subject", "pid", "latest").collect(), snapshot
+        # every group has the same Wikipedia snapshot (kgdiff.export.inputs.groups)
+        wikipedia = groups.frame.select("wikipedia_current").head(1)
+        contexts = group_contexts(
+            connection, kg.layout, rows.join(wikipedia, how="cross"), catalogue
         )
-        wiki = f"{request.lang}wiki"
+        dated = rows.filter(pl.col("pid").is_in(dated_pids(catalogue)))
+        existence = read_existence(connection, existence_ids(dated, "latest", catalogue))
+        counts = rows.filter(pl.col("pid").is_in(counted_pids(catalogue)))
+        years = series_years(connection, counts.select("subject", "pid", "latest"), snapshot)
+        wiki_name = f"{request.lang}wiki"
         popularity = subject_popularity(
-            connection, kg.layout, subjects.to_list(), wiki, dates.current
+            connection, kg.layout, subjects.to_list(), wiki_name, dates.current
         )
+    words = groups.naming.words_named(_part_values(rows, answers), snapshot)
     return FrameSetting(
-        choices=groups.naming.choices(snapshot, request.seed, request.options),
+        choices=groups.naming.choices(snapshot, request.seed, request.options, words),
         dates=dates.iso(),
         subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended),
         salience=Salience.of(request),
@@ -75,6 +94,12 @@ def _setting(
         existence=existence,
         years=years,
     )
+
+
+def current_snapshot(groups: Groups) -> str | None:
+    """The snapshot the groups' current state was read from (None: no group)."""
+    frame = groups.frame
+    return frame.get_column("current_snapshot")[0] if frame.height else None
 
 
 def qa_config(
@@ -92,7 +117,12 @@ def qa_config(
     chosen = frame.lazy().filter(pl.col("level").is_in(QA_SPLITS))
     asked = chosen.select(pl.len()).collect().item()
     on_step(f"qa: naming the answers of {asked:,} groups")
-    setting = _setting(kg, groups, chosen, request, dates, catalogue)
+    _read_names(groups, chosen, current_snapshot(groups))
+
+    def builder_of(rows: pl.DataFrame) -> BuildFrame:
+        setting = _setting(kg, groups, rows, request, dates, catalogue)
+        return lambda batch, tally: qa_frame(batch, setting, tally)
+
     left_out: Counter[str] = Counter()
     dropped = split_tallies(QA_SPLITS, left_out)
     for level, (_, uncatalogued) in groups.counts.items():
@@ -102,7 +132,7 @@ def qa_config(
         name: frame_chunks(
             frame.lazy().filter(pl.col("level") == name).select(ROW_COLUMNS),
             pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
-            lambda rows, tally: qa_frame(rows, setting, tally),
+            ByParts(builder_of),
             request,
             QA_SCHEMA,
             dropped[name],

@@ -118,6 +118,8 @@ ENTITY_COLUMNS = tuple(
     name for name in SUBJECT_SCHEMA if name not in ("subject_ended", "popularity")
 )
 """The columns of :data:`SUBJECT_SCHEMA` the names give (:func:`entity_facts`)."""
+ENTITY_SCHEMA = pl.Schema({name: SUBJECT_SCHEMA[name] for name in ENTITY_COLUMNS})
+"""The frame :func:`entity_facts` makes."""
 
 
 def entity_facts(names: Names, ids: Iterable[str]) -> pl.DataFrame:
@@ -149,7 +151,7 @@ def entity_facts(names: Names, ids: Iterable[str]) -> pl.DataFrame:
             for subject, label in zip(distinct, kept, strict=True)
         ],
     }
-    return frame_of(columns, pl.Schema({name: SUBJECT_SCHEMA[name] for name in ENTITY_COLUMNS}))
+    return frame_of(columns, ENTITY_SCHEMA)
 
 
 def with_standing(
