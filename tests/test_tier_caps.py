@@ -19,6 +19,7 @@ import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.distractors import tier_build
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
 from kgdiff.export.inputs.groups import Groups, classified_groups
@@ -104,6 +105,41 @@ def test_a_cut_tier_is_the_same_whatever_the_row_order_and_not_its_first_rows(
     # a sample of each tier, not its first candidates in any fixed order
     assert any(kept[key] != values[:CAP] for key, values in cut.items())
     assert any(kept[key] != sorted(values)[-CAP:] for key, values in cut.items())
+
+
+def _frames(tiers: NoiseTiers) -> list[pl.DataFrame]:
+    return [tiers.candidates, tiers.aliases, tiers.members, tiers.sizes, tiers.people]
+
+
+@pytest.mark.parametrize("cap", [CAP, None])
+def test_tiers_built_a_few_values_at_a_time_are_the_tiers_built_at_once(
+    export_demo_store: Path, monkeypatch: pytest.MonkeyPatch, cap: int | None
+) -> None:
+    groups = _groups(export_demo_store)
+    try:
+        snapshot = _snapshot(groups)
+        pairs, words = groups.naming.pairs(), groups.naming.words(snapshot)
+        facts = groups.naming.facts()
+    finally:
+        groups.ahead.close()
+    shipped, extra = shipped_catalogue(), ["Q5", "Q6256"]
+    at_once = NoiseTiers.of(pairs, words, shipped, extra, facts.truths, facts.typical, cap)
+    # batches of 7 values in a shuffled order, the gathered rows cut every few dozen
+    monkeypatch.setattr(tier_build, "PRUNE_ROWS", 40)
+    named = words.drop_nulls("main").sample(fraction=1.0, shuffle=True, seed=3)
+    batches = [
+        named.slice(start, 7).select("value", "classes") for start in range(0, named.height, 7)
+    ]
+
+    def words_of(values: pl.Series) -> pl.DataFrame:
+        return words.join(values.to_frame("value"), on="value", how="semi")
+
+    batched = NoiseTiers.built(
+        pairs, batches, words_of, shipped, extra, facts.truths, facts.typical, cap
+    )
+    assert len(batches) > 10
+    for found, expected in zip(_frames(batched), _frames(at_once), strict=True):
+        assert found.equals(expected)
 
 
 @pytest.fixture(scope="module")

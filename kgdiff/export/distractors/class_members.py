@@ -4,6 +4,8 @@ just before November?" is offered other months even when no classified group nam
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import duckdb
 import polars as pl
 
@@ -23,25 +25,28 @@ def relation_kinds(catalogue: RelationCatalogue) -> pl.DataFrame:
 
 
 def small_classes(
-    pairs: pl.DataFrame, words: pl.DataFrame, catalogue: RelationCatalogue, limit: int
+    pairs: pl.DataFrame,
+    words: Iterable[pl.DataFrame],
+    catalogue: RelationCatalogue,
+    limit: int,
 ) -> list[str]:
     """The classes of the catalogued item answers among ``pairs`` (``pid``, ``value``, with
-    the values' ``words``), and the catalogue's object classes, that fewer than ``limit``
-    distinct answers have: those whose distractor tiers the store's other items may fill."""
+    the values' ``words``: ``value``, ``classes``, in batches, each value in one), and the
+    catalogue's object classes, that fewer than ``limit`` distinct answers have: those whose
+    distractor tiers the store's other items may fill."""
     kinds = relation_kinds(catalogue).filter(pl.col("kind") == ObjectType.ITEM.value)
     items = pairs.select("pid", "value").join(kinds, on="pid").select("value").unique()
-    classes = items.join(words.select("value", "classes"), on="value").explode("classes")
-    # classes are item ids; a person's role keys (kgdiff.export.distractors.human_roles) are not
-    classes = classes.filter(pl.col("classes").str.contains(r"^Q\d+$"))
-    counts = classes.group_by("classes").agg(pl.len().alias("n"))
     declared = pl.DataFrame(
         {"classes": sorted({r.object_class for r in catalogue if r.object_class})},
         schema={"classes": pl.String()},
     )
-    counts = pl.concat(
-        [counts, declared.with_columns(n=pl.lit(0, pl.UInt32()))], how="vertical_relaxed"
-    )
-    totals = counts.group_by("classes").agg(pl.col("n").sum())
+    counts = [declared.with_columns(n=pl.lit(0, pl.UInt32()))]
+    for batch in words:
+        classes = items.join(batch.select("value", "classes"), on="value").explode("classes")
+        # classes are item ids; a person's role keys (kgdiff.export.distractors.human_roles) are not
+        classes = classes.filter(pl.col("classes").str.contains(r"^Q\d+$"))
+        counts.append(classes.group_by("classes").agg(pl.len().alias("n")))
+    totals = pl.concat(counts, how="vertical_relaxed").group_by("classes").agg(pl.col("n").sum())
     return totals.filter(pl.col("n") < limit).get_column("classes").sort().to_list()
 
 

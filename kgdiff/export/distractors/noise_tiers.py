@@ -6,6 +6,7 @@ values, the people's lifespans). :mod:`kgdiff.export.distractors.noise_frames` d
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -13,9 +14,9 @@ import polars as pl
 from kgdiff.export.distractors.class_members import relation_kinds
 from kgdiff.export.distractors.human_roles import HUMAN, TYPICAL_SCHEMA
 from kgdiff.export.distractors.lifespans import Lifespans
-from kgdiff.export.distractors.noise_plan import DECLARED_SCHEMA, candidate_tiers
+from kgdiff.export.distractors.noise_plan import DECLARED_SCHEMA
 from kgdiff.export.distractors.subject_truths import SubjectTruths
-from kgdiff.export.distractors.tier_caps import capped_tiers
+from kgdiff.export.distractors.tier_build import KINDS_SCHEMA, kept_candidates
 from kgdiff.export.relations.model import ObjectType, RelationCatalogue
 
 _PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
@@ -66,31 +67,50 @@ class NoiseTiers:
         ``cap``: the most candidates a tier keeps (:mod:`kgdiff.export.distractors.tier_caps`; None,
         all), the candidates of no tier left out; ``lifespans``, the reader of the people's
         lifespans (None: no person is ruled out by the year a record asks about)."""
+        kinds = words.drop_nulls("main").select(KINDS_SCHEMA.names())
+
+        def words_of(values: pl.Series) -> pl.DataFrame:
+            return words.join(values.to_frame("value"), on="value", how="semi")
+
+        return cls.built(
+            pairs, [kinds], words_of, catalogue, items, truths, typical, cap, lifespans
+        )
+
+    @classmethod
+    def built(
+        cls,
+        pairs: pl.DataFrame,
+        kinds: Iterable[pl.DataFrame],
+        words_of: Callable[[pl.Series], pl.DataFrame],
+        catalogue: RelationCatalogue,
+        items: list[str] | None = None,
+        truths: SubjectTruths | None = None,
+        typical: pl.DataFrame | None = None,
+        cap: int | None = None,
+        lifespans: Lifespans | None = None,
+    ) -> NoiseTiers:
+        """:meth:`of`, the values' kind keys given in batches (``kinds``:
+        :data:`~kgdiff.export.distractors.tier_build.KINDS_SCHEMA`, the values with words
+        alone, each in one batch) and the words of the candidates kept read by ``words_of``
+        (the values' ``value``, ``main``, ``main_form``, ``phrase`` and ``forms``): what an
+        export holds while it builds them is the tiers and one batch
+        (:mod:`kgdiff.export.distractors.tier_build`)."""
         found = pairs.select("pid", "value").unique().join(relation_kinds(catalogue), on="pid")
         extra = pl.DataFrame(
             {"pid": None, "value": sorted(set(items or ())), "kind": ObjectType.ITEM.value},
             schema={"pid": pl.String(), "value": pl.String(), "kind": pl.String()},
         )
         found = pl.concat([found, extra.join(found, on="value", how="anti")])
-        # the tiers are keyed and cut on the candidates' kind keys alone; the other words
-        # are joined to the candidates kept (at 3 × 25 M statements, 3 M answers)
-        found = found.join(words.drop_nulls("main").select("value", "classes"), on="value")
-        found = found.sort("pid", "value", nulls_last=True)
-        base = found.with_row_index("cand").select(
-            pl.col("cand").cast(pl.UInt32()), "pid", "value", "kind", "classes"
-        )
-        keyed = candidate_tiers(base)
-        if cap is not None:
-            keyed = capped_tiers(keyed, base, cap)
-            base = base.filter(pl.col("cand").is_in(keyed.get_column("cand").implode()))
-        people = base.filter(pl.col("classes").list.contains(HUMAN)).select("cand", "value")
+        base, keyed = kept_candidates(found, kinds, cap)
+        words = words_of(base.get_column("value").unique())
         base = base.select("cand", "value").join(
             words.select(
                 "value", pl.col("main").alias("text"), pl.col("main_form").alias("form"),
-                "phrase", "forms",
+                "phrase", "forms", "classes",
             ),
             on="value", maintain_order="left",
         )  # fmt: skip
+        people = base.filter(pl.col("classes").list.contains(HUMAN)).select("cand", "value")
         sizes = keyed.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n")).sort("tier")
         sizes = sizes.with_row_index("id").rename({"tier": "key", "id": "tier"})
         members = keyed.join(sizes.select("key", "tier"), left_on="tier", right_on="key")

@@ -1,6 +1,8 @@
 """The bound on a distractor tier (:mod:`kgdiff.export.distractors.noise_frames`): a tier keeps at
-most :data:`TIER_CAP` candidates, so that the distractors' pool, and the words an export holds for
-it, stop growing with the store (docs/benchmark-export.md#option-kind-agreement).
+most :data:`TIER_CAP` candidates (cut as they are found:
+:mod:`kgdiff.export.distractors.tier_build`), so that the distractors' pool, and the words an
+export holds for it, stop growing with the store
+(docs/benchmark-export.md#option-kind-agreement).
 
 A tier with more candidates keeps those whose value's digest (blake2b of the value id with
 no seed, purpose ``pool``: :func:`~kgdiff.export.core.column_draws.digests`) is smallest: a sample
@@ -15,10 +17,7 @@ from __future__ import annotations
 
 import os
 
-import polars as pl
-
 from kgdiff.errors import UsageError
-from kgdiff.export.core.column_draws import digests
 
 TIER_CAP = 2_000
 """Candidates a tier keeps at most. The demo's and the test samples' largest tier holds 70
@@ -43,23 +42,3 @@ def tier_cap() -> int:
             f" whole number of at least 1 (default {TIER_CAP}), or unset it"
         )
     return int(given)
-
-
-def capped_tiers(keyed: pl.DataFrame, values: pl.DataFrame, cap: int) -> pl.DataFrame:
-    """``keyed`` (``tier``, ``cand``: each candidate of each tier) with every tier of more
-    than ``cap`` candidates cut to the ``cap`` whose value (``values``: ``cand``, ``value``)
-    has the smallest digest (ties by candidate); the rows in their order."""
-    sizes = keyed.group_by("tier").agg(pl.len().alias("_n"))
-    large = sizes.filter(pl.col("_n") > cap).select("tier")
-    if not large.height:
-        return keyed
-    over = keyed.join(large, on="tier").join(values.select("cand", "value"), on="cand")
-    distinct = over.get_column("value").unique()
-    ranks = pl.DataFrame(
-        {"value": distinct, "_rank": digests(distinct.to_list(), "fixed", purpose="pool")},
-        schema={"value": pl.String(), "_rank": pl.UInt64()},
-    )
-    over = over.join(ranks, on="value").sort("tier", "_rank", "cand")
-    kept = over.filter(pl.int_range(pl.len()).over("tier") < cap).select("tier", "cand")
-    small = keyed.join(large, on="tier", how="anti")
-    return pl.concat([small, kept]).sort("tier", "cand")

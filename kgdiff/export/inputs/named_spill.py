@@ -11,6 +11,7 @@ and the rows of a sorted range of subjects are read from the row groups that hol
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -69,6 +70,12 @@ class NamedSpill:
         inside = pl.col(self._key).is_between(pl.lit(asked[0]), pl.lit(asked[-1]))
         found = scan.filter(inside).join(asked.to_frame(self._key).lazy(), on=self._key, how="semi")
         return found.collect().sort(self._key)
+
+    def batches(self, snapshot: str | None, columns: list[str]) -> Iterator[pl.DataFrame]:
+        """The ``columns`` of the rows kept for ``snapshot``, a file (a batch as named) at a
+        time."""
+        for path in self._files.get(snapshot, []):
+            yield pl.read_parquet(path, columns=columns)
 
     def every(self, snapshot: str | None) -> pl.DataFrame:
         """Every row kept for ``snapshot``, in the order they were named."""

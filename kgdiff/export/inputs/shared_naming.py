@@ -17,7 +17,8 @@ names took ~600 as Python objects).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -29,6 +30,7 @@ from kgdiff.export.distractors.noise_frames import DRAWS
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
 from kgdiff.export.distractors.subject_truths import kin_groups, read_subject_values
+from kgdiff.export.distractors.tier_build import KINDS_SCHEMA
 from kgdiff.export.distractors.tier_caps import tier_cap
 from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
@@ -216,31 +218,40 @@ class SharedNaming:
     def tiers(self, snapshot: str | None) -> NoiseTiers:
         """The distractor tiers of the groups' answers (and of the store's items of classes
         too few answers share), for records built column by column, each of at most the
-        export's cap of candidates (:mod:`kgdiff.export.distractors.tier_caps`)."""
+        export's cap of candidates (:mod:`kgdiff.export.distractors.tier_caps`), built a file
+        of named values at a time (:meth:`NoiseTiers.built`)."""
         found = self._tiers.get(snapshot)
         if found is None:
             answers = self.pairs().get_column("value")
-            members = self._members(snapshot, self.words_for(answers, snapshot))
-            asked = pl.concat([answers, pl.Series(members, dtype=pl.String())])
-            words = self.words_for(asked, snapshot)  # the answers' and the members' alone
+            members = self._members(snapshot, answers)
+            self.read(snapshot, values=members)
             facts = self.facts()
-            found = NoiseTiers.of(
-                self.pairs(), words, self._catalogue, members, facts.truths, facts.typical,
-                self._cap, self._lifespans,
+            found = NoiseTiers.built(
+                self.pairs(), self._kinds(snapshot), partial(self.words_named, snapshot=snapshot),
+                self._catalogue, members, facts.truths, facts.typical, self._cap, self._lifespans,
             )  # fmt: skip
             self._tiers[snapshot] = found
         return found
+
+    def _kinds(self, snapshot: str | None) -> Iterator[pl.DataFrame]:
+        """The kind keys (with the people's roles) of the values named with words, a file at
+        a time (:data:`~kgdiff.export.distractors.tier_build.KINDS_SCHEMA`)."""
+        for batch in self._words.batches(snapshot, ["value", "main", "classes", "wanted"]):
+            named = self._with_roles(batch.drop_nulls("main"))
+            yield named.select(KINDS_SCHEMA.names())
 
     def _read_lifespans(self, ids: list[str]) -> pl.DataFrame:
         """The people's lifespans among ``ids`` (in any snapshot: read once per export)."""
         with self.ahead.exclusive(), self._kg.connection() as connection:
             return read_lifespans(connection, ids)
 
-    def _members(self, snapshot: str | None, words: pl.DataFrame) -> list[str]:
+    def _members(self, snapshot: str | None, answers: pl.Series) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`
-        answers share (:func:`small_classes`, the answers' ``words`` given), up to as many
-        each."""
-        classes = small_classes(self.pairs(), words, self._catalogue, DRAWS)
+        answers share (:func:`small_classes`), up to as many each."""
+        self.read(snapshot, values=answers)
+        batches = self._words.batches(snapshot, ["value", "classes", "wanted"])
+        with_roles = (self._with_roles(batch) for batch in batches)
+        classes = small_classes(self.pairs(), with_roles, self._catalogue, DRAWS)
         if not classes:
             return []
         with self.ahead.exclusive(), self._kg.connection() as connection:

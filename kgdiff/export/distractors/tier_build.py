@@ -1,0 +1,102 @@
+"""The candidates of the distractor tiers found a batch of named values at a time, each tier
+cut to the export's cap as the batches come (:mod:`kgdiff.export.distractors.tier_caps`), so that
+building the tiers holds the tiers' own rows and one batch, not every answer's tier keys at once
+(at 3 × 25 M statements, 3 M answers: the whole-frame build took ~2 GB at its peak).
+
+The result is the one of the whole frame: a candidate is numbered by its place among every
+candidate with words in (relation, value) order, and a tier keeps the ``cap`` whose value has the
+smallest digest (ties by that order): a per-tier least-``cap`` that batches merge into exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import polars as pl
+
+from kgdiff.export.core.column_draws import digests
+from kgdiff.export.distractors.noise_plan import candidate_tiers
+
+TEXTS = pl.List(pl.String())
+KINDS_SCHEMA = pl.Schema({"value": pl.String(), "classes": TEXTS})
+"""A batch of named values with words: each value's kind keys (its people's role keys too)."""
+KEY = ["pid", "value"]
+_TOP = pl.Schema(
+    {"tier": pl.UInt32(), "pid": pl.String(), "value": pl.String(), "_rank": pl.UInt64()}
+)
+_KEYS = pl.Schema({"key": pl.String(), "tier": pl.UInt32()})
+PRUNE_ROWS = 1_000_000
+"""Tier rows gathered before they are cut to the cap again (then twice as many as were kept):
+each cut sorts what is kept, so cutting after every batch would cost the kept rows' sort
+again and again."""
+
+
+class _Tiers:
+    """The tiers found so far: each key numbered once (the rows hold its number, not its
+    text), and each tier's rows, cut to the cap when they grow past :data:`PRUNE_ROWS`."""
+
+    def __init__(self, cap: int | None) -> None:
+        self.cap, self.keys, self.rows = cap, pl.DataFrame(schema=_KEYS), pl.DataFrame(schema=_TOP)
+        self._limit = PRUNE_ROWS
+
+    def add(self, part: pl.DataFrame) -> None:
+        """The tiers of a batch's candidates (``pid``, ``value``, ``kind``, ``classes``)."""
+        local = part.with_row_index("cand").with_columns(pl.col("cand").cast(pl.UInt32()))
+        keyed = candidate_tiers(local).rename({"tier": "key"})
+        new = keyed.select("key").unique().join(self.keys, on="key", how="anti").sort("key")
+        numbers = pl.int_range(self.keys.height, self.keys.height + new.height, dtype=pl.UInt32())
+        self.keys = pl.concat([self.keys, new.with_columns(numbers.alias("tier"))])
+        keyed = keyed.join(self.keys, on="key").join(local.select("cand", *KEY), on="cand")
+        distinct = part.get_column("value").unique()
+        ranks = pl.DataFrame(
+            {"value": distinct, "_rank": digests(distinct.to_list(), "fixed", purpose="pool")},
+            schema={"value": pl.String(), "_rank": pl.UInt64()},
+        )
+        self.rows = pl.concat([self.rows, keyed.join(ranks, on="value").select(_TOP.names())])
+        if self.cap is not None and self.rows.height > self._limit:
+            self.rows = self._cut(self.cap)
+            self._limit = max(PRUNE_ROWS, 2 * self.rows.height)
+
+    def _cut(self, cap: int) -> pl.DataFrame:
+        """Each tier's ``cap`` rows of least digest, ties by (relation, value); only the rows
+        of the tiers larger than ``cap`` are sorted (most tiers are smaller, and whole)."""
+        sizes = self.rows.group_by("tier").agg(pl.len().alias("_n"))
+        large = sizes.filter(pl.col("_n") > cap).select("tier")
+        if not large.height:
+            return self.rows
+        over = self.rows.join(large, on="tier", how="semi")
+        over = over.sort("tier", "_rank", "pid", "value", nulls_last=True)
+        kept = over.filter(pl.int_range(pl.len()).over("tier") < cap)
+        return pl.concat([self.rows.join(large, on="tier", how="anti"), kept])
+
+    def kept(self) -> pl.DataFrame:
+        """``tier`` (the key's text), ``pid``, ``value``: every tier's rows, cut to the cap."""
+        rows = self.rows if self.cap is None else self._cut(self.cap)
+        named = rows.join(self.keys, on="tier").select(pl.col("key").alias("tier"), *KEY)
+        return named
+
+
+def kept_candidates(
+    found: pl.DataFrame, kinds: Iterable[pl.DataFrame], cap: int | None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The candidates (``cand``, ``pid``, ``value``, ``kind``) and their tiers (``tier``,
+    ``cand``, sorted) of ``found`` (``pid``, ``value``, ``kind``, distinct; ``pid`` null for
+    items of small classes) whose value is in a batch of ``kinds`` (:data:`KINDS_SCHEMA`,
+    each value in one batch), every tier of more than ``cap`` candidates cut to ``cap`` and
+    only the candidates of some tier kept (None: every tier whole, every candidate kept)."""
+    tiers = _Tiers(cap)
+    named: list[pl.DataFrame] = []  # (pid, value) of every candidate with words: its number
+    for batch in kinds:
+        part = found.join(batch, on="value")
+        if part.height:
+            named.append(part.select(KEY))
+            tiers.add(part)
+    rows = pl.concat([pl.DataFrame(schema={"pid": pl.String(), "value": pl.String()}), *named])
+    numbered = found.join(rows, on=KEY, nulls_equal=True)
+    numbered = numbered.sort("pid", "value", nulls_last=True).with_row_index("cand")
+    numbered = numbered.with_columns(pl.col("cand").cast(pl.UInt32()))
+    keyed = tiers.kept().join(numbered.select("cand", *KEY), on=KEY, nulls_equal=True)
+    keyed = keyed.select("tier", "cand").sort("tier", "cand")
+    if cap is not None:
+        numbered = numbered.filter(pl.col("cand").is_in(keyed.get_column("cand").implode()))
+    return numbered.select("cand", "pid", "value", "kind"), keyed
