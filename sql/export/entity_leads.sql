@@ -4,15 +4,16 @@
 --          it, in the Wikipedia snapshot $wiki_snapshot of that wiki (the latest one: how an
 --          article writes its own name does not depend on the date). Entities without such
 --          an article are absent. Sorted by id.
--- params: $ids (VARCHAR[]); $site (VARCHAR, e.g. 'enwiki'); $wiki_snapshot (VARCHAR).
---         Reads the views `sitelinks`, `snapshots` and `pages`.
+-- params: $site (VARCHAR, e.g. 'enwiki'); $wiki_snapshot (VARCHAR). Reads the ids from the
+--         relation `kgdiff_name_ids(qid)` the caller registers
+--         (kgdiff/export/words/name_ids.py), the views `sitelinks`, `snapshots` and `pages`.
 WITH
 titles AS (
     SELECT l.qid, arg_max(l.title, s.date) AS title
     FROM sitelinks AS l
     JOIN snapshots AS s ON s.name = l.snapshot
     WHERE l.site = $site
-      AND l.qid IN (SELECT unnest(CAST($ids AS VARCHAR[])))
+      AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
     GROUP BY l.qid
 )
 SELECT t.qid, left(p.lead, 600) AS lead

@@ -1,6 +1,6 @@
 -- name: entity_names
--- purpose: For the benchmark export: each entity id of $ids that has a label in $lang, with
---          that label (as the catalog macro `entity_labels` chooses it: the snapshot
+-- purpose: For the benchmark export: each entity id of `kgdiff_name_ids` that has a label in
+--          $lang, with that label (as the catalog macro `entity_labels` chooses it: the snapshot
 --          $snapshot first, then the nearest earlier one, then the nearest later one), its
 --          aliases in $lang of the same snapshot in their order, with their words, and what
 --          kgdiff/export/words/alias_names.py reads to tell which of them name it
@@ -22,9 +22,12 @@
 --          The labels and aliases in $lang and the other names of entities with aliases in it
 --          come from the tables of {{@names}}, the attached database of $lang built
 --          beforehand (kgdiff/export/words/names_cache.py).
--- params: $ids (VARCHAR[]); $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR);
---         {{@names}} (the attached database). Reads the views `entities`, `statements` and
---         `snapshots` and the tables `in_lang` and `other_names` of {{@names}}.
+-- params: $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR); {{@names}} (the
+--         attached database). Reads the ids to name from the relation `kgdiff_name_ids(qid)`
+--         the caller registers (kgdiff/export/words/name_ids.py: an Arrow table, so that
+--         millions of ids are never a list of Python strings), the views `entities`,
+--         `statements` and `snapshots` and the tables `in_lang` and `other_names` of
+--         {{@names}}.
 WITH
 -- each id's label as the macro `entity_labels` (sql/labels/entity_labels.sql) chooses it, from
 -- the labels in $lang kept for the export: the snapshot $snapshot first, then the nearest
@@ -43,7 +46,7 @@ labelled AS (
     FROM {{@names}}.in_lang AS l
     JOIN snapshots AS s ON s.name = l.snapshot
     CROSS JOIN anchor AS a
-    WHERE l.kind = 'label' AND l.qid IN (SELECT unnest(CAST($ids AS VARCHAR[])))
+    WHERE l.kind = 'label' AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
 ),
 named AS MATERIALIZED (
     SELECT

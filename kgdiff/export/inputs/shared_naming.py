@@ -37,7 +37,7 @@ from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.salience import ENTITY_SCHEMA, entity_facts
-from kgdiff.export.words.name_stream import named_chunks
+from kgdiff.export.words.name_stream import CHUNK, named_chunks
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.word_frames import WORDS_SCHEMA, value_words
 from kgdiff.query.graph import KnowledgeGraph
@@ -61,10 +61,12 @@ def _within(wanted: pl.Series, named: list[str]) -> pl.Series:
     return found.filter(found.is_in(pl.Series(named, dtype=pl.String()).implode()))
 
 
-def _unnamed(wanted: pl.Series, named: pl.Series) -> list[str]:
+def _unnamed(wanted: pl.Series, named: pl.Series) -> Iterator[list[str]]:
     """Those of ``wanted`` not among ``named`` (values that are not entities, entities the
-    store gives no label)."""
-    return wanted.filter(~wanted.is_in(named.implode())).to_list()
+    store gives no label), :data:`~kgdiff.export.words.name_stream.CHUNK` at a time."""
+    left = wanted.filter(~wanted.is_in(named.implode()))
+    for start in range(0, left.len(), CHUNK):
+        yield left.slice(start, CHUNK).to_list()
 
 
 def _series(ids: Iterable[str] | pl.Series) -> pl.Series:
@@ -136,8 +138,10 @@ class SharedNaming:
                 named.append(pl.Series(found, dtype=pl.String()))
         self._ask_facts()  # read while the values without a name get their words
         done = pl.concat([pl.Series(dtype=pl.String()), *named])
-        self._words.add(snapshot, value_words(book, _unnamed(values, done)))
-        self._entities.add(snapshot, entity_facts(Names({}), _unnamed(subjects, done)))
+        for chunk in _unnamed(values, done):
+            self._words.add(snapshot, value_words(book, chunk))
+        for chunk in _unnamed(subjects, done):
+            self._entities.add(snapshot, entity_facts(Names({}), chunk))
 
     def subjects(self, ids: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
         """What the rules read of each distinct subject of ``ids`` (its name's

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 
+from kgdiff.export.words.name_ids import entity_ids, name_ids
 from kgdiff.export.words.names import Names, name_of_row
 from kgdiff.export.words.names_cache import ensure_names_cache
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql, render
-from kgdiff.valuetext import is_entity
 
 CHUNK = 50_000
 """Entities named at a time (their Python objects live only while the chunk is used)."""
@@ -42,11 +43,12 @@ def _batches(result: duckdb.DuckDBPyConnection) -> Iterator[pa.RecordBatch]:
 class _Leads:
     """The leads of the articles of sorted ids, read in order as the names come."""
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection, ids: list[str], site: str) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, site: str) -> None:
+        """The leads of the ids registered on ``connection`` (:func:`name_ids`)."""
         latest = connection.execute(load_sql("export/wikipedia_latest"), {"wiki": site}).fetchall()
         self._batches: Iterator[pa.RecordBatch] = iter(())
         if latest and latest[0][0] is not None:
-            params = {"ids": ids, "site": site, "wiki_snapshot": latest[0][0]}
+            params = {"site": site, "wiki_snapshot": latest[0][0]}
             result = connection.execute(load_sql("export/entity_leads"), params)
             self._batches = _batches(result)
         self._waiting: list[tuple[object, ...]] = []
@@ -68,20 +70,25 @@ class _Leads:
 
 
 def named_chunks(
-    kg: KnowledgeGraph, ids: Iterable[str], snapshot: str | None, lang: str
+    kg: KnowledgeGraph, ids: Iterable[str] | pl.Series, snapshot: str | None, lang: str
 ) -> Iterator[Names]:
     """The names of the entity ids among ``ids`` as of ``snapshot`` in ``lang`` (as
     :meth:`Names.read <kgdiff.export.words.names.Names.read>` reads them), :data:`CHUNK` entities
     at a time, in id order; ids without a label are in none."""
-    wanted = sorted({value for value in ids if is_entity(value)})
-    if not wanted:
+    wanted = entity_ids(ids)
+    if wanted.is_empty():
         return
-    params = {"ids": wanted, "snapshot": snapshot, "lang": lang}
-    with kg.connection() as connection, kg.connection() as beside:
+    params = {"snapshot": snapshot, "lang": lang}
+    with (
+        kg.connection() as connection,
+        kg.connection() as beside,
+        name_ids(connection, wanted),
+        name_ids(beside, wanted),
+    ):
         names = ensure_names_cache(connection, lang)
         result = connection.execute(render("export/entity_names", names=names), params)
-        leads = _Leads(beside, wanted, f"{lang}wiki")
-        del wanted, params
+        leads = _Leads(beside, f"{lang}wiki")
+        del wanted
         for batch in _batches(result):
             rows = _rows(batch)
             if not rows:

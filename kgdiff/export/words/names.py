@@ -17,6 +17,7 @@ import duckdb
 from kgdiff.export.relations.phrasing import deep_time_first, takes_article, with_article
 from kgdiff.export.words.alias_names import OtherNames, naming_aliases
 from kgdiff.export.words.answer_hygiene import has_words
+from kgdiff.export.words.name_ids import entity_ids, name_ids
 from kgdiff.export.words.names_cache import ensure_names_cache
 from kgdiff.export.words.option_kinds import value_kinds, wanted_kinds
 from kgdiff.sqlfiles import load_sql, render
@@ -62,11 +63,12 @@ class Names:
         """The names of the entity ids among ``ids`` as of ``snapshot`` (the one read for
         the export's current date), in ``lang``; whether each label takes "the" is read from
         the lead of its article on ``<lang>wiki`` when the store has one."""
-        wanted = sorted({value for value in ids if is_entity(value)})
-        params = {"ids": wanted, "snapshot": snapshot, "lang": lang}
+        params = {"snapshot": snapshot, "lang": lang}
         names = ensure_names_cache(connection, lang)
-        rows = connection.execute(render("export/entity_names", names=names), params).fetchall()
-        leads = _leads(connection, [row[0] for row in rows], f"{lang}wiki")
+        with name_ids(connection, entity_ids(ids)):
+            query = render("export/entity_names", names=names)
+            rows = connection.execute(query, params).fetchall()
+            leads = _leads(connection, [row[0] for row in rows], f"{lang}wiki")
         return cls({row[0]: name_of_row(row, leads.get(row[0])) for row in rows})
 
     def merge(self, other: Names) -> None:
@@ -180,7 +182,8 @@ def _leads(connection: duckdb.DuckDBPyConnection, ids: list[str], site: str) -> 
     found = connection.execute(load_sql("export/wikipedia_latest"), {"wiki": site}).fetchall()
     if not found or found[0][0] is None:
         return {}
-    params = {"ids": ids, "site": site, "wiki_snapshot": found[0][0]}
+    params = {"site": site, "wiki_snapshot": found[0][0]}
+    # the ids named, within the query's own registration of them (Names.read)
     rows = connection.execute(load_sql("export/entity_leads"), params).fetchall()
     return {str(qid): str(lead) for qid, lead in rows}
 
