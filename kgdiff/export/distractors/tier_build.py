@@ -47,12 +47,9 @@ class _Tiers:
         numbers = pl.int_range(self.keys.height, self.keys.height + new.height, dtype=pl.UInt32())
         self.keys = pl.concat([self.keys, new.with_columns(numbers.alias("tier"))])
         keyed = keyed.join(self.keys, on="key").join(local.select("cand", *KEY), on="cand")
-        distinct = part.get_column("value").unique()
-        ranks = pl.DataFrame(
-            {"value": distinct, "_rank": digests(distinct.to_list(), "fixed", purpose="pool")},
-            schema={"value": pl.String(), "_rank": pl.UInt64()},
-        )
-        self.rows = pl.concat([self.rows, keyed.join(ranks, on="value").select(_TOP.names())])
+        # a row's digest is worked out when its tier is cut (most tiers never are)
+        unranked = keyed.with_columns(pl.lit(None, pl.UInt64()).alias("_rank"))
+        self.rows = pl.concat([self.rows, unranked.select(_TOP.names())])
         if self.cap is not None and self.rows.height > self._limit:
             self.rows = self._cut(self.cap)
             self._limit = max(PRUNE_ROWS, 2 * self.rows.height)
@@ -64,7 +61,7 @@ class _Tiers:
         large = sizes.filter(pl.col("_n") > cap).select("tier")
         if not large.height:
             return self.rows
-        over = self.rows.join(large, on="tier", how="semi")
+        over = _ranked(self.rows.join(large, on="tier", how="semi"))
         over = over.sort("tier", "_rank", "pid", "value", nulls_last=True)
         kept = over.filter(pl.int_range(pl.len()).over("tier") < cap)
         return pl.concat([self.rows.join(large, on="tier", how="anti"), kept])
@@ -74,6 +71,19 @@ class _Tiers:
         rows = self.rows if self.cap is None else self._cut(self.cap)
         named = rows.join(self.keys, on="tier").select(pl.col("key").alias("tier"), *KEY)
         return named
+
+
+def _ranked(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows`` with the digest (``_rank``) of each value that has none yet."""
+    missing = rows.filter(pl.col("_rank").is_null()).get_column("value").unique()
+    if missing.is_empty():
+        return rows
+    ranks = pl.DataFrame(
+        {"value": missing, "_new": digests(missing.to_list(), "fixed", purpose="pool")},
+        schema={"value": pl.String(), "_new": pl.UInt64()},
+    )
+    joined = rows.join(ranks, on="value", how="left", maintain_order="left")
+    return joined.with_columns(pl.coalesce("_rank", "_new").alias("_rank")).drop("_new")
 
 
 def kept_candidates(

@@ -77,6 +77,10 @@ class NamedSpill:
         for path in self._files.get(snapshot, []):
             yield pl.read_parquet(path, columns=columns)
 
+    def files(self, snapshot: str | None) -> int:
+        """How many files ``snapshot``'s rows are in (a new one each time rows are added)."""
+        return len(self._files.get(snapshot, []))
+
     def every(self, snapshot: str | None) -> pl.DataFrame:
         """Every row kept for ``snapshot``, in the order they were named."""
         scan = self._scan(snapshot)
