@@ -21,6 +21,7 @@ from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.distractors import tier_build
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
+from kgdiff.export.distractors.store_facts import StoreFacts
 from kgdiff.export.distractors.tier_caps import TIER_CAP, TIER_CAP_ENV, tier_cap
 from kgdiff.export.inputs.groups import Groups, classified_groups
 from kgdiff.export.relations.catalogue import shipped_catalogue
@@ -47,6 +48,7 @@ def _tiers(store: Path) -> NoiseTiers:
         return groups.naming.tiers(_snapshot(groups))
     finally:
         groups.ahead.close()
+        groups.naming.close()
 
 
 def test_every_tier_holds_at_most_the_cap(
@@ -68,6 +70,17 @@ def test_every_tier_holds_at_most_the_cap(
     assert set(capped.candidates.get_column("cand")) == set(capped.members.get_column("cand"))
 
 
+def _answers(store: Path) -> tuple[pl.DataFrame, pl.DataFrame, StoreFacts]:
+    """The demo window's answer pairs, their words and what the subjects hold."""
+    groups = _groups(store)
+    try:
+        snapshot = _snapshot(groups)
+        return groups.naming.pairs(), groups.naming.words(snapshot), groups.naming.facts()
+    finally:
+        groups.ahead.close()
+        groups.naming.close()
+
+
 def _kept(tiers: NoiseTiers) -> dict[str, list[str]]:
     """Each tier's candidates (by value), by the tier's key."""
     named = tiers.members.join(tiers.candidates, on="cand").join(
@@ -81,13 +94,7 @@ def _kept(tiers: NoiseTiers) -> dict[str, list[str]]:
 def test_a_cut_tier_is_the_same_whatever_the_row_order_and_not_its_first_rows(
     export_demo_store: Path,
 ) -> None:
-    groups = _groups(export_demo_store)
-    try:
-        snapshot = _snapshot(groups)
-        pairs, words = groups.naming.pairs(), groups.naming.words(snapshot)
-        facts = groups.naming.facts()
-    finally:
-        groups.ahead.close()
+    pairs, words, facts = _answers(export_demo_store)
     shipped = shipped_catalogue()
 
     def tiers(pairs: pl.DataFrame, words: pl.DataFrame, cap: int | None) -> NoiseTiers:
@@ -115,13 +122,7 @@ def _frames(tiers: NoiseTiers) -> list[pl.DataFrame]:
 def test_tiers_built_a_few_values_at_a_time_are_the_tiers_built_at_once(
     export_demo_store: Path, monkeypatch: pytest.MonkeyPatch, cap: int | None
 ) -> None:
-    groups = _groups(export_demo_store)
-    try:
-        snapshot = _snapshot(groups)
-        pairs, words = groups.naming.pairs(), groups.naming.words(snapshot)
-        facts = groups.naming.facts()
-    finally:
-        groups.ahead.close()
+    pairs, words, facts = _answers(export_demo_store)
     shipped, extra = shipped_catalogue(), ["Q5", "Q6256"]
     at_once = NoiseTiers.of(pairs, words, shipped, extra, facts.truths, facts.typical, cap)
     # batches of 7 values in a shuffled order, the gathered rows cut every few dozen

@@ -12,7 +12,9 @@ not alive in it (:mod:`kgdiff.export.distractors.lifespans`: the dates read as r
 each id once). An export names each value and subject once per snapshot, whichever config asks
 first, in one pass over the store's names whose Python objects live a chunk at a time
 (:mod:`kgdiff.export.words.name_stream`): what it keeps are frames (~100 bytes a value, where the
-names took ~600 as Python objects).
+names took ~600 as Python objects), written to disk as each chunk is named
+(:mod:`kgdiff.export.inputs.named_spill`) and read back for the values a part of a config asks
+about (:meth:`SharedNaming.words_named`).
 """
 
 from __future__ import annotations
