@@ -6,7 +6,7 @@ and grew with the store."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import duckdb
 import polars as pl
@@ -33,4 +33,7 @@ def name_ids(connection: duckdb.DuckDBPyConnection, ids: pl.Series) -> Iterator[
     try:
         yield
     finally:
-        connection.unregister(NAME_IDS)
+        # a result left unfinished (a reader that stopped early) refuses it: the next
+        # registration replaces it
+        with suppress(duckdb.Error):
+            connection.unregister(NAME_IDS)

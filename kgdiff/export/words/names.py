@@ -64,9 +64,9 @@ class Names:
         the export's current date), in ``lang``; whether each label takes "the" is read from
         the lead of its article on ``<lang>wiki`` when the store has one."""
         params = {"snapshot": snapshot, "lang": lang}
-        names = ensure_names_cache(connection, lang)
+        # registered first: DuckDB refuses a registration while a result is unfinished
         with name_ids(connection, entity_ids(ids)):
-            query = render("export/entity_names", names=names)
+            query = render("export/entity_names", names=ensure_names_cache(connection, lang))
             rows = connection.execute(query, params).fetchall()
             leads = _leads(connection, [row[0] for row in rows], f"{lang}wiki")
         return cls({row[0]: name_of_row(row, leads.get(row[0])) for row in rows})
