@@ -113,8 +113,8 @@ def lookup_path(layout: StoreLayout, tag: str) -> Path:
 
 def store_tag(connection: duckdb.DuckDBPyConnection) -> str:
     """The fingerprint of the store's snapshots and views (sql/query/store_tag.sql)."""
-    row = connection.execute(load_sql("query/store_tag")).fetchone()
-    return str(row[0]) if row else ""
+    rows = connection.execute(load_sql("query/store_tag")).fetchall()  # finished: see name_ids
+    return str(rows[0][0]) if rows else ""
 
 
 def made_whole(target: Path, fill: Callable[[Path], None]) -> None:
