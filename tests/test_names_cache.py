@@ -13,8 +13,8 @@ import pytest
 import kgdiff
 from kgdiff.export.benchmark import export_benchmark
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
-from kgdiff.export.words.names import Names
 from kgdiff.export.words.name_ids import name_ids
+from kgdiff.export.words.names import Names
 from kgdiff.export.words.names_cache import ensure_names_cache, names_database, names_kept
 from kgdiff.query.lookup import store_tag
 from tests.benchmark_exports import CUTOFF
