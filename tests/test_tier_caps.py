@@ -75,7 +75,9 @@ def _answers(store: Path) -> tuple[pl.DataFrame, pl.DataFrame, StoreFacts]:
     groups = _groups(store)
     try:
         snapshot = _snapshot(groups)
-        return groups.naming.pairs(), groups.naming.words(snapshot), groups.naming.facts()
+        pairs = groups.naming.pairs()
+        words = groups.naming.words_for(pairs.get_column("value"), snapshot)
+        return pairs, words, groups.naming.facts()
     finally:
         groups.ahead.close()
         groups.naming.close()

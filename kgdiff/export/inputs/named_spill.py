@@ -81,11 +81,6 @@ class NamedSpill:
         """How many files ``snapshot``'s rows are in (a new one each time rows are added)."""
         return len(self._files.get(snapshot, []))
 
-    def every(self, snapshot: str | None) -> pl.DataFrame:
-        """Every row kept for ``snapshot``, in the order they were named."""
-        scan = self._scan(snapshot)
-        return pl.DataFrame(schema=self._schema) if scan is None else scan.collect()
-
     def close(self) -> None:
         """Remove the files (the spill is empty after)."""
         self._files.clear()

@@ -101,7 +101,6 @@ class SharedNaming:
         # when None): kgdiff.export.inputs.named_spill
         self._words = NamedSpill("value", WORDS_SCHEMA, spill)
         self._entities = NamedSpill("subject", ENTITY_SCHEMA, spill)
-        self._every: dict[str | None, tuple[int, pl.DataFrame]] = {}
         self._tiers: dict[str | None, NoiseTiers] = {}
         self._facts: StoreFacts | None = None
         self._facts_asked = False
@@ -110,7 +109,6 @@ class SharedNaming:
 
     def close(self) -> None:
         """Remove what was named from disk (after the export)."""
-        self._every.clear()
         self._words.close()
         self._entities.close()
 
@@ -168,25 +166,6 @@ class SharedNaming:
         if new.height:
             self._pairs = pl.concat([known, new.drop_nulls()])
             self._tiers.clear()
-
-    def words(self, snapshot: str | None) -> pl.DataFrame:
-        """The words of every answer of the groups (:func:`value_words`, with the people's
-        roles), and of the values named before, as of ``snapshot``."""
-        return self.words_of(self.pairs().get_column("value"), snapshot)
-
-    def words_of(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
-        """The words of ``values`` as of ``snapshot`` (read if not before), with those of
-        every value named before (a config whose records are not built a part at a time).
-        The frame is kept until a value is named anew: such configs ask for it several times
-        (their own values, then the answers' for their choices), and each reading of the
-        files took seconds at 3 × 25 M statements."""
-        self.read(snapshot, values=values)
-        files = self._words.files(snapshot)
-        kept = self._every.get(snapshot)
-        if kept is None or kept[0] != files:
-            kept = (files, self._with_roles(self._words.every(snapshot)))
-            self._every[snapshot] = kept
-        return kept[1]
 
     def words_for(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
         """The words of the distinct ``values`` alone as of ``snapshot`` (read if not before),
@@ -274,9 +253,8 @@ class SharedNaming:
             return class_members(connection, classes, DRAWS, snapshot)
 
     def choices(
-        self, snapshot: str | None, seed: int, options: int, words: pl.DataFrame | None = None
+        self, snapshot: str | None, seed: int, options: int, words: pl.DataFrame
     ) -> ChoiceSetting:
-        """The setting of column-wise choices: the ``words`` the records look up (None:
-        :meth:`words`, every value named) and :meth:`tiers`."""
-        words = self.words(snapshot) if words is None else words
+        """The setting of column-wise choices: the ``words`` the records look up
+        (:meth:`words_named`) and :meth:`tiers`."""
         return ChoiceSetting(seed, options, self._catalogue, words, self.tiers(snapshot))

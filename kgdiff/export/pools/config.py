@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -77,10 +76,9 @@ def _setting(
     frame = groups.frame
     snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
     pooled = years.select("pid", pl.col("objects").alias("value")).explode("value").drop_nulls()
-    choices = groups.naming.choices(snapshot, request.seed, request.options)
-    words = groups.naming.words_of(pooled.get_column("value").to_list(), snapshot)
+    words = groups.naming.words_for(pooled.get_column("value"), snapshot)
     return PoolsSetting(
-        choices=replace(choices, words=words),
+        choices=groups.naming.choices(snapshot, request.seed, request.options, words),
         dates=dates.iso(),
         subjects=subjects.select("subject", *NAMING),
         existence=existence,

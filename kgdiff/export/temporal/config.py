@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -95,13 +94,13 @@ def _setting(
         )
         statements = facts.select("subject", "pid", pl.concat_list("value").alias("objects"))
         existence = read_existence(connection, existence_ids(statements, "objects", catalogue))
-    choices = groups.naming.choices(snapshot, request.seed, request.options)
-    words = groups.naming.words_of(values, snapshot)
+    words = groups.naming.words_named(values, snapshot)
+    choices = groups.naming.choices(snapshot, request.seed, request.options, words)
     return TemporalSetting(
         dates=dates.iso(), seed=request.seed, options=request.options,
         subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity),
         salience=Salience.of(request), catalogue=catalogue, snapshot=snapshot,
-        choices=replace(choices, words=words), existence=existence,
+        choices=choices, existence=existence,
     )  # fmt: skip
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -181,8 +181,8 @@ def _setting(
     subjects = updates.get_column("subject").unique().to_list()
     snapshot = updates.get_column("snapshot")[0] if updates.height else None
     groups.naming.read(snapshot, values, subjects)
-    words = groups.naming.words_of(values, snapshot)
-    choices = groups.naming.choices(snapshot, request.seed, request.options)
+    words = groups.naming.words_named(values, snapshot)
+    choices = groups.naming.choices(snapshot, request.seed, request.options, words)
     wiki = f"{request.lang}wiki"
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
@@ -190,7 +190,7 @@ def _setting(
         ended = ended_subjects(connection, subjects, snapshot, dates.current)
         existence = read_existence(connection, [*values, *subjects])
     facts = with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended)
-    return UpdatesSetting(replace(choices, words=words), pool, facts, existence)
+    return UpdatesSetting(choices, pool, facts, existence)
 
 
 def read_updates(
