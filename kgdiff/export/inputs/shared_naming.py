@@ -102,6 +102,7 @@ class SharedNaming:
         self._words = NamedSpill("value", WORDS_SCHEMA, spill)
         self._entities = NamedSpill("subject", ENTITY_SCHEMA, spill)
         self._tiers: dict[str | None, NoiseTiers] = {}
+        self._answers_named: set[str | None] = set()  # the snapshots :meth:`pairs` are named in
         self._facts: StoreFacts | None = None
         self._facts_asked = False
         self._cap = tier_cap()
@@ -117,13 +118,21 @@ class SharedNaming:
         snapshot: str | None,
         values: Iterable[str] | pl.Series = (),
         subjects: Iterable[str] | pl.Series = (),
+        answers: bool = False,
     ) -> None:
         """Name, as of ``snapshot``, the ``values`` (their words: :meth:`words_for`) and the
         ``subjects`` (:meth:`subjects`) not named before, in one pass over the store's names
         (the units of quantities read with them), each chunk's words and subjects kept on
-        disk as it is named."""
-        values = self._words.missing(snapshot, _series(values))
+        disk as it is named; with ``answers`` the values of :meth:`pairs` too (looked for
+        among those named once per snapshot and pairs: 3 M values at 3 × 25 M statements,
+        which every range of ``pools`` asks for)."""
+        values = _series(values)
+        if answers and snapshot not in self._answers_named:
+            values = pl.concat([values.cast(pl.String()), self.pairs().get_column("value")])
+        values = self._words.missing(snapshot, values)
         subjects = self._entities.missing(snapshot, _series(subjects))
+        if answers:
+            self._answers_named.add(snapshot)
         if values.is_empty() and subjects.is_empty():
             return
         units = quantity_units(values).unique().sort()
@@ -149,6 +158,11 @@ class SharedNaming:
         """What the rules read of each distinct subject of ``ids`` (its name's
         :data:`~kgdiff.export.rules.salience.ENTITY_COLUMNS`), named as of ``snapshot``, sorted."""
         self.read(snapshot, subjects=ids)
+        return self.subjects_named(ids, snapshot)
+
+    def subjects_named(self, ids: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """:meth:`subjects` of those of ``ids`` named before (none is read): what a part of a
+        config's records looks up, once the config has named every subject it asks about."""
         return self._entities.of(snapshot, _series(ids))
 
     def pairs(self) -> pl.DataFrame:
@@ -166,6 +180,7 @@ class SharedNaming:
         if new.height:
             self._pairs = pl.concat([known, new.drop_nulls()])
             self._tiers.clear()
+            self._answers_named.clear()
 
     def words_for(self, values: Iterable[str] | pl.Series, snapshot: str | None) -> pl.DataFrame:
         """The words of the distinct ``values`` alone as of ``snapshot`` (read if not before),
@@ -217,8 +232,7 @@ class SharedNaming:
         of named values at a time (:meth:`NoiseTiers.built`)."""
         found = self._tiers.get(snapshot)
         if found is None:
-            answers = self.pairs().get_column("value")
-            members = self._members(snapshot, answers)
+            members = self._members(snapshot)
             self.read(snapshot, values=members)
             facts = self.facts()
             found = NoiseTiers.built(
@@ -240,13 +254,13 @@ class SharedNaming:
         with self.ahead.exclusive(), self._kg.connection() as connection:
             return read_lifespans(connection, ids)
 
-    def _members(self, snapshot: str | None, answers: pl.Series) -> list[str]:
+    def _members(self, snapshot: str | None) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`
         answers share (:func:`small_classes`), up to as many each."""
-        self.read(snapshot, values=answers)
-        batches = self._words.batches(snapshot, ["value", "classes", "wanted"])
-        with_roles = (self._with_roles(batch) for batch in batches)
-        classes = small_classes(self.pairs(), with_roles, self._catalogue, DRAWS)
+        self.read(snapshot, answers=True)
+        # classes alone: the people's role keys are no class
+        batches = self._words.batches(snapshot, ["value", "classes"])
+        classes = small_classes(self.pairs(), batches, self._catalogue, DRAWS)
         if not classes:
             return []
         with self.ahead.exclusive(), self._kg.connection() as connection:

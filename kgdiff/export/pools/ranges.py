@@ -121,9 +121,8 @@ def _subjects(
     subjects = years.get_column("subject").unique()
     values = pl.Series(dtype=pl.String())
     if objects:
-        pooled = years.get_column("objects").explode().drop_nulls()
-        values = pl.concat([groups.naming.pairs().get_column("value"), pooled])
-    groups.naming.read(snapshot, values, subjects)
+        values = years.get_column("objects").explode().drop_nulls()
+    groups.naming.read(snapshot, values, subjects, answers=objects)
     entities = groups.naming.subjects(subjects, snapshot)
     with kg.connection() as connection:
         wiki = f"{request.lang}wiki"

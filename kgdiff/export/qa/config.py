@@ -45,7 +45,7 @@ def _read_names(groups: Groups, chosen: pl.LazyFrame, snapshot: str | None) -> N
     # each subject once: its groups' rows would repeat it (14.5 M rows, 1.8 M subjects at
     # 3 × 25 M statements)
     subjects = chosen.select(pl.col("subject").unique()).collect().get_column("subject")
-    groups.naming.read(snapshot, groups.naming.pairs().get_column("value"), subjects)
+    groups.naming.read(snapshot, subjects=subjects, answers=True)
     groups.naming.tiers(snapshot)
 
 
@@ -88,7 +88,7 @@ def _setting(
     return FrameSetting(
         choices=groups.naming.choices(snapshot, request.seed, request.options, words),
         dates=dates.iso(),
-        subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended),
+        subjects=with_standing(groups.naming.subjects_named(subjects, snapshot), popularity, ended),
         salience=Salience.of(request),
         contexts=context_frame(contexts),
         existence=existence,

@@ -85,9 +85,7 @@ def _setting(
     subjects = facts.get_column("subject").unique()
     snapshot = None if facts.is_empty() else str(facts.get_column("snapshot")[0])
     # the statements' objects and subjects, and the distractors' pool, in one pass
-    groups.naming.read(
-        snapshot, pl.concat([groups.naming.pairs().get_column("value"), values]), subjects
-    )
+    groups.naming.read(snapshot, values, subjects, answers=True)
     with kg.connection() as connection:
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current

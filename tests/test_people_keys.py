@@ -1,0 +1,62 @@
+"""A person's role keys are found by binary search in the keys sorted by value
+(kgdiff/export/distractors/human_roles.py): the same as a join of every key, whatever values a
+batch holds (people, others, people without roles, repeats)."""
+
+from __future__ import annotations
+
+import polars as pl
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kgdiff.export.distractors.human_roles import HUMAN, people_keys, role_keys, with_roles
+
+IDS = st.sampled_from([f"Q{n}" for n in (1, 2, 10, 11, 100, 5, 55, 9)])
+ROLES = st.lists(
+    st.tuples(
+        IDS, st.sampled_from(["P21", "P106", "P39"]), st.sampled_from(["Q6581072", "Q82955"])
+    ),
+    max_size=12,
+)
+WORDS = st.lists(st.tuples(IDS, st.booleans()), max_size=10)
+
+
+def _roles(rows: list[tuple[str, str, str]]) -> pl.DataFrame:
+    schema = {"value": pl.String(), "pid": pl.String(), "role": pl.String()}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _words(rows: list[tuple[str, bool]]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "value": [value for value, _ in rows],
+            "classes": [[HUMAN] if human else ["Q515"] for _, human in rows],
+            "wanted": [["Q5"] if human else [] for _, human in rows],
+        },
+        schema={
+            "value": pl.String(),
+            "classes": pl.List(pl.String()),
+            "wanted": pl.List(pl.String()),
+        },
+    )
+
+
+def _joined(words: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+    """The role keys as a join of every key gives them (what with_roles did before)."""
+    found = words.join(keys, on="value", how="left", maintain_order="left")
+    human = pl.col("classes").list.contains(HUMAN) & pl.col("keys").is_not_null()
+    return found.with_columns(
+        pl.when(human).then(pl.concat_list(name, "keys")).otherwise(pl.col(name)).alias(name)
+        for name in ("classes", "wanted")
+    ).drop("keys")
+
+
+@given(ROLES, WORDS)
+def test_role_keys_found_by_search_are_those_of_a_join(
+    roles: list[tuple[str, str, str]], words: list[tuple[str, bool]]
+) -> None:
+    keys = role_keys(_roles(roles))
+    batch = _words(words)
+    assert with_roles(batch, keys).equals(_joined(batch, keys) if keys.height else batch)
+    asked = batch.get_column("value")
+    found = people_keys(asked, keys).sort("value")
+    assert found.equals(keys.join(asked.unique().to_frame(), on="value").sort("value"))
