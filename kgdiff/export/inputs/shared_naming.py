@@ -131,10 +131,14 @@ class SharedNaming:
             values = pl.concat([values.cast(pl.String()), self.pairs().get_column("value")])
         values = self._words.missing(snapshot, values)
         subjects = self._entities.missing(snapshot, _series(subjects))
+        if not (values.is_empty() and subjects.is_empty()):
+            self._name(snapshot, values, subjects)
         if answers:
             self._answers_named.add(snapshot)
-        if values.is_empty() and subjects.is_empty():
-            return
+
+    def _name(self, snapshot: str | None, values: pl.Series, subjects: pl.Series) -> None:
+        """Name the ``values`` and ``subjects`` (distinct, sorted, none named before) as of
+        ``snapshot``, in one pass (:meth:`read`)."""
         units = quantity_units(values).unique().sort()
         ids = pl.concat([values, units, subjects]).unique()
         named, book = [], Names({}, self._lang)
