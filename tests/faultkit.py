@@ -165,6 +165,13 @@ class RunResult:
         return clip(self.stderr)
 
 
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
 def _group_alive(pgid: int) -> bool:
     """True while a process of group ``pgid`` is still running (zombies do not count)."""
     for proc in psutil.process_iter(["status"]):

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from kgdiff.export.core.leftovers import spill_prefix, staging_folder
 from kgdiff.export.dataset import frame_chunks
 from tests.benchmark_exports import SAMPLES_WINDOW, export, file_bytes, records
+from tests.faultkit import dead_pid
 
 SMALL_BATCH = 48
 """Rows a batch holds here: the samples' splits hold ~150 to ~900 catalogued groups, so
@@ -18,12 +20,15 @@ that a part of one batch cuts each into several."""
 
 def _exported(store: Path, out: Path, part_batches: int, **fields: object) -> dict[str, bytes]:
     out.parent.mkdir()
+    killed = dead_pid()  # what an export that was killed left: the next one removes it
+    (out.parent / f"{spill_prefix(killed)}abc").mkdir()
+    staging_folder(out, killed).mkdir()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(frame_chunks, "BATCH", SMALL_BATCH)
         patch.setattr(frame_chunks, "PART_BATCHES", part_batches)
         export(store, out, configs=("qa",), **SAMPLES_WINDOW, **fields)
-    leftovers = sorted(path.name for path in out.parent.glob(".kgdiff-export-*"))
-    assert leftovers == [], f"what the export named was left on disk: {leftovers}"
+    leftovers = sorted(path.name for path in out.parent.iterdir() if path != out)
+    assert leftovers == [], f"left on disk beside the export: {leftovers}"
     return file_bytes(out)
 
 

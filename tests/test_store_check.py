@@ -13,7 +13,6 @@ import fcntl
 import hashlib
 import json
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from kgdiff.query.jobs import JobState
 from kgdiff.store.liveness import ProcessMark, this_process
 from kgdiff.store.manifest import SourceInfo
 from kgdiff.store.staging import PartMeta, StagingState
+from tests.faultkit import dead_pid
 from tests.paths import DATA, run_kgdiff
 
 DATES = ["--init", "2013-12-21", "--cutoff", "2014-10-11", "--current", "2014-12-31"]
@@ -34,13 +34,6 @@ SNAPSHOT = "snapshots/snapshot=wd-2014-12"
 PART = f"{SNAPSHOT}/statements/part-00000.parquet"
 FIX = "'kgdiff snapshots rm wd-2014-12'"
 PAGEVIEWS = DATA / "pageviews" / "pageviews-20190701-210000.head10.txt"
-
-
-def dead_pid() -> int:
-    """The pid of a process that has ended (and been reaped)."""
-    child = subprocess.Popen(["true"])
-    child.wait()
-    return child.pid
 
 
 def digests(folder: Path) -> dict[str, str]:

@@ -29,6 +29,7 @@ from kgdiff.export.core.benchmark_model import (
     ConfigExport,
     Dates,
 )
+from kgdiff.export.core.leftovers import sweep_leftovers
 from kgdiff.export.dataset.writer import check_target, write_dataset
 from kgdiff.export.distractors.tier_caps import tier_cap
 from kgdiff.export.inputs.groups import Groups, classified_groups
@@ -250,6 +251,8 @@ def export_benchmark(
     dates = resolve_dates(kg, request)
     if "multi_hop" in configs:
         check_chain_date(kg, request, dates)
+    for left in sweep_leftovers(out.absolute()):
+        on_step(f"removed {left}, left by an export that was killed")
     on_step(f"classifying for init {dates.init}, cutoff {dates.cutoff}, current {dates.current}")
     with (
         bulk_allocations(),

@@ -9,7 +9,6 @@ and its audit through ``finish``, before the folder is moved into place.
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -22,6 +21,7 @@ import pyarrow.parquet as pq
 from kgdiff.errors import UsageError
 from kgdiff.export.core.arrow_frames import arrow_type
 from kgdiff.export.core.benchmark_model import BuildFacts, ConfigExport
+from kgdiff.export.core.leftovers import replaced_folder, staging_folder
 from kgdiff.export.dataset.card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
 
 
@@ -84,7 +84,7 @@ def _swap_in(staging: Path, out: Path) -> None:
     if not out.exists():
         staging.rename(out)
         return
-    old = out.parent / f".{out.name}.replaced-{os.getpid()}"
+    old = replaced_folder(out)
     out.rename(old)
     staging.rename(out)
     shutil.rmtree(old)
@@ -102,7 +102,7 @@ def write_dataset(
     next is asked for, so one config's records and setting are in memory at a time.
     ``finish`` sees the complete folder before it is moved into place."""
     check_target(out, force)
-    staging = out.parent / f".{out.name}.partial-{os.getpid()}"
+    staging = staging_folder(out)
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:

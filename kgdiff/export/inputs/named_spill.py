@@ -16,6 +16,8 @@ from pathlib import Path
 
 import polars as pl
 
+from kgdiff.export.core.leftovers import spill_prefix
+
 ROW_GROUP = 50_000
 """Rows per Parquet row group: small enough that a range of ids skips most of a file."""
 
@@ -37,7 +39,8 @@ class NamedSpill:
         if not rows.height:
             return
         if self._folder is None:
-            self._folder = tempfile.TemporaryDirectory(prefix=".kgdiff-export-", dir=self._parent)
+            # named by this process: a killed export's is removed by the next (core.leftovers)
+            self._folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=self._parent)
         path = Path(self._folder.name) / f"{self._key}-{self._written}.parquet"
         self._written += 1
         rows.select(self._schema.names()).write_parquet(
