@@ -38,9 +38,11 @@ def spill_prefix(pid: int | None = None) -> str:
     return f"{SPILL_PREFIX}{os.getpid() if pid is None else pid}-"
 
 
-def _owner(name: str, prefix: str, separator: str) -> int | None:
-    """The pid in ``name`` after ``prefix`` (up to ``separator``, if any); None if not one."""
-    pid = name[len(prefix) :].split(separator, 1)[0] if separator else name[len(prefix) :]
+def _owner(name: str, prefix: str) -> int | None:
+    """The pid that follows ``prefix`` in ``name`` (up to a ``-``); None if not one."""
+    if not name.startswith(prefix):
+        return None
+    pid = name[len(prefix) :].split("-", 1)[0]
     return int(pid) if pid.isdigit() else None
 
 
@@ -49,13 +51,13 @@ def sweep_leftovers(out: Path) -> list[Path]:
     export no longer runs (a replaced folder only while ``out`` exists); the folders removed."""
     if not out.parent.is_dir():
         return []
-    kinds = [(f".{out.name}.partial-", ""), (SPILL_PREFIX, "-")]
+    prefixes = [f".{out.name}.partial-", SPILL_PREFIX]
     if out.is_dir():  # else a replaced folder may be the only copy left (killed mid-swap)
-        kinds.append((f".{out.name}.replaced-", ""))
+        prefixes.append(f".{out.name}.replaced-")
     removed: list[Path] = []
     for path in out.parent.iterdir():
-        for prefix, separator in kinds:
-            pid = _owner(path.name, prefix, separator) if path.name.startswith(prefix) else None
+        for prefix in prefixes:
+            pid = _owner(path.name, prefix)
             if pid is None or not path.is_dir() or is_running(ProcessMark(pid)):
                 continue
             shutil.rmtree(path, ignore_errors=True)

@@ -80,10 +80,6 @@ class NamedSpill:
         for path in self._files.get(snapshot, []):
             yield pl.read_parquet(path, columns=columns)
 
-    def files(self, snapshot: str | None) -> int:
-        """How many files ``snapshot``'s rows are in (a new one each time rows are added)."""
-        return len(self._files.get(snapshot, []))
-
     def close(self) -> None:
         """Remove the files (the spill is empty after)."""
         self._files.clear()
