@@ -6,14 +6,19 @@ dated snapshots, since no real dump of those dates is small enough), classificat
 from __future__ import annotations
 
 import shutil
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
 import duckdb
 import msgspec
+import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from kgdiff.evidence import build as evidence_build
 from kgdiff.evidence.build import build_evidence
 from kgdiff.store.layout import StoreLayout
 from kgdiff.wikipedia.ingest import WikipediaRequest, ingest_wikipedia
@@ -295,3 +300,62 @@ def test_on_the_demo_dates_the_unknowns_say_there_is_no_wikipedia_snapshot_yet(
     # the summary under the evidence table counts the unknowns per reason
     for reason, groups in exported_reasons:
         assert f"unknown, {counted(groups, 'group')}: {reason}\n" in result.stdout
+
+
+def test_a_build_range_by_range_equals_one_of_all_pages(
+    sample_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real sample's evidence, read in ranges of a few candidate facts, is the evidence
+    read in one range, row for row and in the same order."""
+    tables, ranges_read = {}, []
+    page_ranges = evidence_build.page_ranges
+
+    def recorded(connection: duckdb.DuckDBPyConnection) -> list[tuple[int, int]]:
+        ranges_read.append(page_ranges(connection))
+        return ranges_read[-1]
+
+    monkeypatch.setattr(evidence_build, "page_ranges", recorded)
+    for per_range in (evidence_build.RANGE_FACTS, 40):
+        monkeypatch.setattr(evidence_build, "RANGE_FACTS", per_range)
+        store = tmp_path / f"store-{per_range}"
+        shutil.copytree(sample_store, store)
+        sample = SAMPLES / "enwiki-sample-pages-articles.xml.bz2"
+        ingest_wikipedia(
+            WikipediaRequest(sample, snapshot="enwiki-2016-05", date="2016-05-01", store=store)
+        )
+        build = build_evidence(StoreLayout.resolve(store), "enwiki-2016-05")
+        tables[per_range] = pq.ParquetFile(build.path)
+    whole, ranged = tables[evidence_build.RANGE_FACTS], tables[40]
+    assert whole.metadata.num_rows > 50
+    assert ranged.read().equals(whole.read())
+    assert (len(ranges_read[0]), len(ranges_read[1]) > 5) == (1, True)
+
+
+@settings(max_examples=60)
+@given(
+    facts=st.lists(st.integers(1, 30), min_size=1, max_size=60),
+    per_range=st.integers(1, 50),
+)
+def test_page_ranges_cover_every_page_once_and_hold_their_share(
+    facts: list[int], per_range: int
+) -> None:
+    """Ranges in page order, each page in one, each holding fewer than ``per_range`` facts
+    before its last page (a page is never split)."""
+    pages = [(page_id * 7, count) for page_id, count in enumerate(facts)]
+    with duckdb.connect() as connection:
+        connection.execute("CREATE TEMP TABLE evidence_candidates (page_id BIGINT)")
+        rows = [(page_id,) for page_id, count in pages for _ in range(count)]
+        connection.executemany("INSERT INTO evidence_candidates VALUES (?)", rows)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(evidence_build, "RANGE_FACTS", per_range)
+            ranges = evidence_build.page_ranges(connection)
+    assert ranges == sorted(ranges)
+    for (lo, hi), (next_lo, _) in pairwise(ranges):
+        assert lo <= hi < next_lo
+    counts = dict(pages)
+    for lo, hi in ranges:
+        inside = [page_id for page_id, _ in pages if lo <= page_id <= hi]
+        assert inside and inside[0] == lo and inside[-1] == hi
+        assert sum(counts[p] for p in inside[:-1]) < per_range
+    assert sum(sum(1 for p, _ in pages if lo <= p <= hi) for lo, hi in ranges) == len(pages)
+    assert (ranges[0][0], ranges[-1][1]) == (pages[0][0], pages[-1][0])

@@ -36,6 +36,8 @@ from kgdiff.wikipedia.sites import wiki_language
 MAX_INCOMING = 500
 """Facts per object above which the object's own article is not searched for the subject."""
 BATCH_PAGES = 256
+RANGE_FACTS = 1_000_000
+"""Candidate facts per range of pages read at once (sql/evidence/page_ranges.sql)."""
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,11 @@ def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
     wiki = get_snapshot(layout, name).wiki or "enwiki"
     connection = open_catalog(layout)
     try:
+        # stored in page order, so that a range of pages reads only its own row groups
         connection.execute(
-            "CREATE TEMP TABLE evidence_candidates AS " + load_sql("evidence/candidates"),
+            "CREATE TEMP TABLE evidence_candidates AS SELECT * FROM ("
+            + load_sql("evidence/candidates").rstrip().rstrip(";")
+            + ") ORDER BY page_id",
             {"snapshot": name, "max_incoming": MAX_INCOMING},
         )
         # in DuckDB (compressed, spilled past its limit), not in Python: each page's names
@@ -120,19 +125,23 @@ def _write_evidence(layout: StoreLayout, name: str, out: Path) -> int:
         connection.close()
 
 
+def page_ranges(connection: duckdb.DuckDBPyConnection) -> list[tuple[int, int]]:
+    """The page-id ranges (both ends included) of about :data:`RANGE_FACTS` candidate facts
+    each."""
+    ranges = connection.execute(load_sql("evidence/page_ranges"), {"per_range": RANGE_FACTS})
+    return [(int(lo), int(hi)) for lo, hi in ranges.fetchall()]
+
+
 def _evidence_batches(
     connection: duckdb.DuckDBPyConnection, snapshot: str
 ) -> Iterator[pa.RecordBatch]:
-    relation = connection.sql(load_sql("evidence/page_texts"), params={"snapshot": snapshot})
-    columns: dict[str, list[Any]] = {field: [] for field in EVIDENCE_SCHEMA.names}
-    for batch in relation.to_arrow_reader(BATCH_PAGES):
-        for page in batch.to_pylist():
-            for row in _page_evidence(snapshot, page):
-                for key, value in row.items():
-                    columns[key].append(value)
-        if columns["subject"]:
-            yield pa.RecordBatch.from_pydict(columns, schema=EVIDENCE_SCHEMA)
-            columns = {field: [] for field in EVIDENCE_SCHEMA.names}
+    for lo, hi in page_ranges(connection):
+        params = {"snapshot": snapshot, "lo": lo, "hi": hi}
+        relation = connection.sql(load_sql("evidence/page_texts"), params=params)
+        for batch in relation.to_arrow_reader(BATCH_PAGES):
+            rows = [row for page in batch.to_pylist() for row in _page_evidence(snapshot, page)]
+            if rows:
+                yield pa.RecordBatch.from_pylist(rows, schema=EVIDENCE_SCHEMA)
 
 
 def _page_evidence(snapshot: str, page: dict[str, Any]) -> Iterator[dict[str, Any]]:
