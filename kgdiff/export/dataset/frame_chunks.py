@@ -11,13 +11,14 @@ evidence) gives :class:`ByParts`: the setting is read for a part of the split at
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import polars as pl
 
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.core.seeded import seeded_rank
+from kgdiff.export.dataset.sorted_rows import ID, SortedRows
 
 BATCH = 50_000
 """Rows built at a time: large enough that the per-batch joins are cheap per record, small
@@ -98,19 +99,56 @@ def frame_chunks(
     by the builder. Both true/false labels occur among the first batch's records whenever
     they can. Lazy ``rows`` are collected only when the split is written, sorted in the same
     step: a config's splits are then not all held at once, nor each twice."""
-    parts = _by_parts(build)
-    rows = rows.with_columns(key.alias("_id")).sort("_id")
+    rows = rows.with_columns(key.alias(ID)).sort(ID)
     if isinstance(rows, pl.LazyFrame):
         rows = rows.collect()
     if request.limit is not None:
-        yield _limited(rows, parts, request, tally).select(schema.names()).cast(schema)
+        yield _limited(rows, _by_parts(build), request, tally).select(schema.names()).cast(schema)
         return
-    if not rows.height:
+    size = BATCH * PART_BATCHES
+    parts = (rows.slice(offset, size) for offset in range(0, rows.height, size))
+    yield from _parts_chunks(parts, _by_parts(build), request, schema, tally)
+
+
+def sorted_chunks(
+    rows: SortedRows,
+    build: BuildFrame | ByParts,
+    request: BenchmarkRequest,
+    schema: pl.Schema,
+    tally: Counter[str],
+) -> Iterator[pl.DataFrame]:
+    """:func:`frame_chunks` of rows kept on disk in id order (their ids made), read a part
+    at a time (all at once for ``--limit``, which draws from every row); the rows are removed
+    once the split is written."""
+    try:
+        if request.limit is None:
+            parts = rows.parts(BATCH * PART_BATCHES)
+            yield from _parts_chunks(parts, _by_parts(build), request, schema, tally)
+            return
+        whole = rows.collect()
+        if whole is None:
+            yield pl.DataFrame(schema=schema)
+            return
+        kept = _limited(whole, _by_parts(build), request, tally)
+        yield kept.select(schema.names()).cast(schema)
+    finally:
+        rows.close()
+
+
+def _parts_chunks(
+    parts: Iterable[pl.DataFrame],
+    builders: ByParts,
+    request: BenchmarkRequest,
+    schema: pl.Schema,
+    tally: Counter[str],
+) -> Iterator[pl.DataFrame]:
+    """The records of the rows' ``parts`` (in id order), one empty frame when there is none."""
+    first = True
+    for part in parts:
+        yield from _part_chunks(part, builders.builder_of(part), first, request, schema, tally)
+        first = False
+    if first:
         yield pl.DataFrame(schema=schema)
-        return
-    for offset in range(0, rows.height, BATCH * PART_BATCHES):
-        part = rows.slice(offset, BATCH * PART_BATCHES)
-        yield from _part_chunks(part, parts.builder_of(part), offset == 0, request, schema, tally)
 
 
 def _part_chunks(

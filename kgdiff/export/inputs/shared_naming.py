@@ -94,6 +94,8 @@ class SharedNaming:
         spill: Path | None = None,
     ) -> None:
         self._kg, self._groups, self._catalogue, self._lang = kg, groups, catalogue, lang
+        self.spill = spill
+        """The folder the export keeps what it spills in (None: the system's temporary one)."""
         self.ahead = ReadAhead()
         """The export's reads ahead (names, a large query, wait for the one running)."""
         self._pairs: pl.DataFrame | None = None

@@ -7,29 +7,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from datetime import date
 from typing import Any
 
 import polars as pl
 
 from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, Dates
-from kgdiff.export.dataset.frame_chunks import BuildFrame, frame_chunks
+from kgdiff.export.dataset.frame_chunks import BuildFrame, ByParts, sorted_chunks
 from kgdiff.export.dataset.schema import TEMPORAL_SCHEMA
 from kgdiff.export.inputs.contexts import subject_popularity
 from kgdiff.export.inputs.groups import Groups
-from kgdiff.export.inputs.shared_naming import answer_pairs
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import existence_ids, read_existence
 from kgdiff.export.rules.salience import Salience, with_standing
-from kgdiff.export.temporal import rows
+from kgdiff.export.temporal.dated_rows import TEMPORAL_KINDS, DatedRows, read_dated_rows
 from kgdiff.export.temporal.items import Built, interval_records, timestamp_records
 from kgdiff.export.temporal.setting import TemporalSetting
 from kgdiff.export.temporal.years import implicit_records, unanswerable_records
 from kgdiff.query.graph import KnowledgeGraph
-from kgdiff.sqlfiles import load_sql
 
-TEMPORAL_KINDS = ("timestamp", "interval", "implicit", "unanswerable")
-"""The splits, one per kind of item."""
 TEMPORAL_DESCRIPTION = (
     "Questions about when facts held, EvolveBench-style, from the start and end qualifiers of"
     " the latest snapshot at or before `current` (valid time), one split per kind:"
@@ -47,79 +42,67 @@ def read_dated(
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The dated groups' statements in the snapshot read, and their periods."""
-    with kg.connection() as connection:
-        connection.register("temporal_groups", groups.frame.select("subject", "pid").to_arrow())
-        facts = connection.sql(
-            load_sql("export/temporal_statements"), params={"current": dates.current}
-        ).pl()
-        connection.register("temporal_facts", facts.to_arrow())
-        periods = connection.sql(
-            load_sql("export/temporal_periods"), params={"last_year": last_whole_year(facts)}
-        ).pl()
-    return facts, periods
+) -> DatedRows:
+    """The rows of every kind of the dated groups' statements in the snapshot read, on disk
+    (:func:`~kgdiff.export.temporal.dated_rows.read_dated_rows`)."""
+    return read_dated_rows(kg, groups, dates.current)
 
 
-def last_whole_year(facts: pl.DataFrame) -> int:
-    """The last year the snapshot read knows whole (0 when nothing was read)."""
-    if facts.is_empty():
-        return 0
-    day: date = facts.get_column("snapshot_date")[0]
-    return day.year if (day.month, day.day) == (12, 31) else day.year - 1
+LOOKED_UP = ("value", "earlier_values", "objects", "group_objects")
+"""The columns of values (one, or a list) whose words and existence a kind's rows look up."""
+
+
+def _looked_up(rows: pl.DataFrame) -> pl.DataFrame:
+    """Each row's ``subject``, ``pid`` and every value it looks up (``objects``)."""
+    # a null list would make the whole row's list null
+    empty = pl.lit([], dtype=pl.List(pl.String()))
+    lists = [
+        pl.col(name).fill_null(empty)
+        if isinstance(rows.schema[name], pl.List)
+        else pl.concat_list(pl.col(name).cast(pl.String()))
+        for name in LOOKED_UP
+        if name in rows.columns
+    ]
+    objects = pl.concat_list(lists).list.drop_nulls().alias("objects")
+    return rows.select("subject", "pid", objects)
+
+
+def _name_all(groups: Groups, dated: DatedRows) -> None:
+    """Take the statements' values into the distractors' pool and name every value and
+    subject the records look up, in one pass over the store's names."""
+    if dated.snapshot is None:
+        return
+    groups.naming.add_pairs(dated.value_pairs())
+    # the statements' objects and subjects, and the distractors' pool, in one pass
+    groups.naming.read(dated.snapshot, subjects=dated.all_subjects(), answers=True)
 
 
 def _setting(
     kg: KnowledgeGraph,
     groups: Groups,
-    facts: pl.DataFrame,
+    rows: pl.DataFrame,
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
+    snapshot: str | None,
 ) -> TemporalSetting:
-    pids = facts.get_column("pid").unique().to_list()
-    pairs = answer_pairs(groups.frame.filter(pl.col("pid").is_in(pids)))
-    pairs = pl.concat([pairs, facts.select("pid", "value")]).unique()
-    groups.naming.add_pairs(facts.select("pid", "value"))
-    values = pairs.get_column("value")
-    subjects = facts.get_column("subject").unique()
-    snapshot = None if facts.is_empty() else str(facts.get_column("snapshot")[0])
-    # the statements' objects and subjects, and the distractors' pool, in one pass
-    groups.naming.read(snapshot, values, subjects, answers=True)
+    """The setting of a part's records (``rows``: of one kind), read for them alone."""
+    subjects = rows.get_column("subject").unique()
+    looked_up = _looked_up(rows)
     with kg.connection() as connection:
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
-        statements = facts.select("subject", "pid", pl.concat_list("value").alias("objects"))
-        existence = read_existence(connection, existence_ids(statements, "objects", catalogue))
+        existence = read_existence(connection, existence_ids(looked_up, "objects", catalogue))
+    values = looked_up.get_column("objects").explode().drop_nulls().unique()
     words = groups.naming.words_named(values, snapshot)
     choices = groups.naming.choices(snapshot, request.seed, request.options, words)
     return TemporalSetting(
         dates=dates.iso(), seed=request.seed, options=request.options,
-        subjects=with_standing(groups.naming.subjects(subjects, snapshot), popularity),
+        subjects=with_standing(groups.naming.subjects_named(subjects, snapshot), popularity),
         salience=Salience.of(request), catalogue=catalogue, snapshot=snapshot,
         choices=choices, existence=existence,
     )  # fmt: skip
-
-
-def _sources(
-    facts: pl.DataFrame, periods: pl.DataFrame, tallies: dict[str, Counter[str]]
-) -> dict[str, tuple[pl.DataFrame, pl.Expr]]:
-    """Per kind, the rows its items are built from and the expression of their ids."""
-    snapshot_date = None if facts.is_empty() else facts.get_column("snapshot_date")[0]
-    summary = rows.group_summary(facts)
-    undoubted = periods.select("subject", "pid").unique().height
-    tallies["implicit"]["no_year_without_doubt"] += summary.height - undoubted
-    implicit, unknown = rows.known_value_rows(rows.implicit_rows(periods, summary))
-    # No year after the data is asked: it is unanswerable from the store only, and a
-    # model trained later knows it (docs/benchmark-export.md#unanswerable-years).
-    unanswerable = pl.concat([rows.before_subject_rows(summary, tallies["unanswerable"]), unknown])
-    return {
-        "timestamp": (rows.timestamp_rows(facts, snapshot_date), rows.TIMESTAMP_KEY),
-        "interval": (rows.interval_rows(facts, snapshot_date), rows.INTERVAL_KEY),
-        "implicit": (implicit, rows.YEAR_KEY["implicit"]),
-        "unanswerable": (unanswerable, rows.YEAR_KEY["unanswerable"]),
-    }
 
 
 Build = Callable[[pl.DataFrame, TemporalSetting], Built]
@@ -145,6 +128,24 @@ def _batch_builder(kind: str, setting: TemporalSetting) -> BuildFrame:
     return batch
 
 
+def _builders(
+    kg: KnowledgeGraph,
+    groups: Groups,
+    kind: str,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    snapshot: str | None,
+) -> ByParts:
+    """A kind's builder of a part's batches, with the setting read for the part."""
+
+    def builder_of(rows: pl.DataFrame) -> BuildFrame:
+        setting = _setting(kg, groups, rows, request, dates, catalogue, snapshot)
+        return _batch_builder(kind, setting)
+
+    return ByParts(builder_of)
+
+
 def temporal_config(
     kg: KnowledgeGraph,
     groups: Groups,
@@ -154,27 +155,29 @@ def temporal_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``temporal`` config of the classification's catalogued groups."""
-    facts, periods = groups.ahead.take(
-        "temporal", lambda: read_dated(kg, groups, request, dates, catalogue)
+    dated = groups.ahead.take("temporal", lambda: read_dated(kg, groups, request, dates, catalogue))
+    on_step(
+        f"temporal: {dated.statements:,} statements of {dated.dated_groups:,} groups with dates"
     )
-    dated = facts.select("subject", "pid").unique().height
-    on_step(f"temporal: {facts.height:,} statements of {dated:,} groups with dates")
-    setting = _setting(kg, groups, facts, request, dates, catalogue)
-    tallies: dict[str, Counter[str]] = {kind: Counter() for kind in TEMPORAL_KINDS}
-    sources = _sources(facts, periods, tallies)
+    _name_all(groups, dated)
+    tallies = dated.tallies
     splits = {
-        kind: frame_chunks(
-            frame, key, _batch_builder(kind, setting), request, TEMPORAL_SCHEMA, tallies[kind]
+        kind: sorted_chunks(
+            dated.kinds[kind],
+            _builders(kg, groups, kind, request, dates, catalogue, dated.snapshot),
+            request,
+            TEMPORAL_SCHEMA,
+            tallies[kind],
         )
-        for kind, (frame, key) in sources.items()
+        for kind in TEMPORAL_KINDS
     }
     counts: dict[str, Any] = {
-        "snapshot": setting.snapshot,
+        "snapshot": dated.snapshot,
         "groups": groups.frame.height,
         "groups_not_in_catalogue": groups.uncatalogued(groups.counts),
-        "groups_without_dates": groups.frame.height - dated,
-        "statements": facts.height,
-        "periods": periods.height,
+        "groups_without_dates": groups.frame.height - dated.dated_groups,
+        "statements": dated.statements,
+        "periods": dated.periods,
         "left_out": tallies,  # filled as the splits are written
         "dropped": tallies,
     }
