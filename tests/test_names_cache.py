@@ -101,3 +101,27 @@ def test_a_store_gone_meanwhile_leaves_the_exports_own_error(
             Names.read(connection, IDS, "wd-2014-10", "en")
         (store / "kg.duckdb").unlink()
         raise RuntimeError("the export's own error")
+
+
+def _files(connection: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = connection.execute("SELECT database_name, path FROM duckdb_databases()").fetchall()
+    return [str(path) for name, path in rows if str(name) == names_database("en")]
+
+
+def test_an_export_keeps_the_names_in_a_file_beside_its_output(
+    pristine_demo: Path, tmp_path: Path
+) -> None:
+    """While an export runs, the names' database is a file of a temporary folder in the
+    folder given (DuckDB lets go of its pages beyond its memory limit); the folder is gone
+    after; a naming outside any export keeps them in memory."""
+    kg = kgdiff.open(private_copy(pristine_demo, tmp_path / "store"))
+    beside = tmp_path / "exports"
+    beside.mkdir()
+    with names_kept(kg, "en", beside), kg.connection() as connection:
+        Names.read(connection, IDS, "wd-2014-10", "en")
+        (path,) = _files(connection)
+        assert Path(path).parent.parent == beside and Path(path).stat().st_size > 0
+    assert list(beside.iterdir()) == []
+    with kg.connection() as connection:
+        Names.read(connection, IDS, "wd-2014-10", "en")
+        assert _files(connection) == ["None"]  # in memory: DuckDB gives no path

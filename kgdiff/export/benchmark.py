@@ -257,7 +257,7 @@ def export_benchmark(
     with (
         bulk_allocations(),
         bounded_duckdb(kg, duckdb_memory(kg)),
-        names_kept(kg, request.lang),
+        names_kept(kg, request.lang, out.absolute().parent),
     ):
         # what the configs name is kept beside the folder written (on the disk chosen for it)
         groups = classified_groups(kg, request, dates, catalogue, out.absolute().parent)

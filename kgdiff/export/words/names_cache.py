@@ -6,29 +6,40 @@ every label and alias of every snapshot however few the ids: at 3 × 5 M stateme
 a query before it named anything. The export now reads them once into an attached in-memory
 DuckDB database of its language (:func:`names_database`: the labels and aliases in that
 language, and the other names of the entities with aliases in it), which every cursor of the
-graph's database sees and DuckDB holds compressed within its memory limit (47 MB at 3 × 5 M
-statements). The tables carry the store's fingerprint; a naming query on a store that changed
-since builds them again. DuckDB shares one database among the graphs of a store opened in one
-process, so an export keeps the tables while it runs (:func:`names_kept`) and the last one to
-end detaches them: a long-lived process (the service, a notebook) does not hold them after.
+graph's database sees (47 MB at 3 × 5 M statements, 474 MB at 3 × 50 M). An export keeps the
+database in a file of a temporary folder beside its output (:func:`names_kept`), whose pages
+DuckDB reads within its memory limit and lets go of beyond it; held in memory, it took the
+limit's room at 3 × 50 M and would outgrow any limit at full scale (~15 GB). A naming outside
+an export holds it in memory, compressed. The tables carry the store's fingerprint; a naming
+query on a store that changed since builds them again. DuckDB shares one database among the
+graphs of a store opened in one process, so an export keeps the tables while it runs and the
+last one to end detaches them: a long-lived process (the service, a notebook) does not hold
+them after.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import duckdb
 
+from kgdiff.export.core.leftovers import spill_prefix
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.sqlfiles import render
 
 _lock = threading.Lock()  # one build at a time; a second asker then finds it made
 _kept: Counter[tuple[str, str]] = Counter()  # (catalog, database): the exports running on it
+# the folder the exports running in this process keep the databases' files in, and how many
+_folder: tempfile.TemporaryDirectory[str] | None = None
+_folder_users = 0
 
 
 def names_database(lang: str) -> str:
@@ -50,8 +61,7 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
     is now, unless they are already there; the database that holds them."""
     database, tag = names_database(lang), store_tag(connection)
     with _lock:
-        attach = f"ATTACH IF NOT EXISTS ':memory:' AS \"{database}\" (READ_WRITE, COMPRESS)"
-        connection.execute(attach)
+        connection.execute(_attach(database, tag))
         if _built_for(connection, database) == tag:
             return database
         connection.execute(f'DROP TABLE IF EXISTS "{database}".cache_key')
@@ -64,13 +74,30 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
     return database
 
 
+def _attach(database: str, tag: str) -> str:
+    """The statement attaching ``database`` (if it is not): a file of the exports' folder
+    while one runs (one per store: two stores' graphs are two DuckDB instances, which cannot
+    open one file), in memory otherwise."""
+    if _folder is None:
+        return f"ATTACH IF NOT EXISTS ':memory:' AS \"{database}\" (READ_WRITE, COMPRESS)"
+    store = hashlib.sha256(tag.encode("utf-8")).hexdigest()[:16]
+    path = Path(_folder.name) / f"{database}-{store}.duckdb"
+    return f"ATTACH IF NOT EXISTS '{path}' AS \"{database}\" (READ_WRITE)"
+
+
 @contextmanager
-def names_kept(kg: KnowledgeGraph, lang: str) -> Iterator[None]:
-    """Keep the names' tables of ``lang`` while an export runs; detach them after the last
-    export running on the store's database ends."""
+def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Iterator[None]:
+    """Keep the names' tables of ``lang`` while an export runs, in a temporary folder of
+    ``folder`` (the system's temporary folder when None); detach them after the last export
+    running on the store's database ends, and remove the folder after the last export."""
+    global _folder, _folder_users
     key = (str(kg.layout.catalog), names_database(lang))
     with _lock:
         _kept[key] += 1
+        if _folder is None:
+            # named by this process: a killed export's is removed by the next (core.leftovers)
+            _folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
+        _folder_users += 1
     try:
         yield
     finally:
@@ -79,6 +106,10 @@ def names_kept(kg: KnowledgeGraph, lang: str) -> Iterator[None]:
             if _kept[key] <= 0:
                 del _kept[key]
                 _detach(kg, key[1])
+            _folder_users -= 1
+            if _folder_users <= 0 and _folder is not None:
+                _folder.cleanup()
+                _folder = None
 
 
 def _detach(kg: KnowledgeGraph, database: str) -> None:
