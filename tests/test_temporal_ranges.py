@@ -5,6 +5,7 @@ back in parts cut where one frame of every row would be cut."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -17,8 +18,8 @@ from kgdiff.export.temporal import dated_rows
 from kgdiff.export.temporal.dated_rows import group_ranges
 from tests.benchmark_exports import SAMPLES_WINDOW, export, file_bytes
 
-RANGE = 5
-"""Groups per range in the ranged export: the demo's 300-odd catalogued groups in 60-odd."""
+RANGE = 100
+"""Groups per range in the ranged export: the 1,253 catalogued groups of the demo's store in 13."""
 
 
 def test_the_ranges_write_the_export_of_one_read(export_demo_store: Path, tmp_path: Path) -> None:
@@ -29,6 +30,8 @@ def test_the_ranges_write_the_export_of_one_read(export_demo_store: Path, tmp_pa
             export_demo_store, tmp_path / "ranged", configs=("temporal",), **SAMPLES_WINDOW
         )
     assert sum(whole.configs["temporal"].values()) > 50
+    built = json.loads((whole.out / "kgdiff_build.json").read_bytes())
+    assert built["configs"]["temporal"]["groups"] > 10 * RANGE  # read in 10 ranges or more
     assert whole.configs == ranged.configs
     assert file_bytes(whole.out) == file_bytes(ranged.out)
 
