@@ -115,7 +115,7 @@ def test_an_export_keeps_the_names_in_a_file_beside_its_output(
     folder given (DuckDB lets go of its pages beyond its memory limit); the folder is gone
     after; a naming outside any export keeps them in memory."""
     kg = kgdiff.open(private_copy(pristine_demo, tmp_path / "store"))
-    beside = tmp_path / "exports"
+    beside = tmp_path / "the user's exports"  # a quote in the path
     beside.mkdir()
     with names_kept(kg, "en", beside), kg.connection() as connection:
         Names.read(connection, IDS, "wd-2014-10", "en")

@@ -1,7 +1,7 @@
 """A split's rows kept on disk in the order of their ids, added a range at a time and read
 back a part at a time: what :func:`~kgdiff.export.dataset.frame_chunks.frame_chunks` builds
 records of when the rows themselves grow with the store (the ``temporal`` config's statements:
-2.4 M at 3 × 50 M statements, read one range of subjects after the other).
+2.4 M at 3 × 50 M statements, read one range of groups after the other).
 
 The parts read back are cut at the same offsets as those of one frame of every row, so the
 records built of them are those of a whole-store build, batch for batch."""

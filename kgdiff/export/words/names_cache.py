@@ -1,10 +1,10 @@
-"""The labels and aliases an export's naming queries read, kept in memory while it runs.
+"""The labels and aliases an export's naming queries read, kept while it runs.
 
 Every naming query (``sql/export/entity_names.sql``: one per config that names values not
 named before, five or six in a full export) read the labels' files three times, each a scan of
 every label and alias of every snapshot however few the ids: at 3 × 5 M statements ~3.7 CPU-s
-a query before it named anything. The export now reads them once into an attached in-memory
-DuckDB database of its language (:func:`names_database`: the labels and aliases in that
+a query before it named anything. The export now reads them once into an attached DuckDB
+database of its language (:func:`names_database`: the labels and aliases in that
 language, and the other names of the entities with aliases in it), which every cursor of the
 graph's database sees (47 MB at 3 × 5 M statements, 474 MB at 3 × 50 M). An export keeps the
 database in a file of a temporary folder beside its output (:func:`names_kept`), whose pages
@@ -81,7 +81,7 @@ def _attach(database: str, tag: str) -> str:
     if _folder is None:
         return f"ATTACH IF NOT EXISTS ':memory:' AS \"{database}\" (READ_WRITE, COMPRESS)"
     store = hashlib.sha256(tag.encode("utf-8")).hexdigest()[:16]
-    path = Path(_folder.name) / f"{database}-{store}.duckdb"
+    path = str(Path(_folder.name) / f"{database}-{store}.duckdb").replace("'", "''")
     return f"ATTACH IF NOT EXISTS '{path}' AS \"{database}\" (READ_WRITE)"
 
 
