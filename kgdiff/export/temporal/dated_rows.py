@@ -62,10 +62,9 @@ class DatedRows:
 def group_ranges(groups: pl.DataFrame, size: int) -> Iterator[pl.DataFrame]:
     """The ``subject`` and ``pid`` of ``groups`` in ranges of about ``size`` groups (a
     subject's groups in one range: a range may hold fewer than a subject's groups more), in
-    the order of the subject followed by "/": that of the
-    records' ids, which go on after the subject with "/" (``L1-F1/…`` sorts before ``L1/…``
-    where ``L1`` sorts before ``L1-F1``), so that the ranges' rows follow one another in id
-    order."""
+    the order of the subject followed by "/": that of the records' ids, which go on after
+    the subject with "/" (``L1-F1/…`` sorts before ``L1/…`` where ``L1`` sorts before
+    ``L1-F1``), so that the ranges' rows follow one another in id order."""
     keyed = groups.select("subject", "pid").with_columns(_key=pl.col("subject") + "/")
     per_subject = keyed.group_by("_key").len().sort("_key")
     ranges = per_subject.select("_key", _range=(pl.col("len").cum_sum() - 1) // max(size, 1))
