@@ -6,7 +6,9 @@ A batch builder returns its records in the config's schema plus ``_other``: the 
 statement of the other truth value (null when the record cannot be made false). A config
 whose records need a setting read for their rows (their words, their subjects' names, their
 evidence) gives :class:`ByParts`: the setting is read for a part of the split at a time
-(:data:`PART_BATCHES` batches), so that what it holds does not grow with the store either."""
+(:data:`PART_BATCHES` batches), so that what it holds does not grow with the store either.
+Rows that themselves grow with the store are kept on disk in id order and read back a part
+at a time (:func:`sorted_chunks`, :mod:`kgdiff.export.dataset.sorted_rows`)."""
 
 from __future__ import annotations
 

@@ -37,9 +37,8 @@ from kgdiff.sqlfiles import render
 
 _lock = threading.Lock()  # one build at a time; a second asker then finds it made
 _kept: Counter[tuple[str, str]] = Counter()  # (catalog, database): the exports running on it
-# the folder the exports running in this process keep the databases' files in, and how many
+# the folder the exports running in this process (those counted in _kept) keep the files in
 _folder: tempfile.TemporaryDirectory[str] | None = None
-_folder_users = 0
 
 
 def names_database(lang: str) -> str:
@@ -90,14 +89,13 @@ def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Ite
     """Keep the names' tables of ``lang`` while an export runs, in a temporary folder of
     ``folder`` (the system's temporary folder when None); detach them after the last export
     running on the store's database ends, and remove the folder after the last export."""
-    global _folder, _folder_users
+    global _folder
     key = (str(kg.layout.catalog), names_database(lang))
     with _lock:
         _kept[key] += 1
         if _folder is None:
             # named by this process: a killed export's is removed by the next (core.leftovers)
             _folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
-        _folder_users += 1
     try:
         yield
     finally:
@@ -106,8 +104,7 @@ def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Ite
             if _kept[key] <= 0:
                 del _kept[key]
                 _detach(kg, key[1])
-            _folder_users -= 1
-            if _folder_users <= 0 and _folder is not None:
+            if not _kept and _folder is not None:  # the last export running has ended
                 _folder.cleanup()
                 _folder = None
 
