@@ -16,6 +16,15 @@ JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 thread. A test's JVM lives a minute on tiny data: the optimizing tier's compiles and the
 parallel collector's threads cost CPU they never pay back (a local session's start and a
 classification of the real samples took 40 % less CPU); what the SQL computes is the same."""
+TINY_DATA_SQL = {
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+    "spark.sql.adaptive.enabled": "false",
+}
+"""Spark SQL's interpreted expressions and one plan per query: on a test's few thousand rows,
+compiling generated Java for every stage (and re-planning each one after its shuffle) costs
+more than it saves; tests/test_spark_classify.py took 114 CPU s with them, 85 without (with
+one shuffle partition in local mode). Both are paths Spark runs: the rows are the same."""
 
 
 def cluster_session(master: str = CLUSTER) -> Iterator[object]:
@@ -23,11 +32,12 @@ def cluster_session(master: str = CLUSTER) -> Iterator[object]:
     (for a module-scoped fixture)."""
     from kgdiff.spark.session import spark_session
 
-    # Two shuffle partitions, one per executor core: the test data is small, and each task
-    # costs a round trip to an executor.
+    # Two shuffle partitions on the cluster, one per executor core (one in local mode): the
+    # test data is small, and each task costs a round trip to an executor or a thread's turn.
     settings = {
+        **TINY_DATA_SQL,
         "spark.driver.memory": "1g",
-        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.shuffle.partitions": "1" if master == LOCAL else "2",
         "spark.driver.extraJavaOptions": JVM_OPTIONS,
         "spark.executor.extraJavaOptions": JVM_OPTIONS,
     }
