@@ -92,7 +92,8 @@ class NoiseTiers:
         """:meth:`of`, the values' kind keys given in batches (``kinds``:
         :data:`~kgdiff.export.distractors.tier_build.KINDS_SCHEMA`, the values with words
         alone, each in one batch) and the words of the candidates kept read by ``words_of``
-        (the values' ``value``, ``main``, ``main_form``, ``phrase`` and ``forms``): what an
+        (the values' ``value``, ``main``, ``main_form``, ``phrase``, ``forms`` and
+        ``classes``, of which only the class human is read: role keys need not be there): what an
         export holds while it builds them is the tiers and one batch
         (:mod:`kgdiff.export.distractors.tier_build`)."""
         found = pairs.select("pid", "value").unique().join(relation_kinds(catalogue), on="pid")
@@ -101,7 +102,7 @@ class NoiseTiers:
             schema={"pid": pl.String(), "value": pl.String(), "kind": pl.String()},
         )
         found = pl.concat([found, extra.join(found, on="value", how="anti")])
-        base, keyed = kept_candidates(found, kinds, cap)
+        base, keyed, keys = kept_candidates(found, kinds, cap)
         words = words_of(base.get_column("value").unique())
         base = base.select("cand", "value").join(
             words.select(
@@ -111,14 +112,16 @@ class NoiseTiers:
             on="value", maintain_order="left",
         )  # fmt: skip
         people = base.filter(pl.col("classes").list.contains(HUMAN)).select("cand", "value")
+        # the tiers of some candidate, numbered anew in their keys' order
         sizes = keyed.group_by("tier").agg(pl.len().cast(pl.UInt32()).alias("n")).sort("tier")
-        sizes = sizes.with_row_index("id").rename({"tier": "key", "id": "tier"})
-        members = keyed.join(sizes.select("key", "tier"), left_on="tier", right_on="key")
+        sizes = sizes.with_row_index("id").join(keys, on="tier", maintain_order="left")
+        members = keyed.join(sizes.select("tier", "id"), on="tier", maintain_order="left")
         members = members.select(
-            pl.col("tier_right").alias("tier"),
-            pl.int_range(pl.len(), dtype=pl.UInt32()).over("tier_right").alias("index"),
+            pl.col("id").alias("tier"),
+            pl.int_range(pl.len(), dtype=pl.UInt32()).over("id").alias("index"),
             "cand",
         )
+        sizes = sizes.select(pl.col("id").alias("tier"), "key", "n")
         aliases = base.select("cand", "forms").explode("forms").rename({"forms": "form"})
         aliases = aliases.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
         candidates = base.select("cand", "value", "text", "form", "phrase")

@@ -62,14 +62,25 @@ class NamedSpill:
         seen = kept.collect().get_column(self._key)
         return found.filter(~found.is_in(seen.implode()))
 
-    def of(self, snapshot: str | None, wanted: pl.Series) -> pl.DataFrame:
-        """The rows of the ids of ``wanted`` kept for ``snapshot``, sorted by id; only the
-        row groups whose ids may fall between the least and the greatest asked are read (the
-        subjects of a part of a config's rows are a narrow range of the sorted ids)."""
+    def of(
+        self, snapshot: str | None, wanted: pl.Series, columns: list[str] | None = None
+    ) -> pl.DataFrame:
+        """The rows of the ids of ``wanted`` kept for ``snapshot``, sorted by id (their
+        ``columns`` alone, the id first, when given); only the row groups whose ids may fall
+        between the least and the greatest asked are read (the subjects of a part of a
+        config's rows are a narrow range of the sorted ids)."""
         scan = self._scan(snapshot)
         asked = wanted.cast(pl.String()).drop_nulls().unique().sort()
+        if columns is not None:
+            chosen = [self._key, *(name for name in columns if name != self._key)]
+            scan = None if scan is None else scan.select(chosen)
         if scan is None or asked.is_empty():
-            return pl.DataFrame(schema=self._schema)
+            schema = (
+                self._schema
+                if columns is None
+                else pl.Schema({name: self._schema[name] for name in chosen})
+            )
+            return pl.DataFrame(schema=schema)
         inside = pl.col(self._key).is_between(pl.lit(asked[0]), pl.lit(asked[-1]))
         found = scan.filter(inside).join(asked.to_frame(self._key).lazy(), on=self._key, how="semi")
         return found.collect().sort(self._key)

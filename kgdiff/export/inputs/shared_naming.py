@@ -44,6 +44,9 @@ from kgdiff.export.words.names import Names
 from kgdiff.export.words.word_frames import WORDS_SCHEMA, value_words
 from kgdiff.query.graph import KnowledgeGraph
 
+TIER_WORDS = ["value", "main", "main_form", "phrase", "forms", "classes"]
+"""The columns of a value's words its distractor candidacy reads
+(:meth:`~kgdiff.export.distractors.noise_tiers.NoiseTiers.built`)."""
 _FACTS = "distractor facts"
 """The read ahead of what the subjects hold (:meth:`SharedNaming.facts`)."""
 
@@ -200,6 +203,14 @@ class SharedNaming:
         every value it asks about."""
         return self._with_roles(self._words.of(snapshot, _series(values)))
 
+    def texts_named(self, values: pl.Series, snapshot: str | None) -> pl.DataFrame:
+        """What the distractor tiers keep of the words of those of ``values`` named before
+        (:data:`TIER_WORDS`, sorted by value): their texts and classes, without the people's
+        role keys, which only the tiers' keys read (:meth:`_kinds`). At 3 × 50 M statements,
+        the whole words of the tiers' 1.25 M candidates with their roles were the export's
+        peak."""
+        return self._words.of(snapshot, values, TIER_WORDS)
+
     def _with_roles(self, words: pl.DataFrame) -> pl.DataFrame:
         """``words`` with the role keys of the people among them (:func:`with_roles`): applied
         as words are read back, so that the chunks are kept as they are named, while what the
@@ -242,7 +253,7 @@ class SharedNaming:
             self.read(snapshot, values=members)
             facts = self.facts()
             found = NoiseTiers.built(
-                self.pairs(), self._kinds(snapshot), partial(self.words_named, snapshot=snapshot),
+                self.pairs(), self._kinds(snapshot), partial(self.texts_named, snapshot=snapshot),
                 self._catalogue, members, facts.truths, facts.typical, self._cap, self._lifespans,
             )  # fmt: skip
             self._tiers[snapshot] = found
