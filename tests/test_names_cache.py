@@ -14,13 +14,9 @@ import kgdiff
 from kgdiff.export.benchmark import export_benchmark
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.words.name_ids import name_ids
-from kgdiff.export.words.name_stream import NAMING_MEMORY, named_chunks
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.names_cache import ensure_names_cache, names_database, names_kept
-from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
-from kgdiff.query.sql_limits import parse_size
-from kgdiff.store.layout import StoreLayout
 from tests.benchmark_exports import CUTOFF
 from tests.built_once import private_copy
 
@@ -129,28 +125,3 @@ def test_an_export_keeps_the_names_in_a_file_beside_its_output(
     with kg.connection() as connection:
         Names.read(connection, IDS, "wd-2014-10", "en")
         assert _files(connection) == ["None"]  # in memory: DuckDB gives no path
-
-
-def _limit(connection: duckdb.DuckDBPyConnection) -> int:
-    row = connection.execute("SELECT current_setting('memory_limit')").fetchone()
-    assert row is not None
-    return parse_size(str(row[0]).replace(" ", ""))
-
-
-@pytest.mark.parametrize(("own", "while_naming"), [("2GB", NAMING_MEMORY), ("512MB", 512 * 10**6)])
-def test_the_naming_query_runs_within_its_own_memory_limit(
-    export_demo_store: Path, own: str, while_naming: int
-) -> None:
-    """An export's 2 GB limit is lowered to 1 GB while the naming query runs (and its chunks
-    are taken), then given back; a graph held to less keeps its own."""
-    graph = KnowledgeGraph(StoreLayout.resolve(export_demo_store), settings={"memory_limit": own})
-    seen: list[int] = []
-    with graph.connection() as connection:
-        before = _limit(connection)
-        for names in named_chunks(graph, pl.Series(IDS), "wd-2014-10", "en"):
-            seen.append(_limit(connection))
-            assert names.label("Q183") == "Germany"
-        assert _limit(connection) == before
-    # DuckDB shows its limit rounded (2 GB as "1.8 GiB"): within 5 %
-    assert seen and all(abs(limit - while_naming) < while_naming / 20 for limit in seen), seen
-    assert abs(before - parse_size(own)) < parse_size(own) / 20

@@ -20,7 +20,6 @@ from kgdiff.export.distractors.noise_plan import candidate_tiers
 TEXTS = pl.List(pl.String())
 KINDS_SCHEMA = pl.Schema({"value": pl.String(), "classes": TEXTS})
 """A batch of named values with words: each value's kind keys (its people's role keys too)."""
-KEY = ["pid", "value"]
 _TOP = pl.Schema({"tier": pl.UInt32(), "at": pl.UInt32(), "_rank": pl.UInt64()})
 _KEYS = pl.Schema({"key": pl.String(), "tier": pl.UInt32()})
 PRUNE_ROWS = 1_000_000

@@ -15,7 +15,6 @@ it names 20,000 entities or 200,000.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 
 import duckdb
 import polars as pl
@@ -25,17 +24,10 @@ from kgdiff.export.words.name_ids import entity_ids, name_ids
 from kgdiff.export.words.names import Names, name_of_row
 from kgdiff.export.words.names_cache import ensure_names_cache
 from kgdiff.query.graph import KnowledgeGraph
-from kgdiff.query.sql_limits import parse_size
 from kgdiff.sqlfiles import load_sql, render
 
 CHUNK = 50_000
 """Entities named at a time (their Python objects live only while the chunk is used)."""
-NAMING_MEMORY = 1 << 30
-"""DuckDB's memory limit while the naming query runs (when the graph's is higher): past it the
-query spills. It runs while the export holds what it named before and what its configs read,
-and DuckDB filled its 2 GB to the export's peaks: ``temporal`` at 3 × 50 M statements named
-its statements' values at 4.2 GB of RSS, its distractors' class members at 5.0 GB; at 1 GB,
-3.9 and 4.1 GB, in the same CPU time."""
 
 
 def _rows(batch: pa.RecordBatch) -> list[tuple[object, ...]]:
@@ -77,21 +69,6 @@ class _Leads:
             self._waiting = _rows(batch)
 
 
-@contextmanager
-def _held_to(kg: KnowledgeGraph, connection: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Hold the graph's database to :data:`NAMING_MEMORY` (if it allows more) until the block
-    ends, then give it back the graph's own limit."""
-    own = kg.settings.get("memory_limit")
-    if own is None or parse_size(own) <= NAMING_MEMORY:
-        yield
-        return
-    connection.execute(f"SET memory_limit = '{NAMING_MEMORY >> 20}MiB'")
-    try:
-        yield
-    finally:
-        connection.execute(f"SET memory_limit = '{own}'")
-
-
 def named_chunks(
     kg: KnowledgeGraph, ids: Iterable[str] | pl.Series, snapshot: str | None, lang: str
 ) -> Iterator[Names]:
@@ -109,14 +86,13 @@ def named_chunks(
         name_ids(beside, wanted),
     ):
         names = ensure_names_cache(connection, lang)
+        result = connection.execute(render("export/entity_names", names=names), params)
+        leads = _Leads(beside, f"{lang}wiki")
         del wanted
-        with _held_to(kg, connection):
-            result = connection.execute(render("export/entity_names", names=names), params)
-            leads = _Leads(beside, f"{lang}wiki")
-            for batch in _batches(result):
-                rows = _rows(batch)
-                if not rows:
-                    continue
-                found = leads.up_to(str(rows[-1][0]))
-                named = {str(row[0]): name_of_row(row, found.get(str(row[0]))) for row in rows}
-                yield Names(named, lang)
+        for batch in _batches(result):
+            rows = _rows(batch)
+            if not rows:
+                continue
+            found = leads.up_to(str(rows[-1][0]))
+            named = {str(row[0]): name_of_row(row, found.get(str(row[0]))) for row in rows}
+            yield Names(named, lang)
