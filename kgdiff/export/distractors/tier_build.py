@@ -64,7 +64,7 @@ class _Tiers:
         if not large.height:
             return self.rows
         over = self._ranked(self.rows.join(large, on="tier", how="semi"))
-        over = over.sort("tier", "_rank", "at", nulls_last=True)
+        over = over.sort("tier", "_rank", "at")  # every row has its digest now
         kept = over.filter(pl.int_range(pl.len()).over("tier") < cap)
         return pl.concat([self.rows.join(large, on="tier", how="anti"), kept])
 
@@ -102,8 +102,8 @@ def kept_candidates(
     batch of ``kinds`` (:data:`KINDS_SCHEMA`, each value in one batch), numbered in
     (relation, value) order; their tiers (``tier``, ``cand``, sorted), each tier of more than
     ``cap`` candidates cut to ``cap``, only the candidates of some tier kept (None: every tier
-    whole, every candidate kept); and the tiers' keys (``tier``, ``key``), the tiers numbered
-    in the order of the keys' texts (those of no kept candidate left out of neither)."""
+    whole, every candidate kept); and the key of every tier found (``tier``, ``key``), the
+    tiers numbered in the order of the keys' texts."""
     placed = found.sort("pid", "value", nulls_last=True).with_row_index("at")
     placed = placed.with_columns(pl.col("at").cast(pl.UInt32()))
     tiers = _Tiers(cap, placed.get_column("value"))

@@ -206,9 +206,9 @@ class SharedNaming:
     def texts_named(self, values: pl.Series, snapshot: str | None) -> pl.DataFrame:
         """What the distractor tiers keep of the words of those of ``values`` named before
         (:data:`TIER_WORDS`, sorted by value): their texts and classes, without the people's
-        role keys, which only the tiers' keys read (:meth:`_kinds`). At 3 × 50 M statements,
-        the whole words of the tiers' 1.25 M candidates with their roles were the export's
-        peak."""
+        role keys, which only the tiers' keys read (:meth:`_kinds`): at 3 × 50 M statements,
+        reading the whole words of the tiers' 1.25 M candidates with their roles was a peak of
+        ``temporal`` (0.3 GB over this read)."""
         return self._words.of(snapshot, values, TIER_WORDS)
 
     def _with_roles(self, words: pl.DataFrame) -> pl.DataFrame:
