@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from kgdiff.errors import StoreError
-from kgdiff.store.catalog_copy import CatalogCopies
+from kgdiff.store.catalog_copy import PREFIX, CatalogCopies, remove_orphans
 
 
 def _catalog(path: Path, answer: int) -> Path:
@@ -111,3 +111,40 @@ def test_kgdiffs_catalog_connections_are_held_to_the_catalog_memory(sample_store
         graph.close()
     with KnowledgeGraph.open(sample_store).connection() as connection:
         assert limit(connection) == catalog_limit
+
+
+def test_the_folders_of_processes_that_no_longer_run_are_removed(tmp_path: Path) -> None:
+    """A killed process cannot remove its folder: the next process to make one does."""
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    script = (
+        "import os, signal; from pathlib import Path;"
+        " from kgdiff.store.catalog_copy import catalog_copy;"
+        f" print(catalog_copy(Path({str(catalog)!r})).parent, flush=True);"
+        " os.kill(os.getpid(), signal.SIGKILL)"
+    )
+    killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert killed.returncode == -9
+    orphan = Path(killed.stdout.strip())
+    assert orphan.is_dir()  # no exit handler ran
+    temporary = orphan.parent
+    unrelated = temporary / f"{PREFIX}{os.getpid()}-{tmp_path.name}"  # a running process's
+    old_style = temporary / f"{PREFIX}{tmp_path.name}"  # no process id in the name: left alone
+    unrelated.mkdir()
+    old_style.mkdir()
+    try:
+        assert remove_orphans(temporary) >= 1
+        assert not orphan.exists()
+        assert unrelated.is_dir() and old_style.is_dir()
+    finally:
+        unrelated.rmdir()
+        old_style.rmdir()
+
+
+def test_a_copy_is_made_again_when_its_folder_was_swept(tmp_path: Path) -> None:
+    catalog = _catalog(tmp_path / "kg.duckdb", 1)
+    copies = CatalogCopies()
+    first = copies.path(catalog)
+    first.unlink()
+    first.parent.rmdir()  # as a process of another pid namespace sharing /tmp might
+    again = copies.path(catalog)
+    assert again.is_file() and _answer(again) == 1

@@ -13,12 +13,19 @@ one open descriptor is always one whole catalog. The copy is small (views and ma
 rows) and is made again only when the catalog's identity (device, inode, modification time,
 size) changes. Its views read the store's files wherever the copy lies, because kgdiff sets
 the store root on every connection (:mod:`kgdiff.store.store_root`).
+
+The folder goes when the process exits normally. A process that is killed (a query process
+past its time, a server stopped with SIGKILL) or a forked child that leaves by ``os._exit``
+cannot remove its own, so each folder's name carries its process's id and a process making
+its folder first removes the folders of processes that no longer run: the temporary
+directory never fills with the copies of processes long gone.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -27,6 +34,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kgdiff.errors import StoreError
+
+PREFIX = "kgdiff-catalog-"
+"""The start of the name of every process's folder of copies, followed by its process id."""
+
+_OWNED = re.compile(re.escape(PREFIX) + r"(\d+)-")
 
 Stamp = tuple[int, int, int, int]
 """A catalog file's identity: device, inode, modification time (ns) and size."""
@@ -71,7 +83,7 @@ class CatalogCopies:
                 return known.path
             copy = self._write(source, stamp)
             self._copies[catalog] = _Copy(stamp, copy)
-        if known is not None:
+        if known is not None and known.path != copy:
             # connections still open on the old copy keep reading it: the name goes, the
             # file stays until they close
             known.path.unlink(missing_ok=True)
@@ -80,6 +92,7 @@ class CatalogCopies:
     def _write(self, source: BinaryIO, stamp: Stamp) -> Path:
         """Copy the open catalog ``source`` into this process's folder; the copy's path."""
         folder = self._private_folder()
+        folder.mkdir(mode=0o700, exist_ok=True)  # in case another pid namespace swept it
         name = "kg-{}-{}-{}.duckdb".format(*stamp[1:])
         target = folder / name
         partial = folder / f".{name}.partial"
@@ -91,9 +104,39 @@ class CatalogCopies:
     def _private_folder(self) -> Path:
         """This process's folder of copies, made on first use and removed at its exit."""
         if self._folder is None:
-            self._folder = Path(tempfile.mkdtemp(prefix="kgdiff-catalog-"))
+            self._folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{self._owner}-"))
             atexit.register(_remove_folder, self._folder, self._owner)
+            remove_orphans(self._folder.parent)
         return self._folder
+
+
+def _runs(pid: int) -> bool:
+    """Whether a process ``pid`` exists (another user's counts: it cannot be signalled)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_orphans(temporary: Path) -> int:
+    """Remove this user's folders of copies in ``temporary`` whose process no longer runs;
+    how many were removed."""
+    removed = 0
+    for entry in os.scandir(temporary):
+        owner = _OWNED.match(entry.name)
+        if owner is None or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            mine = entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        except FileNotFoundError:  # another process removed it first
+            continue
+        if mine and not _runs(int(owner[1])):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def _remove_folder(folder: Path, owner: int) -> None:
