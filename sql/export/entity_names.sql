@@ -17,16 +17,19 @@
 --          coordinate location (P625: a place), and whether another item of that snapshot has
 --          the same label in $lang with at least as many sitelinks (the label names that item
 --          first: Alexandria, Virginia beside Alexandria, Egypt). Ids without a label are
---          absent; an entity without aliases has nulls for them and their words. Sorted by
---          id.
---          The labels and aliases in $lang and the other names of entities with aliases in it
---          come from the tables of {{@names}}, the attached database of $lang built
---          beforehand (kgdiff/export/words/names_cache.py).
--- params: $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR); {{@names}} (the
---         attached database). Reads the ids to name from the relation `kgdiff_name_ids(qid)`
+--          absent; an entity without aliases has nulls for them and their words. Only the ids
+--          from $first to $last (in text order) are named: the caller names many ids range by
+--          range, each query reading that range of every table and file (all of them sorted by
+--          id) and holding only its range's rows. Sorted by id.
+--          The labels and aliases in $lang, the other names of entities with aliases in it and
+--          the labels many items share come from the tables of {{@names}}, the attached
+--          database of $lang built beforehand (kgdiff/export/words/names_cache.py).
+-- params: $snapshot (VARCHAR, NULL = the latest snapshot); $lang (VARCHAR); $first, $last
+--         (VARCHAR: the first and the last id of the range named); {{@names}} (the attached
+--         database). Reads the ids to name from the relation `kgdiff_name_ids(qid)`
 --         the caller registers (kgdiff/export/words/name_ids.py: an Arrow table, so that
 --         millions of ids are never a list of Python strings), the views `entities`,
---         `statements` and `snapshots` and the tables `in_lang` and `other_names` of
+--         `statements` and `snapshots` and the tables `in_lang`, `other_names` and `namesakes` of
 --         {{@names}}.
 WITH
 -- each id's label as the macro `entity_labels` (sql/labels/entity_labels.sql) chooses it, from
@@ -46,7 +49,8 @@ labelled AS (
     FROM {{@names}}.in_lang AS l
     JOIN snapshots AS s ON s.name = l.snapshot
     CROSS JOIN anchor AS a
-    WHERE l.kind = 'label' AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
+    WHERE l.kind = 'label' AND l.qid BETWEEN $first AND $last
+      AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
 ),
 named AS MATERIALIZED (
     SELECT
@@ -63,30 +67,35 @@ neighbours AS (
         lead(name) OVER (ORDER BY date, name) AS after
     FROM snapshots
 ),
--- the rows in $lang the aliases, their neighbours' aliases and the namesakes are read from
+-- the aliases in $lang of the named entities in every snapshot (their neighbours' too)
 in_lang AS MATERIALIZED (
-    SELECT l.snapshot, l.qid, l.kind, l.value, l.ordinal
+    SELECT l.snapshot, l.qid, l.value, l.ordinal
     FROM {{@names}}.in_lang AS l
-    WHERE (l.kind = 'alias' AND l.qid IN (SELECT id FROM named))
-       OR (l.kind = 'label' AND l.snapshot IN (SELECT DISTINCT label_snapshot FROM named))
+    WHERE l.kind = 'alias' AND l.qid BETWEEN $first AND $last
+      AND l.qid IN (SELECT id FROM named)
 ),
 found AS (
     SELECT l.qid, l.value, l.ordinal, b.before, b.after
     FROM in_lang AS l
     JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
     JOIN neighbours AS b ON b.name = n.label_snapshot
-    WHERE l.kind = 'alias'
 ),
 -- the aliases of entities that both neighbouring snapshots hold, and whether either lists it
 bracketed AS (
     SELECT f.qid, f.value
     FROM found AS f
     WHERE f.before IS NOT NULL AND f.after IS NOT NULL
-      AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.before)
-      AND EXISTS (SELECT 1 FROM entities AS e WHERE e.qid = f.qid AND e.snapshot = f.after)
+      AND EXISTS (
+          SELECT 1 FROM entities AS e
+          WHERE e.qid = f.qid AND e.snapshot = f.before AND e.qid BETWEEN $first AND $last
+      )
+      AND EXISTS (
+          SELECT 1 FROM entities AS e
+          WHERE e.qid = f.qid AND e.snapshot = f.after AND e.qid BETWEEN $first AND $last
+      )
       AND NOT EXISTS (
           SELECT 1 FROM in_lang AS o
-          WHERE o.qid = f.qid AND o.kind = 'alias' AND o.value = f.value
+          WHERE o.qid = f.qid AND o.value = f.value
             AND o.snapshot IN (f.before, f.after)
       )
 ),
@@ -120,7 +129,7 @@ names_of AS MATERIALIZED (
             l.value
         FROM {{@names}}.other_names AS l
         JOIN named AS n ON n.id = l.qid AND n.label_snapshot = l.snapshot
-        WHERE l.qid IN (SELECT qid FROM alias_words)
+        WHERE l.qid BETWEEN $first AND $last AND l.qid IN (SELECT qid FROM alias_words)
     )
 ),
 aliases AS (
@@ -155,24 +164,25 @@ subclass_of AS (
     FROM statements AS s
     JOIN named AS n ON n.id = s.subject AND n.label_snapshot = s.snapshot
     WHERE s.pid = 'P279' AND s.object_qid IS NOT NULL AND s.rank <> 'deprecated'
+      AND s.subject BETWEEN $first AND $last
     GROUP BY s.subject
 ),
 located AS (
     SELECT DISTINCT s.subject AS qid
     FROM statements AS s
     JOIN named AS n ON n.id = s.subject AND n.label_snapshot = s.snapshot
-    WHERE s.pid = 'P625' AND s.snaktype = 'value'
+    WHERE s.pid = 'P625' AND s.snaktype = 'value' AND s.subject BETWEEN $first AND $last
       AND s.snapshot IN (SELECT DISTINCT label_snapshot FROM named)
 ),
--- the items of each label's snapshot that share a label with a named entity
-namesakes AS (
-    SELECT n.id, max(coalesce(e.n_sitelinks, 0)) AS sitelinks
+-- each named entity's own entry: its own sitelinks and the items that share its label
+own AS (
+    SELECT
+        n.id, e.p31,
+        coalesce(e.n_sitelinks, 0) AS sitelinks,
+        n.id LIKE 'Q%' AS item
     FROM named AS n
-    JOIN in_lang AS l
-      ON l.snapshot = n.label_snapshot AND l.value = n.label
-     AND l.kind = 'label' AND l.qid <> n.id AND l.qid LIKE 'Q%'
-    LEFT JOIN entities AS e ON e.qid = l.qid AND e.snapshot = l.snapshot
-    GROUP BY n.id
+    LEFT JOIN entities AS e
+      ON e.qid = n.id AND e.snapshot = n.label_snapshot AND e.qid BETWEEN $first AND $last
 )
 SELECT
     n.id,
@@ -190,14 +200,22 @@ SELECT
             lambda x: NOT list_contains(coalesce(e.p31, CAST([] AS VARCHAR[])), x)
         )
     ) AS classes,
-    coalesce(e.n_sitelinks, 0) AS sitelinks,
+    e.sitelinks,
     p.qid IS NOT NULL AS located,
-    coalesce(m.sitelinks >= coalesce(e.n_sitelinks, 0), false) AS outranked
+    -- another item has at least as many sitelinks: the top is another's, or shared, for an
+    -- item (which is one of the items counted); any item at the top, for another entity
+    coalesce(
+        CASE
+            WHEN e.item THEN m.items >= 2 AND (e.sitelinks < m.top OR m.at_top >= 2)
+            ELSE m.top >= e.sitelinks
+        END,
+        false
+    ) AS outranked
 FROM named AS n
+JOIN own AS e ON e.id = n.id
 LEFT JOIN aliases AS a ON a.qid = n.id
 LEFT JOIN other_names AS o ON o.qid = n.id
-LEFT JOIN entities AS e ON e.qid = n.id AND e.snapshot = n.label_snapshot
 LEFT JOIN subclass_of AS c ON c.qid = n.id
 LEFT JOIN located AS p ON p.qid = n.id
-LEFT JOIN namesakes AS m ON m.id = n.id
+LEFT JOIN {{@names}}.namesakes AS m ON m.snapshot = n.label_snapshot AND m.value = n.label
 ORDER BY n.id;

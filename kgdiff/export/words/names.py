@@ -63,9 +63,12 @@ class Names:
         """The names of the entity ids among ``ids`` as of ``snapshot`` (the one read for
         the export's current date), in ``lang``; whether each label takes "the" is read from
         the lead of its article on ``<lang>wiki`` when the store has one."""
-        params = {"snapshot": snapshot, "lang": lang}
+        wanted = entity_ids(ids)
+        if wanted.is_empty():
+            return cls({})
+        params = {"snapshot": snapshot, "lang": lang, "first": wanted[0], "last": wanted[-1]}
         # registered first: DuckDB refuses a registration while a result is unfinished
-        with name_ids(connection, entity_ids(ids)):
+        with name_ids(connection, wanted):
             query = render("export/entity_names", names=ensure_names_cache(connection, lang))
             rows = connection.execute(query, params).fetchall()
             leads = _leads(connection, [row[0] for row in rows], f"{lang}wiki")
