@@ -41,24 +41,29 @@ anchor AS (
         (SELECT max(s.date) FROM snapshots AS s)
     ) AS day
 ),
-labelled AS (
+-- the snapshots in the order a label is taken from them (the first that has one)
+preference AS (
     SELECT
-        l.qid, l.value, l.snapshot,
-        CASE WHEN l.snapshot = $snapshot THEN 0 WHEN s.date <= a.day THEN 1 ELSE 2 END AS tier,
-        abs(s.date - a.day) AS distance
-    FROM {{@names}}.in_lang AS l
-    JOIN snapshots AS s ON s.name = l.snapshot
+        s.name,
+        row_number() OVER (
+            ORDER BY
+                CASE WHEN s.name = $snapshot THEN 0 WHEN s.date <= a.day THEN 1 ELSE 2 END,
+                abs(s.date - a.day),
+                s.name
+        ) AS pick
+    FROM snapshots AS s
     CROSS JOIN anchor AS a
-    WHERE l.kind = 'label' AND l.qid BETWEEN $first AND $last
-      AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
 ),
 named AS MATERIALIZED (
     SELECT
-        qid AS id,
-        arg_min(value, (tier, distance, snapshot)) AS label,
-        arg_min(snapshot, (tier, distance, snapshot)) AS label_snapshot
-    FROM labelled
-    GROUP BY qid
+        l.qid AS id,
+        arg_min(l.value, p.pick) AS label,
+        arg_min(l.snapshot, p.pick) AS label_snapshot
+    FROM {{@names}}.in_lang AS l
+    JOIN preference AS p ON p.name = l.snapshot
+    WHERE l.kind = 'label' AND l.qid BETWEEN $first AND $last
+      AND l.qid IN (SELECT qid FROM kgdiff_name_ids)
+    GROUP BY l.qid
 ),
 neighbours AS (
     SELECT
