@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -88,22 +88,48 @@ def render(name: str, **literals: Literal) -> str:
     return PLACEHOLDER.sub(substitute, text)
 
 
+def _body(text: str) -> str:
+    """A statement's text without its comment lines and its closing semicolon."""
+    lines = (line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    return "\n".join(lines).strip().rstrip(";")
+
+
+def used_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Those of ``params`` the statement ``name`` binds (DuckDB refuses any other)."""
+    body = _body(load_sql(name))
+    return {key: value for key, value in params.items() if re.search(rf"\${key}\b", body)}
+
+
+def staged_as_one(name: str, stages: Sequence[str]) -> str:
+    """The statement ``name`` with the statements ``stages`` ahead of it as common table
+    expressions, each named as its file (``chains/chain_edges`` → ``chain_edges``): what
+    kgdiff runs one statement at a time, each kept in a temporary table the next one reads,
+    as one query (for a table macro, or a result streamed without keeping it). ``name`` must
+    start with ``WITH``."""
+    final = _body(load_sql(name))
+    if not final.startswith("WITH\n"):
+        raise SqlFileError(f"sql/{name}.sql must start with WITH to take its stages")
+    ahead = "".join(
+        f"{stage.rsplit('/', 1)[-1]} AS (\n{_body(load_sql(stage))}\n),\n" for stage in stages
+    )
+    return f"WITH\n{ahead}{final.removeprefix('WITH' + chr(10))};"
+
+
 def as_table_macro(
-    name: str, macro: str, params: list[str], defaults: dict[str, str] | None = None
+    name: str,
+    macro: str,
+    params: list[str],
+    defaults: dict[str, str] | None = None,
+    text: str | None = None,
 ) -> str:
     """``CREATE MACRO macro(params) AS TABLE <statement name>`` for the DuckDB prompt.
 
     The statement's ``$param`` bind parameters become the macro's parameters, so the
     catalog macro and the library run the very same SQL. ``defaults`` maps trailing
-    parameters to SQL expressions, making them optional (``name := value``).
+    parameters to SQL expressions, making them optional (``name := value``). ``text``, when
+    given, is the statement to use instead of the file's (:func:`staged_as_one`).
     """
-    body = (
-        "\n".join(
-            line for line in load_sql(name).splitlines() if not line.lstrip().startswith("--")
-        )
-        .strip()
-        .rstrip(";")
-    )
+    body = _body(load_sql(name) if text is None else text)
     for param in params:
         if f"${param}" not in body:
             raise SqlFileError(f"sql/{name}.sql has no parameter ${param}")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kgdiff.errors import UsageError
 from kgdiff.query.window_answers import SHOWN_CHAINS, chains_of, write_chains_of
-from kgdiff.temporal.chains import ChainQuery, load_relations
+from kgdiff.temporal.chains import ChainQuery, chains, load_relations, stage_chains, staged_rows
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.timetext import bound_text
 from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
@@ -258,3 +258,17 @@ def test_cli_table_out_files_and_errors(sample_store: Path, tmp_path: Path) -> N
     bad = run_kgdiff("chains", "--date", "2014-13-01", "--store", str(sample_store))
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error:")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("day", [date(2014, 1, 1), date(2014, 11, 1)])
+def test_the_stages_one_at_a_time_find_what_one_query_finds(real: Any, day: date) -> None:
+    """``stage_chains`` keeps each stage in a temporary table (each spills within DuckDB's
+    limit); the catalog macro and a streamed search run the stages as one query."""
+    query = ChainQuery(day, relations=load_relations(), gap=STRICT)
+    one_query = chains(real, query)
+    names = [column[0] for column in one_query.description or []]
+    whole = [dict(zip(names, row, strict=True)) for row in one_query.fetchall()]
+    assert stage_chains(real, query) == len(whole) > 100
+    assert staged_rows(real, None) == whole
+    left = real.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
+    assert {name for (name,) in left} == {"chain_results"}  # the stages' tables are gone

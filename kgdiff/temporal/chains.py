@@ -29,7 +29,7 @@ import msgspec
 from kgdiff.errors import UsageError
 from kgdiff.ids import DEFAULT_LANG
 from kgdiff.resources import data_text
-from kgdiff.sqlfiles import as_table_macro, load_sql, quote
+from kgdiff.sqlfiles import as_table_macro, load_sql, quote, staged_as_one, used_params
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.writers import write_relation
 
@@ -48,6 +48,10 @@ ITEM_ID = re.compile(r"Q[1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
+STAGES = ("chains/chain_edges", "chains/chain_walk")
+"""The statements ahead of ``sql/chains/chains.sql``, each read by the next as a relation named
+after it: :func:`stage_chains` keeps each in a temporary table, so that each spills within
+DuckDB's limit (as one query, the chains of 3 × 50 M statements ran out of 1 GB)."""
 
 Relations = dict[str, list[str]]
 CATALOGUE = "relation_catalogue.toml"
@@ -160,14 +164,21 @@ def chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> duckdb.D
     start_label.
     """
     query.check_date(connection)
-    return connection.execute(load_sql("chains/chains"), query.params())
+    return connection.execute(staged_as_one("chains/chains", STAGES), query.params())
 
 
 def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> int:
     """Keep the chains in the temporary table ``chain_results``; return how many."""
     query.check_date(connection)
-    statement = f"CREATE OR REPLACE TEMP TABLE {RESULTS} AS\n{load_sql('chains/chains')}"
-    connection.execute(statement, query.params())
+    params = query.params()
+    tables = {stage: stage.rsplit("/", 1)[-1] for stage in STAGES} | {"chains/chains": RESULTS}
+    try:
+        for stage, table in tables.items():
+            statement = f"CREATE OR REPLACE TEMP TABLE {table} AS\n{load_sql(stage)}"
+            connection.execute(statement, used_params(stage, params))
+    finally:
+        for stage in STAGES:
+            connection.execute(f"DROP TABLE IF EXISTS temp.{tables[stage]}")
     # fetchall, not fetchone: a result left unfinished blocks the connection's next relation
     counted = connection.execute(load_sql("chains/staged_count")).fetchall()
     return int(counted[0][0]) if counted else 0
@@ -218,4 +229,5 @@ def catalog_macro() -> str:
         "allow_gap": "false",
         "lang": f"'{DEFAULT_LANG}'",
     }
-    return as_table_macro("chains/chains", "chains", PARAMS, defaults)
+    text = staged_as_one("chains/chains", STAGES)
+    return as_table_macro("chains/chains", "chains", PARAMS, defaults, text)
