@@ -46,7 +46,8 @@ def _label_snapshots(connection: object, ids: list[str]) -> dict[str, str]:
         " WHERE l.lang = 'en' AND l.kind = 'label'",
         [SNAPSHOT],
     ).fetchall()
-    wanted, best = set(ids), {}
+    wanted = set(ids)
+    best: dict[str, tuple[tuple[int, int], str]] = {}
     for qid, snapshot, date, anchor in rows:
         rank = (0 if date <= anchor else 1, abs((date - anchor).days))
         if qid in wanted and (qid not in best or rank < best[qid][0]):
