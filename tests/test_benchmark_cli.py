@@ -176,7 +176,7 @@ def test_duckdbs_limit_grows_with_the_largest_snapshot(export_sample_store: Path
     largest = max(m.counts["statements"] for m in list_snapshots(StoreLayout(export_sample_store)))
     assert largest * DUCKDB_BYTES_PER_STATEMENT < 512 * 2**20
     assert duckdb_memory(kg) == "512MB"  # the floor: the samples are small
-    assert duckdb_limit([5_000_000, 20_000_000]) == "1220MB"  # 64 bytes a statement
+    assert duckdb_limit([5_000_000, 12_000_000]) == "732MB"  # 64 bytes a statement
 
 
 def test_duckdbs_limit_holds_when_a_build_replaces_the_catalog(
@@ -204,8 +204,9 @@ def test_duckdbs_limit_holds_when_a_build_replaces_the_catalog(
 def test_duckdbs_limit_stops_at_its_cap_on_a_large_store() -> None:
     # issue 36: an export takes at most 4 GB at any size; 64 bytes a statement asked for
     # 12.8 GB at 200 M statements a snapshot
-    assert duckdb_limit([150_000_000, 200_000_000]) == "2048MB"
-    assert duckdb_limit([1_650_000_000]) == "2048MB"
+    assert duckdb_limit([20_000_000]) == "1024MB"
+    assert duckdb_limit([150_000_000, 200_000_000]) == "1024MB"
+    assert duckdb_limit([1_650_000_000]) == "1024MB"
 
 
 def test_reads_run_ahead_only_while_the_store_is_small() -> None:

@@ -73,17 +73,19 @@ alone take more than 4 GB. Past this size each read runs when its config is set 
 export takes longer on two cores, not more memory."""
 EXPORT_MODES = ("record", "valid")
 DUCKDB_MEMORY_FLOOR = 512 * 2**20
-DUCKDB_MEMORY_CAP = 2 * 2**30
+DUCKDB_MEMORY_CAP = 1 * 2**30
 DUCKDB_BYTES_PER_STATEMENT = 64
 """DuckDB's memory limit while an export runs: the floor, or this many bytes per statement of
 the largest snapshot if more, up to the cap. Its window queries over every statement
 (``kg.updates``, ``kg.chains``, the pools) spill to disk beyond it instead of taking most of
 the machine, leaving room for the records built meanwhile (the reads run beside the configs:
-:mod:`kgdiff.export.inputs.read_ahead`); but some of their operators cannot spill, and ``kg.chains``
-ran out of 384 and 512 MB on 20 M statements (1 GB was enough). Every config of 3 × 5 M
-statements: peak RSS 1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB. The cap keeps the
-export within the 4 GB an export may take at any size (issue 36): without it a snapshot of
-200 M statements asked for 12.8 GB, a full Wikidata one (1.65 B) for 105 GB."""
+:mod:`kgdiff.export.inputs.read_ahead`). Every config of 3 × 5 M statements: peak RSS
+1.80–1.83 GB with 512 MB, 2.17–2.22 GB with 1 GB. The cap keeps the export within the 4 GB an
+export may take at any size (issue 36): without it a snapshot of 200 M statements asked for
+12.8 GB. It was 2 GB while two queries could not run in less at 3 × 50 M statements (the
+naming of 3.2 M answers in one query, the chains in one query); named by id ranges and
+chained in stages they run in 1 GB, and all five configs at 3 × 50 M peaked at 5.53 GB
+instead of 5.93 GB, the same records."""
 
 
 def duckdb_limit(statements: Iterable[int]) -> str:
@@ -226,6 +228,10 @@ def _built(
             read = partial(READS_AHEAD[following], kg, groups, request, dates, catalogue)
             groups.ahead.submit(following, read)
         yield config
+    # every config written: what they shared goes before the task files and the audit (at
+    # 3 × 50 M statements the audit took 3.0 GB alone, 5.4 GB beside it)
+    groups.naming.release()
+    del groups
 
 
 def export_benchmark(
@@ -261,16 +267,18 @@ def export_benchmark(
     ):
         # what the configs name is kept beside the folder written (on the disk chosen for it)
         groups = classified_groups(kg, request, dates, catalogue, out.absolute().parent)
+        naming = groups.naming
         try:
             facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
             built = _built(kg, groups, request, dates, catalogue, configs, on_step)
+            del groups  # the configs' builder holds them until the last config is written
             on_step(f"writing {out}")
             audits: list[AuditReport] = []
             finish = partial(_finish, kg, catalogue, configs, audits, on_step)
             written = write_dataset(out, built, facts, force, finish)
         finally:
-            groups.ahead.close()
-            groups.naming.close()
+            naming.ahead.close()
+            naming.close()
     notes = tuple(note for config in written for note in config.notes)
     records = {config.name: config.records() for config in written}
     return BenchmarkExport(out, records, facts, notes, audits[0] if audits else None)

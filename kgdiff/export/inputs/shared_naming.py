@@ -113,6 +113,15 @@ class SharedNaming:
         self._cap = tier_cap()
         self._lifespans = Lifespans(self._read_lifespans)
 
+    def release(self) -> None:
+        """Let go of what is held in memory for the configs (the groups, the distractors'
+        pool and tiers, the store's facts about values, their lifespans); what was named on
+        disk stays until :meth:`close`."""
+        self._groups = self._groups.clear()
+        self._pairs, self._facts, self._facts_asked = None, None, False
+        self._tiers.clear()
+        self._lifespans = Lifespans(self._read_lifespans)
+
     def close(self) -> None:
         """Remove what was named from disk (after the export)."""
         self._words.close()
