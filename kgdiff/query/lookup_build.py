@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -46,6 +45,7 @@ from kgdiff.query.lookup import (
 from kgdiff.query.lookup_ranges import Shard, ShardMap, shard_schema
 from kgdiff.sqlfiles import load_sql, quote, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.liveness import ProcessMark, is_running
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.helper_macros import time_macros
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
@@ -249,20 +249,10 @@ def _remove_orphans(folder: Path) -> None:
     process is gone (killed before its cleanup ran); a live process's are left to it."""
     for partial in [*folder.glob(".*.duckdb.tmp-*"), *folder.glob(f"{SPILL_PREFIX}*")]:
         pid = partial.name.rsplit("-", 1)[-1].removesuffix(".wal")
-        if pid.isdigit() and not _running(int(pid)):
+        if pid.isdigit() and not is_running(ProcessMark(int(pid))):
             if partial.is_dir():
                 for spilled in partial.iterdir():
                     spilled.unlink(missing_ok=True)
                 partial.rmdir()
             else:
                 partial.unlink(missing_ok=True)
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kgdiff.errors import StoreError
+from kgdiff.store.liveness import ProcessMark, is_running
 
 PREFIX = "kgdiff-catalog-"
 """The start of the name of every process's folder of copies, followed by its process id."""
@@ -110,17 +111,6 @@ class CatalogCopies:
         return self._folder
 
 
-def _runs(pid: int) -> bool:
-    """Whether a process ``pid`` exists (another user's counts: it cannot be signalled)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_orphans(temporary: Path) -> int:
     """Remove this user's folders of copies in ``temporary`` whose process no longer runs;
     how many were removed."""
@@ -133,7 +123,7 @@ def remove_orphans(temporary: Path) -> int:
             mine = entry.stat(follow_symlinks=False).st_uid == os.getuid()
         except FileNotFoundError:  # another process removed it first
             continue
-        if mine and not _runs(int(owner[1])):
+        if mine and not is_running(ProcessMark(int(owner[1]))):
             shutil.rmtree(entry.path, ignore_errors=True)
             removed += 1
     return removed
