@@ -112,7 +112,8 @@ def staged_as_one(name: str, stages: Sequence[str]) -> str:
     ahead = "".join(
         f"{stage.rsplit('/', 1)[-1]} AS (\n{_body(load_sql(stage))}\n),\n" for stage in stages
     )
-    return f"WITH\n{ahead}{final.removeprefix('WITH' + chr(10))};"
+    rest = final.removeprefix("WITH\n")
+    return f"WITH\n{ahead}{rest};"
 
 
 def as_table_macro(
