@@ -231,7 +231,6 @@ def _built(
     # every config written: what they shared goes before the task files and the audit (at
     # 3 × 50 M statements the audit took 3.0 GB alone, 5.4 GB beside it)
     groups.naming.release()
-    del groups
 
 
 def export_benchmark(

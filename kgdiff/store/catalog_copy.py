@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import atexit
 import os
-import re
 import shutil
 import tempfile
 import threading
@@ -34,12 +33,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kgdiff.errors import StoreError
-from kgdiff.store.liveness import ProcessMark, is_running
+from kgdiff.store.liveness import remove_dead_folders
 
 PREFIX = "kgdiff-catalog-"
 """The start of the name of every process's folder of copies, followed by its process id."""
-
-_OWNED = re.compile(re.escape(PREFIX) + r"(\d+)-")
 
 Stamp = tuple[int, int, int, int]
 """A catalog file's identity: device, inode, modification time (ns) and size."""
@@ -107,26 +104,8 @@ class CatalogCopies:
         if self._folder is None:
             self._folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{self._owner}-"))
             atexit.register(_remove_folder, self._folder, self._owner)
-            remove_orphans(self._folder.parent)
+            remove_dead_folders(self._folder.parent, [PREFIX])
         return self._folder
-
-
-def remove_orphans(temporary: Path) -> int:
-    """Remove this user's folders of copies in ``temporary`` whose process no longer runs;
-    how many were removed."""
-    removed = 0
-    for entry in os.scandir(temporary):
-        owner = _OWNED.match(entry.name)
-        if owner is None or not entry.is_dir(follow_symlinks=False):
-            continue
-        try:
-            mine = entry.stat(follow_symlinks=False).st_uid == os.getuid()
-        except FileNotFoundError:  # another process removed it first
-            continue
-        if mine and not is_running(ProcessMark(int(owner[1]))):
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += 1
-    return removed
 
 
 def _remove_folder(folder: Path, owner: int) -> None:

@@ -11,6 +11,8 @@ one with the same pid.
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -76,3 +78,32 @@ def is_running(mark: ProcessMark) -> bool:
     if mark.started is None:
         return True
     return start_ticks(mark.pid) == mark.started
+
+
+def folder_owner(name: str, prefix: str) -> int | None:
+    """The pid that follows ``prefix`` in the folder name ``name`` (up to a ``-`` or the
+    end); None if ``name`` does not start with ``prefix`` and a pid."""
+    if not name.startswith(prefix):
+        return None
+    pid = name[len(prefix) :].split("-", 1)[0]
+    return int(pid) if pid.isdigit() else None
+
+
+def remove_dead_folders(parent: Path, prefixes: Sequence[str]) -> list[Path]:
+    """Remove the folders in ``parent`` named by one of ``prefixes`` and a pid whose process
+    no longer runs (a killed process's, which it could not remove itself), this user's only;
+    the folders removed, sorted."""
+    removed: list[Path] = []
+    for entry in os.scandir(parent):
+        owners = (folder_owner(entry.name, prefix) for prefix in prefixes)
+        pid = next((found for found in owners if found is not None), None)
+        if pid is None or is_running(ProcessMark(pid)):
+            continue
+        try:
+            mine = entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid()
+        except FileNotFoundError:  # another process removed it first
+            continue
+        if mine:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return sorted(removed)

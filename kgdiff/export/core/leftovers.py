@@ -13,10 +13,9 @@ gigabytes behind for good.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
-from kgdiff.store.liveness import ProcessMark, is_running
+from kgdiff.store.liveness import remove_dead_folders
 
 SPILL_PREFIX = ".kgdiff-export-"
 """The start of the name of an export's folder of what it named (then its pid and ``-``)."""
@@ -38,14 +37,6 @@ def spill_prefix(pid: int | None = None) -> str:
     return f"{SPILL_PREFIX}{os.getpid() if pid is None else pid}-"
 
 
-def _owner(name: str, prefix: str) -> int | None:
-    """The pid that follows ``prefix`` in ``name`` (up to a ``-``); None if not one."""
-    if not name.startswith(prefix):
-        return None
-    pid = name[len(prefix) :].split("-", 1)[0]
-    return int(pid) if pid.isdigit() else None
-
-
 def sweep_leftovers(out: Path) -> list[Path]:
     """Remove the staging and replaced folders of ``out`` and the spill folders beside it whose
     export no longer runs (a replaced folder only while ``out`` exists); the folders removed."""
@@ -54,12 +45,4 @@ def sweep_leftovers(out: Path) -> list[Path]:
     prefixes = [f".{out.name}.partial-", SPILL_PREFIX]
     if out.is_dir():  # else a replaced folder may be the only copy left (killed mid-swap)
         prefixes.append(f".{out.name}.replaced-")
-    removed: list[Path] = []
-    for path in out.parent.iterdir():
-        for prefix in prefixes:
-            pid = _owner(path.name, prefix)
-            if pid is None or not path.is_dir() or is_running(ProcessMark(pid)):
-                continue
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
-    return sorted(removed)
+    return remove_dead_folders(out.parent, prefixes)
