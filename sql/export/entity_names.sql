@@ -179,7 +179,7 @@ located AS (
     WHERE s.pid = 'P625' AND s.snaktype = 'value' AND s.subject BETWEEN $first AND $last
       AND s.snapshot IN (SELECT DISTINCT label_snapshot FROM named)
 ),
--- each named entity's own entry: its own sitelinks and the items that share its label
+-- each named entity in its label's snapshot: its P31 values, its sitelinks, whether an item
 own AS (
     SELECT
         n.id, e.p31,
