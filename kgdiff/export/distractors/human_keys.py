@@ -18,7 +18,7 @@ distractor must share (a spouse) draws only people of that sex, in every tier; w
 unknown (a spouse the store does not hold), the record gets no distractor, and is left out.
 A role is *typical* of a relation when at least half of its objects that have a role in the
 store hold it, and at least :data:`~kgdiff.export.distractors.human_roles.TYPICAL_FLOOR` of them
-have one (:func:`~kgdiff.export.distractors.human_roles.typical_roles`).
+have one (:func:`~kgdiff.export.distractors.store_facts.read_typical_roles`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ position held (P39) gains, besides its classes, the keys ``role <id>`` for each 
 position, ``sex <id>`` for its sex and ``sex <id> role <id>`` for both together: the tiers a
 head of government's distractors are drawn from hold politicians and heads of government, a
 mother's women, never any person (:mod:`kgdiff.export.distractors.human_keys` plans them). The roles
-are read once per export from the store, in any snapshot, with what the subjects hold
+are read once per export from the store, in any snapshot
 (:func:`~kgdiff.export.distractors.subject_truths.read_subject_values`)."""
 
 from __future__ import annotations
@@ -47,20 +47,6 @@ def person_roles(values: pl.DataFrame) -> pl.DataFrame:
     :data:`ROLES_SCHEMA`."""
     held = values.filter(pl.col("pid").is_in(ROLE_PIDS))
     return held.select(pl.col("subject").alias("value"), "pid", pl.col("value").alias("role"))
-
-
-def typical_roles(values: pl.DataFrame, roles: pl.DataFrame, pids: list[str]) -> pl.DataFrame:
-    """The roles typical of each relation of ``pids`` (:data:`TYPICAL_SCHEMA`): held by at
-    least half of its objects among ``values`` that hold a role in ``roles``
-    (:func:`person_roles`), when at least :data:`TYPICAL_FLOOR` of them hold one."""
-    objects = values.filter(pl.col("pid").is_in(pids)).select("pid", "value").unique()
-    jobs = roles.filter(pl.col("pid") != SEX_PID).select("value", "role").unique()
-    held = objects.join(jobs, on="value")
-    held = held.with_columns(pl.col("value").n_unique().over("pid").alias("_n"))
-    counted = held.group_by("pid", "role").agg(pl.len().alias("_k"), pl.col("_n").first())
-    typical = counted.filter((pl.col("_k") * 2 >= pl.col("_n")) & (pl.col("_n") >= TYPICAL_FLOOR))
-    shares = typical.select("pid", "role", (pl.col("_k") / pl.col("_n")).alias("share"))
-    return shares.sort("pid", "role").cast(TYPICAL_SCHEMA)
 
 
 def role_keys(roles: pl.DataFrame) -> pl.DataFrame:

@@ -38,7 +38,7 @@ class NoiseTiers:
     """``pid``, ``declared``: the class the catalogue expects of each relation's objects."""
     typical: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=TYPICAL_SCHEMA))
     """``pid``, ``role``, ``share``: the roles most of a relation's people hold
-    (:func:`~kgdiff.export.distractors.human_roles.typical_roles`)."""
+    (:func:`~kgdiff.export.distractors.store_facts.read_typical_roles`)."""
     truths: SubjectTruths | None = None
     """The values the subjects hold under a relation of the same kind, in any snapshot."""
     people: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_PEOPLE))
@@ -122,8 +122,11 @@ class NoiseTiers:
             "cand",
         )
         sizes = sizes.select(pl.col("id").alias("tier"), "key", "n")
-        aliases = base.select("cand", "forms").explode("forms").rename({"forms": "form"})
-        aliases = aliases.filter(pl.col("form").is_not_null() & (pl.col("form") != ""))
+        # a candidate is one row of ``base``: its forms made distinct in their list are its
+        # aliases distinct (a unique over every alias row was the tiers' last peak)
+        spelled = pl.element().is_not_null() & (pl.element() != "")
+        forms = pl.col("forms").list.filter(spelled).list.unique(maintain_order=True)
+        aliases = base.select("cand", forms.alias("form")).explode("form").drop_nulls("form")
         candidates = base.select("cand", "value", "text", "form", "phrase")
         declared = pl.DataFrame(
             [(r.pid, r.object_class) for r in catalogue if r.object_class],
@@ -132,6 +135,6 @@ class NoiseTiers:
         )
         typical = typical if typical is not None else pl.DataFrame(schema=TYPICAL_SCHEMA)
         return cls(
-            candidates, aliases.unique(maintain_order=True), members, sizes, declared, typical,
+            candidates, aliases, members, sizes, declared, typical,
             truths, people, lifespans,
         )  # fmt: skip

@@ -4,20 +4,30 @@ under the relation asked, or under another relation whose objects the catalogue 
 same class (Chile's head of state of 2013 is no wrong answer for a year the data do not cover;
 its head of government is no wrong head of state; a person's place of death is no wrong place
 of birth). Items only: a date or a number is not confused this way.
+
+The truths grow with the store (3 M rows at 3 × 25 M statements, ~1.6 G projected for a full
+Wikidata dump), so they are written to disk by DuckDB sorted by subject
+(``sql/export/subject_truths.sql``) and a batch of requests reads the row groups of its own
+range of subjects: records go in id order, and a record's id starts with its subject.
 """
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import polars as pl
 
+from kgdiff.export.core.leftovers import spill_prefix
 from kgdiff.export.relations.model import ObjectType, RelationCatalogue
-from kgdiff.sqlfiles import load_sql
+from kgdiff.sqlfiles import load_sql, render
 
 VALUES_SCHEMA = pl.Schema({"subject": pl.String(), "pid": pl.String(), "value": pl.String()})
 """``subject``, ``pid``, ``value``: an item a subject holds under a relation."""
+TRUTHS_SCHEMA = pl.Schema({"subject": pl.String(), "kin": pl.String(), "value": pl.String()})
+"""``subject``, ``kin``, ``value``: an item a subject holds under a relation of kind ``kin``."""
 
 
 def kin_groups(catalogue: RelationCatalogue) -> pl.DataFrame:
@@ -42,24 +52,57 @@ def read_subject_values(connection: duckdb.DuckDBPyConnection, pids: list[str]) 
 @dataclass(frozen=True)
 class SubjectTruths:
     """Every (``subject``, ``kin``, ``value``) of the store's item statements of catalogued
-    relations, and each relation's ``kin`` (:func:`kin_groups`)."""
+    relations, in a Parquet file sorted by subject (:meth:`written`; ``None``: none), and each
+    relation's ``kin`` (:func:`kin_groups`)."""
 
-    values: pl.DataFrame
+    path: Path | None
     kins: pl.DataFrame
 
     @classmethod
-    def of(cls, values: pl.DataFrame, catalogue: RelationCatalogue) -> SubjectTruths:
-        """The truths of ``values`` (:func:`read_subject_values`) under the catalogue's item
-        relations."""
+    def written(
+        cls,
+        connection: duckdb.DuckDBPyConnection,
+        catalogue: RelationCatalogue,
+        folder: Path,
+    ) -> SubjectTruths:
+        """The truths of the store under the catalogue's item relations, written by DuckDB
+        into ``folder``."""
         kins = kin_groups(catalogue)
-        held = values.join(kins, on="pid").select("subject", "kin", "value")
-        return cls(held.unique(), kins)
+        if not kins.height:
+            return cls(None, kins)
+        path = folder / "subject-truths.parquet"
+        params = {
+            "pids": kins.get_column("pid").to_list(),
+            "kins": kins.get_column("kin").to_list(),
+        }
+        connection.execute(render("export/subject_truths", out=str(path)), params)
+        return cls(path, kins)
 
     def held(self, requests: pl.DataFrame) -> pl.DataFrame:
         """``_id``, ``value``: what each request's ``subject`` holds under a relation of the
-        kind of its ``pid``."""
+        kind of its ``pid`` (only the row groups of the requests' range of subjects read)."""
         asked = requests.join(self.kins, on="pid").select("_id", "subject", "kin")
-        return asked.join(self.values, on=["subject", "kin"]).select("_id", "value")
+        subjects = asked.get_column("subject").drop_nulls()
+        if self.path is None or subjects.is_empty():
+            return asked.select("_id", pl.lit(None, pl.String()).alias("value")).clear()
+        inside = pl.col("subject").is_between(pl.lit(subjects.min()), pl.lit(subjects.max()))
+        truths = pl.scan_parquet(self.path, schema=TRUTHS_SCHEMA).filter(inside)
+        found = asked.lazy().join(truths, on=["subject", "kin"]).select("_id", "value")
+        return found.collect()
+
+
+class TruthsFolder:
+    """The folder :class:`SubjectTruths` are written into, in ``parent`` (the system's
+    temporary folder when None), named by this process (a killed export's is removed by the
+    next: :mod:`kgdiff.export.core.leftovers`) and removed by :meth:`close`."""
+
+    def __init__(self, parent: Path | None = None) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=parent)
+        self.path = Path(self._folder.name)
+
+    def close(self) -> None:
+        """Remove the folder and what was written into it."""
+        self._folder.cleanup()
 
 
 def blocked_values(requests: pl.DataFrame, truths: SubjectTruths | None) -> pl.DataFrame:

@@ -22,16 +22,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 
 from kgdiff.export.distractors.class_members import class_members, small_classes
-from kgdiff.export.distractors.human_roles import ROLE_PIDS, with_roles
+from kgdiff.export.distractors.human_roles import with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
 from kgdiff.export.distractors.noise_frames import DRAWS
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
-from kgdiff.export.distractors.subject_truths import kin_groups, read_subject_values
+from kgdiff.export.distractors.subject_truths import TruthsFolder
 from kgdiff.export.distractors.tier_build import KINDS_SCHEMA
 from kgdiff.export.distractors.tier_caps import tier_cap
 from kgdiff.export.inputs.named_spill import NamedSpill
@@ -49,6 +50,7 @@ TIER_WORDS = ["value", "main", "main_form", "phrase", "forms", "classes"]
 (:meth:`~kgdiff.export.distractors.noise_tiers.NoiseTiers.built`)."""
 _FACTS = "distractor facts"
 """The read ahead of what the subjects hold (:meth:`SharedNaming.facts`)."""
+_Read = TypeVar("_Read")
 
 
 def quantity_units(values: pl.Series) -> pl.Series:
@@ -110,6 +112,7 @@ class SharedNaming:
         self._answers_named: set[str | None] = set()  # the snapshots :meth:`pairs` are named in
         self._facts: StoreFacts | None = None
         self._facts_asked = False
+        self._truths_folder: TruthsFolder | None = None  # the subjects' truths, on disk
         self._cap = tier_cap()
         self._lifespans = Lifespans(self._read_lifespans)
 
@@ -119,6 +122,7 @@ class SharedNaming:
         disk stays until :meth:`close`."""
         self._groups = self._groups.clear()
         self._pairs, self._facts, self._facts_asked = None, None, False
+        self._drop_truths()
         self._tiers.clear()
         self._lifespans = Lifespans(self._read_lifespans)
 
@@ -126,6 +130,12 @@ class SharedNaming:
         """Remove what was named from disk (after the export)."""
         self._words.close()
         self._entities.close()
+        self._drop_truths()
+
+    def _drop_truths(self) -> None:
+        if self._truths_folder is not None:
+            self._truths_folder.close()
+            self._truths_folder = None
 
     def read(
         self,
@@ -232,20 +242,20 @@ class SharedNaming:
             self._facts_asked = True
             self.ahead.submit(_FACTS, self._read_facts)
 
-    def _read_facts(self) -> pl.DataFrame:
-        pids = sorted({*kin_groups(self._catalogue).get_column("pid"), *ROLE_PIDS})
+    def _read_facts(self) -> StoreFacts:
+        if self._truths_folder is None:
+            self._truths_folder = TruthsFolder(self.spill)
         with self._kg.connection() as connection:
-            return read_subject_values(connection, pids)
+            return StoreFacts.read(connection, self._catalogue, self._truths_folder.path)
 
     def facts(self) -> StoreFacts:
         """What the subjects hold and the people's roles (read once, in any snapshot)."""
         if self._facts is None:
-            values = self.ahead.take(_FACTS, self._exclusively(self._read_facts))
-            self._facts = StoreFacts.of(values, self._catalogue)
+            self._facts = self.ahead.take(_FACTS, self._exclusively(self._read_facts))
         return self._facts
 
-    def _exclusively(self, read: Callable[[], pl.DataFrame]) -> Callable[[], pl.DataFrame]:
-        def held() -> pl.DataFrame:
+    def _exclusively(self, read: Callable[[], _Read]) -> Callable[[], _Read]:
+        def held() -> _Read:
             with self.ahead.exclusive():
                 return read()
 
