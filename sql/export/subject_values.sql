@@ -1,10 +1,9 @@
 -- name: subject_values
 -- purpose: For the benchmark export's distractors: every item each subject holds under the
---          relations $pids, in any snapshot (statements that are not deprecated): what no
---          distractor of a record about the subject may be (Chile's head of state of one
---          snapshot offered as a wrong head of state of another year; its head of
---          government), and, under sex (P21), occupation (P106) and position held (P39), the
---          roles of the people a person is offered. One row per (subject, pid, value).
+--          relations $pids, in any snapshot (statements that are not deprecated): under sex
+--          (P21), occupation (P106) and position held (P39), the roles of the people a person
+--          is offered (docs/benchmark-export.md#option-kind-agreement; what no distractor may
+--          be is sql/export/subject_truths.sql). One row per (subject, pid, value).
 -- params: $pids (VARCHAR[]). Reads the view `statements`.
 SELECT DISTINCT s.subject, s.pid, s.object_qid AS value
 FROM statements AS s
