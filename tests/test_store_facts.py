@@ -2,7 +2,8 @@
 (kgdiff/export/distractors/store_facts.py, subject_truths.py): the subjects' truths, written
 to disk sorted by subject and read a range of subjects at a time, are those of the store's
 item statements joined in memory, for any batch of requests; the typical roles DuckDB
-aggregates are those of their definition, computed here in polars from the store's rows."""
+aggregates are those of their definition, computed here in polars from the store's rows; the
+distractors' pool holds every (relation, answer) of the groups once."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from kgdiff.export.distractors.subject_truths import (
     kin_groups,
     read_subject_values,
 )
+from kgdiff.export.inputs.shared_naming import answer_pairs
 from kgdiff.export.relations.catalogue import shipped_catalogue
 
 
@@ -132,3 +134,28 @@ def test_blocked_values_hold_the_excluded_and_the_subjects_truths(
     blocked = set(blocked_values(requests, facts.truths).iter_rows())
     assert {(0, "Q1"), (1, "Q2"), (0, row["value"])} <= blocked
     assert {value for key, value in blocked if key == 1} == {"Q2"}
+
+
+_IDS = st.sampled_from(["Q1", "Q2", "Q3", "Q10", "Q11", "2001-01-01|11|gregorian", "42|Q11573"])
+
+
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["P17", "P27", "P569", None]),
+            st.lists(st.one_of(st.none(), _IDS), max_size=5),
+        ),
+        max_size=30,
+    )
+)
+def test_the_answer_pairs_are_every_pid_and_answer_once(
+    rows: list[tuple[str | None, list[str | None]]],
+) -> None:
+    groups = pl.DataFrame(
+        rows, schema={"pid": pl.String(), "all_answers": pl.List(pl.String())}, orient="row"
+    )
+    pairs = answer_pairs(groups)
+    expected = {(pid, value) for pid, values in rows if pid for value in values if value}
+    assert set(pairs.iter_rows()) == expected
+    assert pairs.height == len(expected)
+    assert pairs.schema == pl.Schema({"pid": pl.String(), "value": pl.String()})

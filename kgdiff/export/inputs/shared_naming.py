@@ -81,9 +81,19 @@ def _series(ids: Iterable[str] | pl.Series) -> pl.Series:
 
 
 def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
-    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool."""
-    exploded = groups.select("pid", pl.col("all_answers").alias("value")).explode("value")
-    return exploded.drop_nulls().unique()
+    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool.
+    A relation at a time: the values alone are exploded and made distinct, where exploding
+    (``pid``, ``value``) rows of every group and a unique over both took 0.77 GB for 2.7 M
+    pairs at 3 × 50 M statements (0.28 GB so)."""
+    empty = pl.DataFrame(schema={"pid": pl.String(), "value": pl.String()})
+    parts = [
+        part.select(pl.col("all_answers").explode().drop_nulls().unique().alias("value")).select(
+            pl.lit(pid, pl.String()).alias("pid"), "value"
+        )
+        for (pid,), part in groups.select("pid", "all_answers").group_by("pid")
+        if pid is not None
+    ]
+    return pl.concat([empty, *parts])
 
 
 class SharedNaming:
