@@ -1,17 +1,22 @@
 """Records built column by column do not depend on how a split is cut into batches: an export
 of the real samples in batches of 7 rows (written in chunks of 5 records) holds the records an
 export in one batch holds, in the same order (kgdiff.export.dataset.frame_chunks). Only the
-true/false balance, made within the first batch, may differ, by one record per split at most."""
+true/false balance, made within the first batch, may differ, by one record per split at most.
+A split's rows read a part at a time in id order are the parts of the whole split sorted."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kgdiff.export.dataset import frame_chunks
+from kgdiff.export.dataset.sorted_rows import ID
 from tests.benchmark_exports import export, records
 
 CONFIGS = ("qa", "temporal", "pools")
@@ -55,3 +60,34 @@ def test_a_large_split_is_written_in_row_groups_of_a_chunk(cut: Path) -> None:
     stable = pq.ParquetFile(cut / "data" / "qa" / "stable.parquet")
     sizes = [stable.metadata.row_group(i).num_rows for i in range(stable.num_row_groups)]
     assert stable.num_row_groups > 2 and max(sizes) <= 5
+
+
+_SUBJECTS = st.sampled_from(["Q1", "Q10", "Q2", "L1", "L1-F1", "L1-S2", "P31", "Q1-x"])
+
+
+@given(
+    groups=st.lists(st.tuples(_SUBJECTS, st.sampled_from(["P17", "P6", "P1082"])), unique=True),
+    size=st.integers(1, 9),
+)
+def test_parts_in_id_order_are_those_of_the_whole_sorted_frame(
+    groups: list[tuple[str, str]], size: int
+) -> None:
+    # "L1-F1/…" sorts before "L1/…": the ids' order, not the subjects'
+    rows = pl.DataFrame(
+        {
+            "subject": [subject for subject, _ in groups],
+            "pid": [pid for _, pid in groups],
+            "answers": [
+                [f"{subject}-{index}"] * index for index, (subject, _) in enumerate(groups)
+            ],
+        },
+        schema={"subject": pl.String(), "pid": pl.String(), "answers": pl.List(pl.String())},
+    )
+    key = pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid")
+    whole = rows.with_columns(key.alias(ID)).sort(ID)
+    parts = list(frame_chunks.id_ordered_parts(rows.lazy(), key, size))
+    assert [part.height for part in parts] == [
+        min(size, whole.height - offset) for offset in range(0, whole.height, size)
+    ]
+    joined = pl.concat([whole.clear(), *parts])
+    assert joined.equals(whole)

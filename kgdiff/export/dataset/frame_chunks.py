@@ -101,15 +101,33 @@ def frame_chunks(
     by the builder. Both true/false labels occur among the first batch's records whenever
     they can. Lazy ``rows`` are collected only when the split is written, sorted in the same
     step: a config's splits are then not all held at once, nor each twice."""
+    size = BATCH * PART_BATCHES
+    if isinstance(rows, pl.LazyFrame) and request.limit is None:
+        parts: Iterable[pl.DataFrame] = id_ordered_parts(rows, key, size)
+        yield from _parts_chunks(parts, _by_parts(build), request, schema, tally)
+        return
     rows = rows.with_columns(key.alias(ID)).sort(ID)
     if isinstance(rows, pl.LazyFrame):
         rows = rows.collect()
     if request.limit is not None:
         yield _limited(rows, _by_parts(build), request, tally).select(schema.names()).cast(schema)
         return
-    size = BATCH * PART_BATCHES
     parts = (rows.slice(offset, size) for offset in range(0, rows.height, size))
     yield from _parts_chunks(parts, _by_parts(build), request, schema, tally)
+
+
+def id_ordered_parts(rows: pl.LazyFrame, key: pl.Expr, size: int) -> Iterator[pl.DataFrame]:
+    """The ``rows`` with their ids (``key``, unique) as :data:`ID`, in id order, ``size`` at a
+    time: the parts of one sorted frame of them, but only the ids are sorted whole, and a
+    part's rows are read from ``rows`` as it comes (sorting the ``qa`` split of the stable
+    groups whole, their answer lists with them, raised the export's RSS by 1.0 GB at 3 × 100 M
+    statements)."""
+    numbered = rows.with_row_index("_row")
+    order = numbered.select("_row", key.alias(ID)).collect().sort(ID)
+    for offset in range(0, order.height, size):
+        wanted = order.slice(offset, size)
+        part = numbered.join(wanted.lazy(), on="_row").collect()
+        yield part.sort(ID).drop("_row")
 
 
 def sorted_chunks(
