@@ -14,11 +14,11 @@ import pytest
 import kgdiff
 from kgdiff.export.benchmark import (
     DUCKDB_BYTES_PER_STATEMENT,
-    bounded_duckdb,
     duckdb_limit,
     duckdb_memory,
     reads_ahead,
 )
+from kgdiff.export.core.duckdb_bounds import bounded_duckdb
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.dates import GapPolicy

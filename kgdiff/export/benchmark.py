@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -29,6 +28,7 @@ from kgdiff.export.core.benchmark_model import (
     ConfigExport,
     Dates,
 )
+from kgdiff.export.core.duckdb_bounds import bounded_duckdb
 from kgdiff.export.core.leftovers import sweep_leftovers
 from kgdiff.export.dataset.writer import check_target, write_dataset
 from kgdiff.export.distractors.tier_caps import tier_cap
@@ -172,38 +172,6 @@ def _facts(
         column = f"{role}_snapshot"
         store[f"{role}_snapshot"] = frame.get_column(column)[0] if frame.height else None
     return BuildFacts(parameters, store, kgdiff.__version__)
-
-
-@contextmanager
-def bounded_duckdb(kg: KnowledgeGraph, limit: str) -> Iterator[None]:
-    """The catalog's DuckDB held to ``limit`` of memory, with its allocator's background
-    threads on, its own settings back afterwards. Without those threads DuckDB's allocator
-    kept what a large query had freed: after naming the 340,000 answers of 3 × 5 M statements
-    the process held 786 MB, with them 358 MB five seconds later (peak 1,006 MB, 475). The
-    graph's settings take them too: a build published meanwhile (the export's first
-    classification for its dates) replaces the catalog, and the graph opens it again with
-    its settings, which held DuckDB to 3 GB instead."""
-    wanted = {"memory_limit": limit, "allocator_background_threads": "true"}
-    kept = dict(kg.settings)
-    kg.settings.update(wanted)
-    with kg.connection() as connection:
-        before = {
-            name: connection.execute("SELECT current_setting(?)", [name]).fetchone()
-            for name in wanted
-        }
-        for name, value in wanted.items():
-            connection.execute(f"SET {name} = '{value}'")
-    try:
-        yield
-    finally:
-        kg.settings.clear()
-        kg.settings.update(kept)
-        with kg.connection() as connection:
-            for name, row in before.items():
-                # the graph's own value where it has one: DuckDB writes a limit rounded
-                restored = kept.get(name, None if row is None else str(row[0]))
-                if restored is not None:
-                    connection.execute(f"SET {name} = '{restored}'")
 
 
 def _built(

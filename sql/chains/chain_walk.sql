@@ -23,13 +23,12 @@ start_subjects AS (
         lambda x: x <> ''
     ) AS ids
 ),
-edges AS (SELECT * FROM chain_edges),
 walk AS (
     -- the chains as lists of edge numbers, each with the entities it visited and its last
     -- hop's relation (what the next hop may follow)
     SELECT e.subject AS origin, [e.subject, e.hop.object] AS visited, [e.edge] AS path,
            e.pid AS last_pid, e.single
-    FROM edges AS e
+    FROM chain_edges AS e
     CROSS JOIN start_subjects
     WHERE e.single
       AND e.hop.object <> e.subject
@@ -42,7 +41,7 @@ walk AS (
            e.pid, e.single
     FROM walk AS w
     JOIN links AS l ON l.pid = w.last_pid
-    JOIN edges AS e ON e.subject = w.visited[-1] AND e.pid = l.next_pid
+    JOIN chain_edges AS e ON e.subject = w.visited[-1] AND e.pid = l.next_pid
     WHERE w.single
       AND len(w.path) < CAST($max_hops AS INTEGER)
       AND NOT list_contains(w.visited, e.hop.object)
@@ -62,7 +61,7 @@ chained AS (
             WHERE len(w.path) >= 2
         ) AS c
     ) AS p
-    JOIN edges AS e ON e.edge = p.edge
+    JOIN chain_edges AS e ON e.edge = p.edge
     GROUP BY p.chain
 )
 SELECT * FROM chained;

@@ -40,15 +40,14 @@ reading AS (
         max_gap := $max_gap, allow_gap := $allow_gap
     ) AS d
 ),
-chained AS (SELECT * FROM chain_walk),
 names AS (
     -- labels as of the snapshot read (sql/labels/entity_labels.sql)
     SELECT n.id, n.label, n.label_snapshot
     FROM entity_labels(
         (SELECT list(DISTINCT x.id) FROM (
-            SELECT c.origin AS id FROM chained AS c
-            UNION ALL SELECT unnest([h.pid FOR h IN c.hops]) FROM chained AS c
-            UNION ALL SELECT unnest([h.object FOR h IN c.hops]) FROM chained AS c
+            SELECT c.origin AS id FROM chain_walk AS c
+            UNION ALL SELECT unnest([h.pid FOR h IN c.hops]) FROM chain_walk AS c
+            UNION ALL SELECT unnest([h.object FOR h IN c.hops]) FROM chain_walk AS c
         ) AS x),
         label_snapshot := (SELECT r.snapshot FROM reading AS r),
         label_lang := $lang
@@ -66,7 +65,7 @@ hop_starts AS (
     WHERE q.snapshot = (SELECT r.snapshot FROM reading AS r)
       AND q.qualifier_pid = 'P580' AND q.snaktype = 'value' AND q.value_type = 'time'
       AND q.statement_id IN (
-          SELECT unnest([h.statement_id FOR h IN c.hops]) FROM chained AS c
+          SELECT unnest([h.statement_id FOR h IN c.hops]) FROM chain_walk AS c
       )
     GROUP BY q.statement_id
 ),
@@ -83,7 +82,7 @@ labelled_hops AS (
         ) ORDER BY h.i) AS hops
     FROM (
         SELECT c.chain, unnest(c.hops) AS hop, generate_subscripts(c.hops, 1) AS i
-        FROM chained AS c
+        FROM chain_walk AS c
     ) AS h
     LEFT JOIN hop_starts AS hs ON hs.statement_id = h.hop.statement_id
     LEFT JOIN names AS ns ON ns.id = h.hop.subject
@@ -97,7 +96,7 @@ aliases AS (
     FROM labels AS a
     JOIN names AS n ON n.id = a.qid AND n.label_snapshot = a.snapshot
     WHERE a.kind = 'alias' AND a.lang = $lang
-      AND a.qid IN (SELECT c.hops[-1].object FROM chained AS c)
+      AND a.qid IN (SELECT c.hops[-1].object FROM chain_walk AS c)
     GROUP BY a.qid
 )
 SELECT
@@ -112,7 +111,7 @@ SELECT
     coalesce(al.aliases, []) AS answer_aliases,
     c.answers,
     coalesce(ns.label, c.origin) AS start_label
-FROM chained AS c
+FROM chain_walk AS c
 CROSS JOIN reading AS r
 JOIN labelled_hops AS lh ON lh.chain = c.chain
 LEFT JOIN names AS ns ON ns.id = c.origin
