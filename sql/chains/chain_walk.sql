@@ -24,6 +24,8 @@ start_subjects AS (
     ) AS ids
 ),
 walk AS (
+    -- (`chain_edges` read itself at each use: a CTE over it, read three times, was
+    -- materialised whole, hop structs and all, and ran out of 1 GB at 3 × 100 M statements)
     -- the chains as lists of edge numbers, each with the entities it visited and its last
     -- hop's relation (what the next hop may follow)
     SELECT e.subject AS origin, [e.subject, e.hop.object] AS visited, [e.edge] AS path,

@@ -41,6 +41,7 @@ reading AS (
     ) AS d
 ),
 names AS (
+    -- (`chain_walk` read itself at each use, not a CTE copy of it: see chain_walk.sql)
     -- labels as of the snapshot read (sql/labels/entity_labels.sql)
     SELECT n.id, n.label, n.label_snapshot
     FROM entity_labels(
