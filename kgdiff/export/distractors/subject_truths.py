@@ -5,8 +5,8 @@ same class (Chile's head of state of 2013 is no wrong answer for a year the data
 its head of government is no wrong head of state; a person's place of death is no wrong place
 of birth). Items only: a date or a number is not confused this way.
 
-The truths grow with the store (3 M rows at 3 × 25 M statements, ~1.6 G projected for a full
-Wikidata dump), so they are written to disk by DuckDB sorted by subject
+The truths grow with the store (3 M rows at 3 × 25 M statements: ~200 M for three snapshots
+of a full Wikidata dump), so they are written to disk by DuckDB sorted by subject
 (``sql/export/subject_truths.sql``) and a batch of requests reads the row groups of its own
 range of subjects: records go in id order, and a record's id starts with its subject.
 """
