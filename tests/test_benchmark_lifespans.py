@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 
 import kgdiff
-from kgdiff.export.distractors.human_roles import role_keys, with_roles
+from kgdiff.export.distractors.human_roles import with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
@@ -28,6 +28,7 @@ from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from tests.benchmark_exports import export, records
+from tests.role_keys import role_keys
 from tests.test_supporting_revisions import entity, snak, time_value
 
 Record = dict[str, Any]

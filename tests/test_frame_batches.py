@@ -6,6 +6,7 @@ A split's rows read a part at a time in id order are the parts of the whole spli
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +69,11 @@ _SUBJECTS = st.sampled_from(["Q1", "Q10", "Q2", "L1", "L1-F1", "L1-S2", "P31", "
 @given(
     groups=st.lists(st.tuples(_SUBJECTS, st.sampled_from(["P17", "P6", "P1082"])), unique=True),
     size=st.integers(1, 9),
+    within=st.sampled_from([None, "subject"]),
+    on_disk=st.booleans(),
 )
 def test_parts_in_id_order_are_those_of_the_whole_sorted_frame(
-    groups: list[tuple[str, str]], size: int
+    groups: list[tuple[str, str]], size: int, within: str | None, on_disk: bool
 ) -> None:
     # "L1-F1/…" sorts before "L1/…": the ids' order, not the subjects'
     rows = pl.DataFrame(
@@ -85,7 +88,13 @@ def test_parts_in_id_order_are_those_of_the_whole_sorted_frame(
     )
     key = pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid")
     whole = rows.with_columns(key.alias(ID)).sort(ID)
-    parts = list(frame_chunks.id_ordered_parts(rows.lazy(), key, size))
+    with tempfile.TemporaryDirectory() as folder:
+        lazy = rows.lazy()
+        if on_disk:  # as the export's groups: a file in row groups of two rows (unsorted here)
+            path = Path(folder) / "rows.parquet"
+            rows.write_parquet(path, row_group_size=2, statistics=True)
+            lazy = pl.scan_parquet(path)
+        parts = list(frame_chunks.id_ordered_parts(lazy, key, size, within))
     assert [part.height for part in parts] == [
         min(size, whole.height - offset) for offset in range(0, whole.height, size)
     ]

@@ -10,22 +10,33 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import kgdiff
+from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.distractors.human_roles import ROLE_PIDS, SEX_PID, TYPICAL_FLOOR
 from kgdiff.export.distractors.store_facts import StoreFacts
-from kgdiff.export.distractors.subject_truths import (
-    TruthsFolder,
-    blocked_values,
-    kin_groups,
-    read_subject_values,
-)
+from kgdiff.export.distractors.subject_truths import blocked_values, kin_groups
 from kgdiff.export.inputs.shared_naming import answer_pairs
 from kgdiff.export.relations.catalogue import shipped_catalogue
+from tests.role_keys import role_keys
+
+
+def read_subject_values(connection: duckdb.DuckDBPyConnection, pids: list[str]) -> pl.DataFrame:
+    """Every (``subject``, ``pid``, ``value``) of the store's item statements of ``pids`` that
+    are not deprecated, in any snapshot: the rows the facts are worked out from."""
+    query = (
+        "SELECT DISTINCT subject, pid, object_qid AS value FROM statements"
+        " WHERE pid IN (SELECT unnest(CAST($pids AS VARCHAR[])))"
+        " AND object_qid IS NOT NULL AND rank <> 'deprecated'"
+    )
+    found = pl.from_arrow(connection.sql(query, params={"pids": pids}).to_arrow_table())
+    assert isinstance(found, pl.DataFrame)
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +45,7 @@ def read_facts(export_demo_store: Path) -> Iterator[tuple[StoreFacts, pl.DataFra
     under the catalogue's item relations and the role relations (read apart)."""
     kg = kgdiff.open(export_demo_store)
     catalogue = shipped_catalogue()
-    folder = TruthsFolder()
+    folder = SpillFolder()
     pids = sorted({*kin_groups(catalogue).get_column("pid"), *ROLE_PIDS})
     try:
         with kg.connection() as connection:
@@ -157,5 +168,16 @@ def test_the_answer_pairs_are_every_pid_and_answer_once(
     pairs = answer_pairs(groups)
     expected = {(pid, value) for pid, values in rows if pid for value in values if value}
     assert set(pairs.iter_rows()) == expected
-    assert pairs.height == len(expected)
+    assert pairs.height == len(expected) and pairs.equals(pairs.sort("pid", "value"))
     assert pairs.schema == pl.Schema({"pid": pl.String(), "value": pl.String()})
+
+
+def test_the_role_keys_file_holds_those_of_the_peoples_rows(
+    read_facts: tuple[StoreFacts, pl.DataFrame],
+) -> None:
+    facts, values = read_facts
+    roles = values.filter(pl.col("pid").is_in(ROLE_PIDS))
+    roles = roles.select(pl.col("subject").alias("value"), "pid", pl.col("value").alias("role"))
+    written = facts.role_keys.collect()
+    assert written.height > 100 and written.get_column("value").is_sorted()
+    assert written.equals(role_keys(roles))

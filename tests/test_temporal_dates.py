@@ -15,7 +15,7 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.export.distractors.human_roles import role_keys, with_roles
+from kgdiff.export.distractors.human_roles import with_roles
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.catalogue import shipped_catalogue
@@ -26,6 +26,7 @@ from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
 from kgdiff.portable.date_match import date_matches, duration_matches, first_date
 from kgdiff.timetext import key_text
+from tests.role_keys import role_keys
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}

@@ -39,7 +39,7 @@ def _groups(store: Path) -> Groups:
 
 
 def _snapshot(groups: Groups) -> str:
-    return str(groups.frame.get_column("current_snapshot")[0])
+    return str(groups.snapshots["current"])
 
 
 def _tiers(store: Path) -> NoiseTiers:

@@ -14,8 +14,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 import kgdiff
 from kgdiff.collector import bulk_allocations
 from kgdiff.errors import UsageError
@@ -143,7 +141,7 @@ def resolve_dates(kg: KnowledgeGraph, request: BenchmarkRequest) -> Dates:
 
 def _facts(
     kg: KnowledgeGraph,
-    frame: pl.DataFrame,
+    snapshots: dict[str, str | None],
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
@@ -169,8 +167,7 @@ def _facts(
     with kg.connection() as connection:
         store: dict[str, Any] = {"fingerprint": store_tag(connection)}
     for role in ("init", "cutoff", "current"):
-        column = f"{role}_snapshot"
-        store[f"{role}_snapshot"] = frame.get_column(column)[0] if frame.height else None
+        store[f"{role}_snapshot"] = snapshots.get(role)
     return BuildFacts(parameters, store, kgdiff.__version__)
 
 
@@ -236,7 +233,7 @@ def export_benchmark(
         groups = classified_groups(kg, request, dates, catalogue, out.absolute().parent)
         naming = groups.naming
         try:
-            facts = _facts(kg, groups.frame, request, dates, catalogue, configs)
+            facts = _facts(kg, groups.snapshots, request, dates, catalogue, configs)
             built = _built(kg, groups, request, dates, catalogue, configs, on_step)
             del groups  # the configs' builder holds them until the last config is written
             on_step(f"writing {out}")

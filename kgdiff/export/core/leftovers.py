@@ -13,6 +13,7 @@ gigabytes behind for good.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from kgdiff.store.liveness import remove_dead_folders
@@ -46,3 +47,17 @@ def sweep_leftovers(out: Path) -> list[Path]:
     if out.is_dir():  # else a replaced folder may be the only copy left (killed mid-swap)
         prefixes.append(f".{out.name}.replaced-")
     return remove_dead_folders(out.parent, prefixes)
+
+
+class SpillFolder:
+    """A folder an export spills into, in ``parent`` (the system's temporary folder when
+    None), named by this process (a killed export's is removed by the next:
+    :func:`sweep_leftovers`) and removed by :meth:`close` (or when collected)."""
+
+    def __init__(self, parent: Path | None = None) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=parent)
+        self.path = Path(self._folder.name)
+
+    def close(self) -> None:
+        """Remove the folder and what was written into it."""
+        self._folder.cleanup()

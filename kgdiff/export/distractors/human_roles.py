@@ -5,13 +5,21 @@ Every item of class human (Q5) that the store gives a sex (P21), an occupation (
 position held (P39) gains, besides its classes, the keys ``role <id>`` for each occupation and
 position, ``sex <id>`` for its sex and ``sex <id> role <id>`` for both together: the tiers a
 head of government's distractors are drawn from hold politicians and heads of government, a
-mother's women, never any person (:mod:`kgdiff.export.distractors.human_keys` plans them). The roles
-are read once per export from the store, in any snapshot
-(:func:`~kgdiff.export.distractors.subject_truths.read_subject_values`)."""
+mother's women, never any person (:mod:`kgdiff.export.distractors.human_keys` plans them). The keys
+are worked out once per export by DuckDB from the store, in any snapshot
+(``sql/export/role_keys.sql``), and written to disk sorted by person
+(:func:`write_role_keys`): a batch of words reads the row groups of its own range of values
+(held in memory, the keys of every person grow with the store: ~1 M people at 3 × 25 M
+statements)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import duckdb
 import polars as pl
+
+from kgdiff.sqlfiles import render
 
 HUMAN = "Q5"
 SEX_PID = "P21"
@@ -22,8 +30,6 @@ SEX_PREFIX = "sex "
 TYPICAL_FLOOR = 3
 TYPICAL_SCHEMA = pl.Schema({"pid": pl.String(), "role": pl.String(), "share": pl.Float64()})
 """``pid``, ``role`` (an item id) and ``share``: the roles typical of a relation's people."""
-ROLES_SCHEMA = pl.Schema({"value": pl.String(), "pid": pl.String(), "role": pl.String()})
-"""``value`` (a human), ``pid`` (P21, P106 or P39), ``role`` (the item it names)."""
 
 
 def role_key(role: pl.Expr) -> pl.Expr:
@@ -37,53 +43,54 @@ def sex_key(sex: pl.Expr) -> pl.Expr:
 
 
 def sexed_role_key(sex: pl.Expr, role: pl.Expr) -> pl.Expr:
-    """The kind key of a sex and a role together: ``sex Q6581072 role Q82955``."""
+    """The kind key of a sex and a role together: ``sex Q6581072 role Q82955`` (as
+    ``sql/export/role_keys.sql`` writes them)."""
     return pl.concat_str(sex_key(sex), pl.lit(" "), role_key(role))
 
 
-def person_roles(values: pl.DataFrame) -> pl.DataFrame:
-    """The sex, occupations and positions among the ``values`` (``subject``, ``pid``,
-    ``value``: :func:`~kgdiff.export.distractors.subject_truths.read_subject_values`), as
-    :data:`ROLES_SCHEMA`."""
-    held = values.filter(pl.col("pid").is_in(ROLE_PIDS))
-    return held.select(pl.col("subject").alias("value"), "pid", pl.col("value").alias("role"))
+KEYS_SCHEMA = pl.Schema({"value": pl.String(), "keys": pl.List(pl.String())})
+"""``value`` (a person), ``keys``: its role keys, then its sex keys, then each role with each
+sex (``role Q82955``, ``sex Q6581072``, ``sex Q6581072 role Q82955``), each kind sorted."""
 
 
-def role_keys(roles: pl.DataFrame) -> pl.DataFrame:
-    """``value``, ``keys``: the kind keys each human of ``roles`` gains (its roles, its sex,
-    and each role with each sex), in that order."""
-    sexes = roles.filter(pl.col("pid") == SEX_PID).select("value", pl.col("role").alias("sex"))
-    held = roles.filter(pl.col("pid") != SEX_PID).select("value", "role").unique()
-    both = held.join(sexes, on="value")
-    keys = pl.concat(
-        [
-            held.select("value", role_key(pl.col("role")).alias("key"), pl.lit(0).alias("_o")),
-            sexes.select("value", sex_key(pl.col("sex")).alias("key"), pl.lit(1).alias("_o")),
-            both.select(
-                "value", sexed_role_key(pl.col("sex"), pl.col("role")).alias("key"),
-                pl.lit(2).alias("_o"),
-            ),
-        ]
-    )  # fmt: skip
-    keys = keys.unique(["value", "key"]).sort("value", "_o", "key")
-    return keys.group_by("value", maintain_order=True).agg(pl.col("key").alias("keys"))
+def write_role_keys(connection: duckdb.DuckDBPyConnection, folder: Path) -> pl.LazyFrame:
+    """The role keys of every person of the store (:data:`KEYS_SCHEMA`), written by DuckDB
+    into ``folder`` sorted by value (``sql/export/role_keys.sql``), read as collected."""
+    path = folder / "role-keys.parquet"
+    connection.execute(render("export/role_keys", out=str(path)))
+    return pl.scan_parquet(path, schema=KEYS_SCHEMA)
 
 
-def people_keys(people: pl.Series, keys: pl.DataFrame) -> pl.DataFrame:
-    """The rows of ``keys`` (``value``, ``keys``, sorted by value: :func:`role_keys`) of the
-    values of ``people``: found by binary search, so that looking up a batch of values costs
-    the batch, not the 1 M people of 3 × 25 M statements a join would hash each time."""
+def people_keys(people: pl.Series, keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """The rows of ``keys`` (:data:`KEYS_SCHEMA`, sorted by value) of the values of
+    ``people``, sorted by value. In a file (lazy ``keys``: :func:`write_role_keys`), only the
+    row groups between the least and greatest of ``people`` are read; in memory, found by
+    binary search, so that looking up a batch of values costs the batch, not the 1 M people of
+    3 × 25 M statements a join would hash each time."""
     people = people.drop_nulls().unique().sort()
+    if isinstance(keys, pl.LazyFrame):
+        return _read_keys(people, keys)
     at = keys.get_column("value").search_sorted(people, side="left")
     inside = at < keys.height
     found = keys[at.filter(inside)]
     return found.filter(found.get_column("value") == people.filter(inside))
 
 
-def with_roles(words: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+def _read_keys(people: pl.Series, keys: pl.LazyFrame) -> pl.DataFrame:
+    """:func:`people_keys` of the sorted ``people`` in a file sorted by value."""
+    if people.is_empty():
+        return pl.DataFrame(schema=KEYS_SCHEMA)
+    inside = pl.col("value").is_between(pl.lit(people[0]), pl.lit(people[-1]))
+    asked = people.to_frame("value").lazy()
+    found = keys.filter(inside).join(asked, on="value", how="semi")
+    return found.collect(engine="streaming").sort("value")
+
+
+def with_roles(words: pl.DataFrame, keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """``words`` whose humans' ``classes`` and ``wanted`` end with their role keys (``keys``:
-    ``value``, ``keys``, sorted by value: :func:`role_keys`); the other values as they are."""
-    if not keys.height or not words.height:
+    :data:`KEYS_SCHEMA`, sorted by value, in memory or in a file: :func:`people_keys`); the
+    other values as they are."""
+    if not words.height or (isinstance(keys, pl.DataFrame) and not keys.height):
         return words
     humans = words.filter(pl.col("classes").list.contains(HUMAN)).get_column("value")
     held = people_keys(humans, keys)

@@ -12,18 +12,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from kgdiff.export.distractors.human_roles import (
-    ROLE_PIDS,
-    TYPICAL_FLOOR,
-    TYPICAL_SCHEMA,
-    person_roles,
-    role_keys,
-)
-from kgdiff.export.distractors.subject_truths import (
-    SubjectTruths,
-    kin_groups,
-    read_subject_values,
-)
+from kgdiff.export.distractors.human_roles import TYPICAL_FLOOR, TYPICAL_SCHEMA, write_role_keys
+from kgdiff.export.distractors.subject_truths import SubjectTruths, kin_groups
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.sqlfiles import load_sql
 
@@ -41,11 +31,12 @@ def read_typical_roles(connection: duckdb.DuckDBPyConnection, pids: list[str]) -
 
 @dataclass(frozen=True)
 class StoreFacts:
-    """The subjects' truths, each person's role keys (``value``, ``keys``:
-    :func:`~kgdiff.export.distractors.human_roles.role_keys`) and each relation's typical roles."""
+    """The subjects' truths, each person's role keys (in a file:
+    :func:`~kgdiff.export.distractors.human_roles.write_role_keys`) and each relation's typical
+    roles."""
 
     truths: SubjectTruths
-    role_keys: pl.DataFrame
+    role_keys: pl.LazyFrame
     typical: pl.DataFrame
 
     @classmethod
@@ -53,8 +44,7 @@ class StoreFacts:
         cls, connection: duckdb.DuckDBPyConnection, catalogue: RelationCatalogue, folder: Path
     ) -> StoreFacts:
         """The facts of the store under the ``catalogue``'s item relations, in any snapshot
-        (the truths written into ``folder``)."""
-        roles = person_roles(read_subject_values(connection, list(ROLE_PIDS)))
+        (the truths and the role keys written into ``folder``)."""
         typical = read_typical_roles(connection, kin_groups(catalogue).get_column("pid").to_list())
         truths = SubjectTruths.written(connection, catalogue, folder)
-        return cls(truths, role_keys(roles), typical)
+        return cls(truths, write_role_keys(connection, folder), typical)

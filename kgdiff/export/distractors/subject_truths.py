@@ -13,19 +13,15 @@ range of subjects: records go in id order, and a record's id starts with its sub
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from kgdiff.export.core.leftovers import spill_prefix
 from kgdiff.export.relations.model import ObjectType, RelationCatalogue
-from kgdiff.sqlfiles import load_sql, render
+from kgdiff.sqlfiles import render
 
-VALUES_SCHEMA = pl.Schema({"subject": pl.String(), "pid": pl.String(), "value": pl.String()})
-"""``subject``, ``pid``, ``value``: an item a subject holds under a relation."""
 TRUTHS_SCHEMA = pl.Schema({"subject": pl.String(), "kin": pl.String(), "value": pl.String()})
 """``subject``, ``kin``, ``value``: an item a subject holds under a relation of kind ``kin``."""
 
@@ -38,15 +34,6 @@ def kin_groups(catalogue: RelationCatalogue) -> pl.DataFrame:
         {"pid": [r.pid for r in found], "kin": [r.object_class or r.pid for r in found]},
         schema={"pid": pl.String(), "kin": pl.String()},
     )
-
-
-def read_subject_values(connection: duckdb.DuckDBPyConnection, pids: list[str]) -> pl.DataFrame:
-    """Every item a subject holds under the relations ``pids`` in any snapshot of the store
-    (:data:`VALUES_SCHEMA`, ``sql/export/subject_values.sql``)."""
-    table = connection.execute(load_sql("export/subject_values"), {"pids": pids}).to_arrow_table()
-    found = pl.from_arrow(table)
-    assert isinstance(found, pl.DataFrame)
-    return found.cast(VALUES_SCHEMA)
 
 
 @dataclass(frozen=True)
@@ -89,20 +76,6 @@ class SubjectTruths:
         truths = pl.scan_parquet(self.path, schema=TRUTHS_SCHEMA).filter(inside)
         found = asked.lazy().join(truths, on=["subject", "kin"]).select("_id", "value")
         return found.collect()
-
-
-class TruthsFolder:
-    """The folder :class:`SubjectTruths` are written into, in ``parent`` (the system's
-    temporary folder when None), named by this process (a killed export's is removed by the
-    next: :mod:`kgdiff.export.core.leftovers`) and removed by :meth:`close`."""
-
-    def __init__(self, parent: Path | None = None) -> None:
-        self._folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=parent)
-        self.path = Path(self._folder.name)
-
-    def close(self) -> None:
-        """Remove the folder and what was written into it."""
-        self._folder.cleanup()
 
 
 def blocked_values(requests: pl.DataFrame, truths: SubjectTruths | None) -> pl.DataFrame:

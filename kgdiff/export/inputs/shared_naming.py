@@ -26,15 +26,16 @@ from typing import TypeVar
 
 import polars as pl
 
+from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.distractors.class_members import class_members, small_classes
 from kgdiff.export.distractors.human_roles import with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
 from kgdiff.export.distractors.noise_frames import DRAWS
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
-from kgdiff.export.distractors.subject_truths import TruthsFolder
 from kgdiff.export.distractors.tier_build import KINDS_SCHEMA
 from kgdiff.export.distractors.tier_caps import tier_cap
+from kgdiff.export.inputs.group_file import GroupFile
 from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
@@ -80,20 +81,15 @@ def _series(ids: Iterable[str] | pl.Series) -> pl.Series:
     return ids if isinstance(ids, pl.Series) else pl.Series(list(ids), dtype=pl.String())
 
 
-def answer_pairs(groups: pl.DataFrame) -> pl.DataFrame:
-    """Every (``pid``, ``value``) of the groups' answers, distinct: the distractors' pool.
-    A relation at a time: the values alone are exploded and made distinct, where exploding
-    (``pid``, ``value``) rows of every group and a unique over both took 0.77 GB for 2.7 M
-    pairs at 3 × 50 M statements (0.28 GB so)."""
-    empty = pl.DataFrame(schema={"pid": pl.String(), "value": pl.String()})
-    parts = [
-        part.select(pl.col("all_answers").explode().drop_nulls().unique().alias("value")).select(
-            pl.lit(pid, pl.String()).alias("pid"), "value"
-        )
-        for (pid,), part in groups.select("pid", "all_answers").group_by("pid")
-        if pid is not None
-    ]
-    return pl.concat([empty, *parts])
+def answer_pairs(groups: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """Every (``pid``, ``value``) of the groups' answers, distinct, sorted: the distractors'
+    pool. Streamed: the groups (on disk: :mod:`kgdiff.export.inputs.group_file`) are read a
+    batch at a time, and only the distinct pairs are held (exploding the (``pid``, ``value``)
+    rows of every group at once took 0.77 GB for 2.7 M pairs at 3 × 50 M statements)."""
+    answers = groups.lazy().select("pid", pl.col("all_answers").alias("value"))
+    pairs = answers.explode("value").drop_nulls().unique()
+    found = pairs.collect(engine="streaming").sort("pid", "value")
+    return found.cast({"pid": pl.String(), "value": pl.String()})
 
 
 class SharedNaming:
@@ -103,7 +99,7 @@ class SharedNaming:
     def __init__(
         self,
         kg: KnowledgeGraph,
-        groups: pl.DataFrame,
+        groups: GroupFile,
         catalogue: RelationCatalogue,
         lang: str,
         spill: Path | None = None,
@@ -122,15 +118,15 @@ class SharedNaming:
         self._answers_named: set[str | None] = set()  # the snapshots :meth:`pairs` are named in
         self._facts: StoreFacts | None = None
         self._facts_asked = False
-        self._truths_folder: TruthsFolder | None = None  # the subjects' truths, on disk
+        self._truths_folder: SpillFolder | None = None  # the subjects' truths, on disk
         self._cap = tier_cap()
         self._lifespans = Lifespans(self._read_lifespans)
 
     def release(self) -> None:
-        """Let go of what is held in memory for the configs (the groups, the distractors'
-        pool and tiers, the store's facts about values, their lifespans); what was named on
-        disk stays until :meth:`close`."""
-        self._groups = self._groups.clear()
+        """Let go of what is held for the configs (the groups' file, the distractors' pool and
+        tiers, the store's facts about values, their lifespans); what was named on disk stays
+        until :meth:`close`."""
+        self._groups.close()
         self._pairs, self._facts, self._facts_asked = None, None, False
         self._drop_truths()
         self._tiers.clear()
@@ -140,6 +136,7 @@ class SharedNaming:
         """Remove what was named from disk (after the export)."""
         self._words.close()
         self._entities.close()
+        self._groups.close()
         self._drop_truths()
 
     def _drop_truths(self) -> None:
@@ -206,7 +203,7 @@ class SharedNaming:
     def pairs(self) -> pl.DataFrame:
         """:func:`answer_pairs` of the export's groups (and those :meth:`add_pairs` added)."""
         if self._pairs is None:
-            self._pairs = answer_pairs(self._groups)
+            self._pairs = answer_pairs(self._groups.rows())
         return self._pairs
 
     def add_pairs(self, pairs: pl.DataFrame) -> None:
@@ -254,7 +251,7 @@ class SharedNaming:
 
     def _read_facts(self) -> StoreFacts:
         if self._truths_folder is None:
-            self._truths_folder = TruthsFolder(self.spill)
+            self._truths_folder = SpillFolder(self.spill)
         with self._kg.connection() as connection:
             return StoreFacts.read(connection, self._catalogue, self._truths_folder.path)
 

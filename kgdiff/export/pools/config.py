@@ -73,8 +73,7 @@ def _setting(
 ) -> PoolsSetting:
     """Names and words (the export's, shared with its other configs), distractors (the
     classification's answers, as for ``qa``) and subjects of an export's asked years."""
-    frame = groups.frame
-    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
+    snapshot = groups.snapshots.get("current")
     pooled = years.select("pid", pl.col("objects").alias("value")).explode("value").drop_nulls()
     words = groups.naming.words_for(pooled.get_column("value"), snapshot)
     return PoolsSetting(
@@ -148,11 +147,11 @@ def _counts(
     return {
         "years": {"from": span.first, "to": span.last},
         "years_after_the_data": list(span.after_the_data),
-        "groups": groups.frame.height,
+        "groups": groups.size,
         "groups_by_state": by_state,
         "static_groups": sample.counts(),
         "groups_left_out": {
-            "no_pool": groups.frame.height - found.pooled,
+            "no_pool": groups.size - found.pooled,
             "relation_not_in_catalogue": groups.uncatalogued(groups.counts),
         },
         "group_years": found.group_years,
@@ -170,7 +169,8 @@ def read_pools(
     """The years a pools export asks about, and every year of every group that has pools
     (:func:`~kgdiff.export.pools.groups.read_pool_years`)."""
     span = pool_years(dates, kg.answers.span()[1])
-    return span, read_pool_years(kg, groups.frame, span, request)
+    keys = groups.rows().select("subject", "pid").collect()
+    return span, read_pool_years(kg, keys, span, request)
 
 
 def pools_config(
@@ -182,7 +182,7 @@ def pools_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``pools`` config of a classification's groups, from init's year to current's."""
-    on_step(f"pools: object pools of {groups.frame.height:,} groups")
+    on_step(f"pools: object pools of {groups.size:,} groups")
     span = pool_years(dates, kg.answers.span()[1])
     read = PoolsRead(kg, groups, span, request, dates, catalogue)
     left_out: Counter[str] = Counter()

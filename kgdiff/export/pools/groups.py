@@ -24,7 +24,7 @@ import duckdb
 import polars as pl
 
 from kgdiff.export.core.benchmark_model import BenchmarkRequest, Dates
-from kgdiff.export.inputs.groups import NOT_SUBSTANTIVE
+from kgdiff.export.inputs.group_file import NOT_SUBSTANTIVE
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.pools import check_years, pools_reach

@@ -40,6 +40,8 @@ from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.salience import Salience, asked_subjects, with_standing
 from kgdiff.query.graph import KnowledgeGraph
 
+GROUP_KEYS = ("subject", "pid", "change_nature")
+"""What the passes read of each group (the rest of a group is in its years)."""
 RANGE_GROUPS = 400_000
 """Groups whose years one step of the first pass reads (whole subjects: a range may hold a
 few more). 341,007 groups at 3 × 5 M statements (one range), 1.7 M at 3 × 25 M (five)."""
@@ -80,10 +82,10 @@ def asked_year_count(keys: pl.DataFrame) -> int:
     return int(keys.get_column("years").cast(pl.Int64()).sum())
 
 
-def subject_bounds(frame: pl.DataFrame, size: int) -> list[tuple[str, str]]:
+def subject_bounds(frame: pl.DataFrame | pl.LazyFrame, size: int) -> list[tuple[str, str]]:
     """The first and last subject of each range of whole subjects of ``frame``, in subject
     order, each of about ``size`` groups."""
-    counts = frame.group_by("subject").len().sort("subject")
+    counts = frame.lazy().group_by("subject").len().collect().sort("subject")
     before = pl.col("len").cum_sum() - pl.col("len")
     ranged = counts.with_columns((before // max(size, 1)).alias("_range"))
     bounds = ranged.group_by("_range").agg(
@@ -116,8 +118,7 @@ def _subjects(
     named as the export names them (the current snapshot), with their popularity; with
     ``objects`` the years' objects and the answers (the distractors' pool) named in the same
     pass."""
-    frame = groups.frame
-    snapshot = frame.get_column("current_snapshot")[0] if frame.height else None
+    snapshot = groups.snapshots.get("current")
     subjects = years.get_column("subject").unique()
     values = pl.Series(dtype=pl.String())
     if objects:
@@ -212,16 +213,17 @@ def first_pass(
     """Every group's years read and the rules applied, what is left out counted in
     ``dropped``: at once when they were read ahead (``read_ahead`` gives them, else None) or
     fit one range, else :data:`RANGE_GROUPS` groups at a time."""
-    frame, found = read.groups.frame, AskedPools()
+    keys, found = read.groups.rows().select(GROUP_KEYS), AskedPools()
     ahead = read_ahead()
-    bounds = subject_bounds(frame, RANGE_GROUPS) if ahead is None else []
+    bounds = subject_bounds(keys, RANGE_GROUPS) if ahead is None else []
     if len(bounds) <= 1:
+        frame = keys.collect()
         years = read_pool_years(read.kg, frame, read.span, read.request) if ahead is None else ahead
         _add(found, read, frame, years, dropped, whole=True)
         return found
     for index, (first, last) in enumerate(bounds):
         on_step(f"pools: the groups of subjects {first} to {last} ({index + 1} of {len(bounds)})")
-        part = frame.filter(pl.col("subject").is_between(pl.lit(first), pl.lit(last)))
+        part = read.groups.file.between(first, last).select(GROUP_KEYS).collect()
         years = read_pool_years(read.kg, part, read.span, read.request)
         _add(found, read, part, years, dropped, whole=False)
     return found
@@ -236,7 +238,8 @@ def second_pass(
     if found.rows is not None and found.subjects is not None:
         wanted = chosen.get_column("group_id").implode()
         return found.rows.filter(pl.col("group_id").is_in(wanted)), found.subjects
-    part = read.groups.frame.join(chosen.select("subject", "pid"), on=["subject", "pid"])
+    keys = chosen.lazy().select("subject", "pid")
+    part = read.groups.rows().select(GROUP_KEYS).join(keys, on=["subject", "pid"]).collect()
     years = read_pool_years(read.kg, part, read.span, read.request)
     recount: Tallies = {name: Counter() for name in (*POOLS_SPLITS, NO_SPLIT)}
     rows, subjects = read.asked(part, years, recount, objects=True)

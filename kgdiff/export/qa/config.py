@@ -72,10 +72,11 @@ def _setting(
     with kg.connection() as connection:
         ended = ended_subjects(connection, subjects.to_list(), snapshot, dates.current)
         # every group has the same Wikipedia snapshot (kgdiff.export.inputs.groups)
-        wikipedia = groups.frame.select("wikipedia_current").head(1)
+        wikipedia = pl.lit(groups.wikipedia, pl.String()).cast(pl.Categorical())
         contexts = group_contexts(
-            connection, kg.layout, rows.join(wikipedia, how="cross"), catalogue
-        )
+            connection, kg.layout, rows.with_columns(wikipedia.alias("wikipedia_current")),
+            catalogue,
+        )  # fmt: skip
         dated = rows.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         existence = read_existence(connection, existence_ids(dated, "latest", catalogue))
         counts = rows.filter(pl.col("pid").is_in(counted_pids(catalogue)))
@@ -98,8 +99,7 @@ def _setting(
 
 def current_snapshot(groups: Groups) -> str | None:
     """The snapshot the groups' current state was read from (None: no group)."""
-    frame = groups.frame
-    return frame.get_column("current_snapshot")[0] if frame.height else None
+    return groups.snapshots.get("current")
 
 
 def qa_config(
@@ -111,10 +111,9 @@ def qa_config(
     on_step: Callable[[str], None] = lambda _: None,
 ) -> ConfigExport:
     """The ``qa`` config of a classification's groups."""
-    frame = groups.frame
-    # the groups asked about, and each split's, are read from the frame when needed rather
-    # than copied out of it (three copies of the classification at once before)
-    chosen = frame.lazy().filter(pl.col("level").is_in(QA_SPLITS))
+    # the groups asked about, and each split's, are read from their file when needed (three
+    # copies of the classification at once before; then the classification held whole)
+    chosen = groups.rows().filter(pl.col("level").is_in(QA_SPLITS))
     asked = chosen.select(pl.len()).collect().item()
     on_step(f"qa: naming the answers of {asked:,} groups")
     _read_names(groups, chosen, current_snapshot(groups))
@@ -130,12 +129,13 @@ def qa_config(
             dropped[level]["relation_not_in_catalogue"] += uncatalogued
     splits = {
         name: frame_chunks(
-            frame.lazy().filter(pl.col("level") == name).select(ROW_COLUMNS),
+            groups.rows().filter(pl.col("level") == name).select(ROW_COLUMNS),
             pl.concat_str(pl.lit("qa/"), "subject", pl.lit("/"), "pid"),
             ByParts(builder_of),
             request,
             QA_SCHEMA,
             dropped[name],
+            within="subject",  # the groups' file is sorted by subject
         )
         for name in QA_SPLITS
     }

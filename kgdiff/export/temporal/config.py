@@ -173,9 +173,9 @@ def temporal_config(
     }
     counts: dict[str, Any] = {
         "snapshot": dated.snapshot,
-        "groups": groups.frame.height,
+        "groups": groups.size,
         "groups_not_in_catalogue": groups.uncatalogued(groups.counts),
-        "groups_without_dates": groups.frame.height - dated.dated_groups,
+        "groups_without_dates": groups.size - dated.dated_groups,
         "statements": dated.statements,
         "periods": dated.periods,
         "left_out": tallies,  # filled as the splits are written

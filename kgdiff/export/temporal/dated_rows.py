@@ -127,7 +127,8 @@ def read_dated_rows(kg: KnowledgeGraph, groups: Groups, current: date) -> DatedR
         {kind: Counter() for kind in TEMPORAL_KINDS},
     )
     with kg.connection() as connection:
-        for part in group_ranges(groups.frame, RANGE_GROUPS):
+        keys = groups.rows().select("subject", "pid").collect()
+        for part in group_ranges(keys, RANGE_GROUPS):
             facts, periods = read_range(connection, part, current)
             _keep(dated, facts, periods)
     return dated

@@ -17,7 +17,8 @@ from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, D
 from kgdiff.export.dataset.schema import UPDATES_SCHEMA
 from kgdiff.export.dataset.splits import split_frame
 from kgdiff.export.inputs.contexts import subject_popularity, wikipedia_at
-from kgdiff.export.inputs.groups import FIXED_FACT_CORRECTED, NOT_SUBSTANTIVE, Groups, corrected
+from kgdiff.export.inputs.group_file import NOT_SUBSTANTIVE
+from kgdiff.export.inputs.groups import FIXED_FACT_CORRECTED, Groups, corrected
 from kgdiff.export.records.asked import ASKED, asked_texts
 from kgdiff.export.records.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.records.items import QaItem, mc_question
