@@ -1,6 +1,7 @@
 """A config whose records are built a part of a split at a time (their words, subjects' names,
-evidence and dates read for the part's rows alone) makes the records the whole split makes in
-one part, byte for byte, and leaves nothing of what it named on disk."""
+evidence and dates read for the part's rows alone: ``qa``'s groups, ``multi_hop``'s chains)
+makes the records the whole split makes in one part, byte for byte, and leaves nothing of what
+it named on disk."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from kgdiff.export.core.leftovers import spill_prefix, staging_folder
 from kgdiff.export.dataset import frame_chunks
+from kgdiff.export.multi_hop import config as multi_hop_config
 from tests.benchmark_exports import SAMPLES_WINDOW, export, file_bytes, records
 from tests.faultkit import dead_pid
 
@@ -53,3 +55,26 @@ def test_a_limited_split_by_parts_is_the_same(export_demo_store: Path, tmp_path:
         found.append([records(out, split) for split in ("stable", "evolved", "uncharted")])
     assert found[0] == found[1]
     assert sum(len(split) for split in found[0]) > 7, "every split keeps up to 7 records"
+
+
+@pytest.mark.parametrize("limit", [None, 9])
+def test_multi_hop_by_parts_is_multi_hop_in_one_part(
+    export_sample_store: Path, tmp_path: Path, limit: int | None
+) -> None:
+    found = []
+    for size in (7, 10**6):
+        out = tmp_path / f"part-{size}" / "bench"
+        out.parent.mkdir()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(multi_hop_config, "PART_CHAINS", size)
+            patch.setattr(frame_chunks, "CHUNK", 5)  # row groups of 5 records, whatever the parts
+            export(export_sample_store, out, configs=("multi_hop",), limit=limit)
+        found.append(file_bytes(out))
+    chains = records(out, "hops_2", "multi_hop") + records(out, "hops_3", "multi_hop")
+    assert len(chains) > (2 * 9 - 1 if limit else 70), "each split spans several parts"
+    for split in ("hops_2", "hops_3"):
+        ids = [chain["id"] for chain in records(out, split, "multi_hop")]
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert sorted(found[0]) == sorted(found[1])
+    for name in found[1]:
+        assert found[0][name] == found[1][name], f"{name} differs when built a part at a time"

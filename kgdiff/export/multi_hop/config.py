@@ -5,7 +5,7 @@ question and Wikipedia context (docs/benchmark-export.md#the-multi_hop-config)."
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from kgdiff.export.core.benchmark_model import BenchmarkRequest, ConfigExport, D
 from kgdiff.export.core.drop_counts import split_tallies
 from kgdiff.export.core.duckdb_bounds import bounded_duckdb
 from kgdiff.export.core.seeded import seeded_rank
+from kgdiff.export.dataset import frame_chunks
 from kgdiff.export.dataset.schema import MULTI_HOP_SCHEMA
 from kgdiff.export.dataset.splits import columns_frame
 from kgdiff.export.inputs.contexts import (
@@ -46,12 +47,16 @@ from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.temporal.dates import check_answerable
 
 MULTI_HOP_SPLITS = {2: "hops_2", 3: "hops_3"}
+"""The splits, by the number of hops."""
 CHAINS_DUCKDB_MEMORY = "1536MB"
 """DuckDB's limit while the export finds its chains (the export's own, at most 1 GB, around
 them): at 3 × 100 M statements the last stage, which labels the 431,737 chains, ran out of
 1 GB (1.79 GB of RSS, 32 s under 1.5 GB). A stopgap: chains found a range of start subjects at
 a time would fit any limit."""
-"""The splits, by the number of hops."""
+PART_CHAINS = 50_000
+"""Chains whose records share one setting (names, contexts, what the store says of their hops)
+read for them alone, in id order: the setting of every chain at once, its names as Python
+objects, grew with the store (431,737 chains at 3 × 100 M statements)."""
 MULTI_HOP_DESCRIPTION = (
     "Multi-hop questions: chains of two or three facts valid at the cutoff (each hop's object"
     " is the next hop's subject; middle hops single-valued), asked as one question composed"
@@ -278,11 +283,60 @@ def check_chain_date(kg: KnowledgeGraph, request: BenchmarkRequest, dates: Dates
         )
 
 
-def _split(records: list[dict[str, Any]], request: BenchmarkRequest) -> pl.DataFrame:
-    if request.limit is not None:
-        records = sorted(records, key=lambda record: seeded_rank(request.seed, record["id"]))
-        records = records[: request.limit]
-    return columns_frame(sorted(records, key=lambda r: r["id"]), MULTI_HOP_SCHEMA)
+def _with_ids(chains: pl.DataFrame) -> pl.DataFrame:
+    """``chains`` with their records' ids (``_id``: ``multi_hop``, the start subject, then
+    each hop's relation, joined by "/"), sorted by them."""
+    pids = pl.col("hops").list.eval(pl.element().struct.field("pid")).list.join("/")
+    made = pl.concat_str(pl.lit("multi_hop/"), "start_subject", pl.lit("/"), pids)
+    return chains.with_columns(made.alias("_id")).sort("_id")
+
+
+@dataclass(frozen=True)
+class _ChainsRead:
+    """What the records of a split's chains are built with."""
+
+    kg: KnowledgeGraph
+    request: BenchmarkRequest
+    dates: Dates
+    catalogue: RelationCatalogue
+
+    def records(self, part: pl.DataFrame, dropped: Counter[str]) -> list[dict[str, Any]]:
+        """The records of a part of a split's chains (in id order), the setting read for
+        them alone; why a chain has none counted in ``dropped``."""
+        setting = _setting(self.kg, part, self.request, self.dates, self.catalogue)
+        found = []
+        for row in part.iter_rows(named=True):
+            built = chain_record(row, self.catalogue, setting)
+            if isinstance(built, str):
+                dropped[built] += 1
+            else:
+                found.append(built)
+        return found
+
+
+def _split_frames(
+    read: _ChainsRead, chains: pl.DataFrame, dropped: Counter[str], built: Counter[str], name: str
+) -> Iterator[pl.DataFrame]:
+    """The records of a split's ``chains`` (sorted by id), built a part of :data:`PART_CHAINS`
+    at a time, in frames of :data:`~kgdiff.export.dataset.frame_chunks.CHUNK` records (the
+    Parquet row groups, whatever the parts); with ``--limit`` the first in the seed's order of
+    all, in one frame. Counted in ``built``."""
+    limit, seed = read.request.limit, read.request.seed
+    pending: list[dict[str, Any]] = []
+    written = 0
+    for offset in range(0, chains.height, PART_CHAINS):
+        pending += read.records(chains.slice(offset, PART_CHAINS), dropped)
+        if limit is not None:
+            pending = sorted(pending, key=lambda record: seeded_rank(seed, record["id"]))[:limit]
+            continue
+        while len(pending) >= frame_chunks.CHUNK:
+            chunk, pending = pending[: frame_chunks.CHUNK], pending[frame_chunks.CHUNK :]
+            written += len(chunk)
+            yield columns_frame(chunk, MULTI_HOP_SCHEMA)
+    if pending or not written:
+        written += len(pending)
+        yield columns_frame(sorted(pending, key=lambda record: record["id"]), MULTI_HOP_SCHEMA)
+    built[name] += written
 
 
 def read_chains(
@@ -316,22 +370,20 @@ def multi_hop_config(
         "multi_hop", lambda: read_chains(kg, groups, request, dates, catalogue)
     )
     on_step(f"multi_hop: naming {chains.height:,} chains")
-    setting = _setting(kg, chains, request, dates, catalogue)
     left_out: Counter[str] = Counter()
     dropped = split_tallies(MULTI_HOP_SPLITS.values(), left_out)
-    records: dict[str, list[dict[str, Any]]] = {name: [] for name in MULTI_HOP_SPLITS.values()}
-    for row in chains.iter_rows(named=True):
-        built = chain_record(row, catalogue, setting)
-        split = MULTI_HOP_SPLITS[row["n_hops"]]
-        if isinstance(built, str):
-            dropped[split][built] += 1
-        else:
-            records[split].append(built)
-    splits = {name: [_split(found, request)] for name, found in records.items()}
+    read, built = _ChainsRead(kg, request, dates, catalogue), Counter[str]()
+    chains = _with_ids(chains)
+    splits = {
+        name: _split_frames(
+            read, chains.filter(pl.col("n_hops") == hops), dropped[name], built, name
+        )
+        for hops, name in MULTI_HOP_SPLITS.items()
+    }
     counts = {
         "chains": chains.height,
-        "left_out": dict(sorted(left_out.items())),
-        "built": {name: len(found) for name, found in records.items()},
+        "left_out": left_out,  # filled as the splits are written
+        "built": built,
         "dropped": dropped,
     }
     return ConfigExport("multi_hop", MULTI_HOP_SCHEMA, splits, counts, MULTI_HOP_DESCRIPTION)
