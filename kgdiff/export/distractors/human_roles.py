@@ -81,9 +81,9 @@ def _read_keys(people: pl.Series, keys: pl.LazyFrame) -> pl.DataFrame:
     if people.is_empty():
         return pl.DataFrame(schema=KEYS_SCHEMA)
     inside = pl.col("value").is_between(pl.lit(people[0]), pl.lit(people[-1]))
-    asked = people.to_frame("value").lazy()
-    found = keys.filter(inside).join(asked, on="value", how="semi")
-    return found.collect(engine="streaming").sort("value")
+    # filtered as each row group is read (a semi join read every row first)
+    found = keys.filter(inside & pl.col("value").is_in(people.implode()))
+    return found.collect().sort("value")
 
 
 def with_roles(words: pl.DataFrame, keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
