@@ -193,6 +193,7 @@ def _built(
             read = partial(READS_AHEAD[following], kg, groups, request, dates, catalogue)
             groups.ahead.submit(following, read)
         yield config
+        del config  # written: not held while the next config is built
     # every config written: what they shared goes before the task files and the audit (at
     # 3 × 50 M statements the audit took 3.0 GB alone, 5.4 GB beside it)
     groups.naming.release()
