@@ -59,6 +59,21 @@ def substantive_only(groups: pl.LazyFrame) -> pl.LazyFrame:
     )  # fmt: skip
 
 
+def _sorted_copy(
+    kg: KnowledgeGraph, scan: pl.LazyFrame, catalogue: RelationCatalogue, folder: Path
+) -> Path:
+    """The catalogued groups of ``scan`` written into ``folder`` as read, then sorted into
+    ``groups.parquet`` (the copy as read removed)."""
+    as_read = folder / "groups-as-read.parquet"
+    catalogued = scan.filter(pl.col("pid").is_in(catalogue.pids))
+    substantive_only(catalogued).select(GROUP_COLUMNS).cast(GROUP_SCHEMA).sink_parquet(as_read)
+    path = folder / "groups.parquet"
+    with kg.connection() as connection:
+        connection.execute(render("export/groups_sorted", source=str(as_read), out=str(path)))
+    as_read.unlink()
+    return path
+
+
 class GroupFile:
     """The export's groups in a Parquet file sorted by subject (then "/", then relation: the
     records' id order) in a spill folder of ``parent``; ``path`` is None when there is none.
@@ -79,13 +94,11 @@ class GroupFile:
         streamed by polars into a file as they are read, then sorted by DuckDB into the
         export's copy (within its memory limit: ``sql/export/groups_sorted.sql``)."""
         folder = SpillFolder(parent)
-        as_read = folder.path / "groups-as-read.parquet"
-        catalogued = scan.filter(pl.col("pid").is_in(catalogue.pids))
-        substantive_only(catalogued).select(GROUP_COLUMNS).cast(GROUP_SCHEMA).sink_parquet(as_read)
-        path = folder.path / "groups.parquet"
-        with kg.connection() as connection:
-            connection.execute(render("export/groups_sorted", source=str(as_read), out=str(path)))
-        as_read.unlink()
+        try:
+            path = _sorted_copy(kg, scan, catalogue, folder.path)
+        except BaseException:
+            folder.close()  # nothing half-written is left beside the output
+            raise
         size = pl.scan_parquet(path).select(pl.len()).collect().item()
         return cls(path, folder, size)
 
