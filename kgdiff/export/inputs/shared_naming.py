@@ -118,7 +118,7 @@ class SharedNaming:
         self._answers_named: set[str | None] = set()  # the snapshots :meth:`pairs` are named in
         self._facts: StoreFacts | None = None
         self._facts_asked = False
-        self._truths_folder: SpillFolder | None = None  # the subjects' truths, on disk
+        self._truths_folder: SpillFolder | None = None  # the truths and role keys, on disk
         self._cap = tier_cap()
         self._lifespans = Lifespans(self._read_lifespans)
 
