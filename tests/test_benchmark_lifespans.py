@@ -28,7 +28,7 @@ from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
 from kgdiff.ingest.pipeline import IngestRequest, ingest_wikidata
 from tests.benchmark_exports import export, records
-from tests.role_keys import role_keys
+from tests.role_keys import role_keys_lazy
 from tests.test_supporting_revisions import entity, snak, time_value
 
 Record = dict[str, Any]
@@ -218,7 +218,7 @@ def test_an_unanswerable_years_options_were_alive_in_it(store: Path) -> None:
     ids = list(PEOPLE)
     book = {qid: Name(label, (), (HUMAN,)) for qid, (label, _, _) in PEOPLE.items()}
     roles = pl.DataFrame({"value": ids, "pid": "P106", "role": POLITICIAN})
-    words = with_roles(value_words(Names(book), ids), role_keys(roles))
+    words = with_roles(value_words(Names(book), ids), role_keys_lazy(roles))
     pairs = pl.DataFrame({"pid": "P6", "value": ids})
     kg = kgdiff.open(store)
 

@@ -13,8 +13,8 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgdiff.export.distractors.human_roles import HUMAN, KEYS_SCHEMA, people_keys, with_roles
-from tests.role_keys import role_keys
+from kgdiff.export.distractors.human_roles import HUMAN, people_keys, with_roles
+from tests.role_keys import keys_by_row, role_keys
 
 IDS = st.sampled_from([f"Q{n}" for n in (1, 2, 10, 11, 100, 5, 55, 9)])
 ROLES = st.lists(
@@ -32,23 +32,6 @@ WORDS = st.lists(st.tuples(IDS, st.booleans()), max_size=10)
 def _roles(rows: list[tuple[str, str, str, str]]) -> pl.DataFrame:
     schema = {"value": pl.String(), "pid": pl.String(), "role": pl.String()}
     return pl.DataFrame([row[:3] for row in rows], schema=schema, orient="row")
-
-
-def _keys_by_row(rows: list[tuple[str, str, str, str]]) -> pl.DataFrame:
-    """Each person's keys worked out from its statements one by one: its roles, its sexes,
-    each role with each sex, each kind sorted."""
-    jobs: dict[str, set[str]] = {}
-    sexes: dict[str, set[str]] = {}
-    for value, pid, role, rank in rows:
-        if rank != "deprecated":
-            (sexes if pid == "P21" else jobs).setdefault(value, set()).add(role)
-    people = sorted({*jobs, *sexes})
-    keys = []
-    for person in people:
-        held, sexed = sorted(jobs.get(person, ())), sorted(sexes.get(person, ()))
-        pairs = sorted(f"sex {sex} role {role}" for sex in sexed for role in held)
-        keys.append([f"role {r}" for r in held] + [f"sex {s}" for s in sexed] + pairs)
-    return pl.DataFrame({"value": people, "keys": keys}, schema=KEYS_SCHEMA)
 
 
 def _words(rows: list[tuple[str, bool]]) -> pl.DataFrame:
@@ -82,13 +65,13 @@ def test_role_keys_found_by_search_are_those_of_each_row(
     roles: list[tuple[str, str, str, str]], words: list[tuple[str, bool]]
 ) -> None:
     keys = role_keys(_roles(roles), [rank for *_, rank in roles])
-    assert keys.equals(_keys_by_row(roles))
+    assert keys.equals(keys_by_row(roles))
     batch = _words(words)
     asked = batch.get_column("value")
     wanted = keys.join(asked.unique().to_frame(), on="value").sort("value")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "keys.parquet"
         keys.write_parquet(path, row_group_size=2, statistics=True)
-        for held in (keys, pl.scan_parquet(path)):  # in memory, then in a file
+        for held in (keys.lazy(), pl.scan_parquet(path)):  # in memory, then in a file
             assert with_roles(batch, held).equals(_expected(batch, keys))
             assert people_keys(asked, held).equals(wanted)

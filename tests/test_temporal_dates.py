@@ -26,7 +26,7 @@ from kgdiff.export.words.names import Name, Names
 from kgdiff.export.words.word_frames import value_words
 from kgdiff.portable.date_match import date_matches, duration_matches, first_date
 from kgdiff.timetext import key_text
-from tests.role_keys import role_keys
+from tests.role_keys import role_keys_lazy
 
 GREGORIAN = "Q1985727"
 PRECISION_NUMBERS = {"year": 9, "month": 10, "day": 11}
@@ -219,7 +219,7 @@ def _abstention_setting(size: int, people: int = 10) -> ChoiceSetting:
     book = {"Q1": Name("Angela Merkel", ("Merkel",), ("Q5",))}
     book |= {f"Q{n + 2}": Name(f"Person {n}", (), ("Q5",)) for n in range(people)}
     women = pl.DataFrame({"value": list(book), "pid": "P21", "role": "Q6581072"})
-    words = with_roles(value_words(Names(book), list(book)), role_keys(women))
+    words = with_roles(value_words(Names(book), list(book)), role_keys_lazy(women))
     pairs = pl.DataFrame({"pid": ["P26"] * len(book), "value": list(book)})
     catalogue = shipped_catalogue()
     return ChoiceSetting(0, size, catalogue, words, NoiseTiers.of(pairs, words, catalogue))

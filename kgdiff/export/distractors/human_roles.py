@@ -61,36 +61,24 @@ def write_role_keys(connection: duckdb.DuckDBPyConnection, folder: Path) -> pl.L
     return pl.scan_parquet(path, schema=KEYS_SCHEMA)
 
 
-def people_keys(people: pl.Series, keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
-    """The rows of ``keys`` (:data:`KEYS_SCHEMA`, sorted by value) of the values of
-    ``people``, sorted by value. In a file (lazy ``keys``: :func:`write_role_keys`), only the
-    row groups between the least and greatest of ``people`` are read; in memory, found by
-    binary search, so that looking up a batch of values costs the batch, not the 1 M people of
-    3 × 25 M statements a join would hash each time."""
+def people_keys(people: pl.Series, keys: pl.LazyFrame) -> pl.DataFrame:
+    """The rows of ``keys`` (:data:`KEYS_SCHEMA`, sorted by value, read as collected: the
+    file of :func:`write_role_keys`) of the values of ``people``, sorted by value: only the row
+    groups between the least and greatest of ``people`` are read, and the rows asked are kept
+    as each is read (a semi join read every row first)."""
     people = people.drop_nulls().unique().sort()
-    if isinstance(keys, pl.LazyFrame):
-        return _read_keys(people, keys)
-    at = keys.get_column("value").search_sorted(people, side="left")
-    inside = at < keys.height
-    found = keys[at.filter(inside)]
-    return found.filter(found.get_column("value") == people.filter(inside))
-
-
-def _read_keys(people: pl.Series, keys: pl.LazyFrame) -> pl.DataFrame:
-    """:func:`people_keys` of the sorted ``people`` in a file sorted by value."""
     if people.is_empty():
         return pl.DataFrame(schema=KEYS_SCHEMA)
     inside = pl.col("value").is_between(pl.lit(people[0]), pl.lit(people[-1]))
-    # filtered as each row group is read (a semi join read every row first)
     found = keys.filter(inside & pl.col("value").is_in(people.implode()))
     return found.collect().sort("value")
 
 
-def with_roles(words: pl.DataFrame, keys: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+def with_roles(words: pl.DataFrame, keys: pl.LazyFrame) -> pl.DataFrame:
     """``words`` whose humans' ``classes`` and ``wanted`` end with their role keys (``keys``:
-    :data:`KEYS_SCHEMA`, sorted by value, in memory or in a file: :func:`people_keys`); the
-    other values as they are."""
-    if not words.height or (isinstance(keys, pl.DataFrame) and not keys.height):
+    :data:`KEYS_SCHEMA`, sorted by value: :func:`people_keys`); the other values as they
+    are."""
+    if not words.height:
         return words
     humans = words.filter(pl.col("classes").list.contains(HUMAN)).get_column("value")
     held = people_keys(humans, keys)

@@ -165,7 +165,8 @@ def _skipped(
 def chain_record(
     row: Mapping[str, Any], catalogue: RelationCatalogue, setting: ChainSetting
 ) -> dict[str, Any] | str:
-    """The record of a chain (a row of ``kg.chains``), or why it has none."""
+    """The record of a chain (a row of ``kg.chains`` with its record id: :func:`_with_ids`),
+    or why it has none."""
     hops = list(row["hops"])
     pids = [hop["pid"] for hop in hops]
     if any(pid not in catalogue for pid in pids):
@@ -202,7 +203,7 @@ def chain_record(
     if names_subject(answer_labels, subject_needles(names.texts(ids[-2]))):
         return ANSWER_NAMES_SUBJECT
     return {
-        "id": "/".join(["multi_hop", row["start_subject"], *pids]),
+        "id": row["_id"],
         "subject": row["start_subject"],
         "subject_label": labels[0],
         "n_hops": len(hops),
