@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgdiff.export.dataset.sorted_rows import ID, SortedRows
+from kgdiff.export.inputs.group_file import GroupFile
 from kgdiff.export.temporal import dated_rows
-from kgdiff.export.temporal.dated_rows import group_ranges
 from tests.benchmark_exports import SAMPLES_WINDOW, export, file_bytes
 
 RANGE = 100
@@ -40,13 +40,23 @@ SUBJECTS = st.from_regex(r"\A[LPQ][1-9][0-9]?(-[FS][1-9])?\Z")
 GROUPS = st.lists(st.tuples(SUBJECTS, st.sampled_from(["P17", "P31", "P6"])), unique=True)
 
 
+def _group_file(groups: list[tuple[str, str]], folder: Path) -> GroupFile:
+    """``groups`` in a file sorted as the export's (``sql/export/groups_sorted.sql``)."""
+    frame = pl.DataFrame(groups, schema={"subject": pl.String(), "pid": pl.String()}, orient="row")
+    path = folder / "groups.parquet"
+    ordered = frame.sort(pl.col("subject") + "/", "pid")
+    ordered.write_parquet(path, row_group_size=3)  # batches cross row groups
+    return GroupFile(path, None, frame.height)
+
+
 @settings(max_examples=200)
 @given(GROUPS, st.integers(min_value=1, max_value=6))
 def test_the_ranges_hold_every_group_once_in_the_order_of_the_ids(
-    groups: list[tuple[str, str]], size: int
+    tmp_path_factory: pytest.TempPathFactory, groups: list[tuple[str, str]], size: int
 ) -> None:
-    frame = pl.DataFrame(groups, schema=["subject", "pid"], orient="row")
-    ranges = list(group_ranges(frame, size))
+    file = _group_file(groups, tmp_path_factory.mktemp("groups"))
+    ranges = list(file.ranges(size))
+    assert ranges and (groups or ranges[0].is_empty())
     together = pl.concat(ranges)
     assert sorted(together.iter_rows()) == sorted(groups)
     for part in ranges:

@@ -10,9 +10,11 @@ config reads the groups of a range of subjects from the row groups that hold the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.relations.model import RelationCatalogue
@@ -116,6 +118,28 @@ class GroupFile:
         may hold them are read)."""
         return self.rows().filter(pl.col("subject").is_between(pl.lit(first), pl.lit(last)))
 
+    def ranges(
+        self, size: int, columns: tuple[str, ...] = ("subject", "pid")
+    ) -> Iterator[pl.DataFrame]:
+        """The ``columns`` of every group in id order, in ranges of whole subjects of about
+        ``size`` groups each (more by less than the groups of the subject a range ends with;
+        one empty range without groups), read a batch at a time: never every group at once."""
+        if self.path is None:
+            yield self.rows().select(columns).collect()
+            return
+        carry: pl.DataFrame | None = None
+        reader = pq.ParquetFile(self.path)
+        for batch in reader.iter_batches(batch_size=max(size, 1), columns=list(columns)):
+            read = pl.from_arrow(batch)
+            assert isinstance(read, pl.DataFrame)
+            pending = read if carry is None else pl.concat([carry, read])
+            cut = _last_subject_start(pending)
+            if cut:
+                yield pending.head(cut)
+            carry = pending.slice(cut)
+        if carry is not None or self.size == 0:
+            yield carry if carry is not None else self.rows().select(columns).collect()
+
     def first(self) -> dict[str, str | None]:
         """The snapshots the groups were read from (``init``, ``cutoff``, ``current``), as the
         first group gives them (every group has the same): None each without groups."""
@@ -130,3 +154,12 @@ class GroupFile:
         if self._folder is not None:
             self._folder.close()
             self._folder, self.path = None, None
+
+
+def _last_subject_start(frame: pl.DataFrame) -> int:
+    """The index of the first row of the last subject of ``frame`` (in subject order): the
+    rows before it are of subjects no later batch holds."""
+    subjects = frame.get_column("subject")
+    if subjects.is_empty():
+        return 0
+    return int(frame.height - (subjects == subjects[-1]).sum())

@@ -11,7 +11,6 @@ those of one read of every group, row for row."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -59,21 +58,6 @@ class DatedRows:
     def all_subjects(self) -> pl.Series:
         """Every subject of the statements, distinct (ranges share none)."""
         return pl.concat([pl.Series("subject", [], pl.String()), *self.subjects])
-
-
-def group_ranges(groups: pl.DataFrame, size: int) -> Iterator[pl.DataFrame]:
-    """The ``subject`` and ``pid`` of ``groups`` in ranges of about ``size`` groups (a
-    subject's groups in one range: a range may hold fewer than a subject's groups more), in
-    the order of the subject followed by "/": that of the records' ids, which go on after
-    the subject with "/" (``L1-F1/…`` sorts before ``L1/…`` where ``L1`` sorts before
-    ``L1-F1``), so that the ranges' rows follow one another in id order."""
-    keyed = groups.select("subject", "pid").with_columns(_key=pl.col("subject") + "/")
-    per_subject = keyed.group_by("_key").len().sort("_key")
-    ranges = per_subject.select("_key", _range=(pl.col("len").cum_sum() - 1) // max(size, 1))
-    ordered = keyed.join(ranges, on="_key").sort("_key", "pid")
-    parts = ordered.partition_by("_range", maintain_order=True, include_key=False)
-    for part in parts or [ordered.drop("_range")]:  # no group: one empty range
-        yield part.drop("_key")
 
 
 def read_range(
@@ -127,8 +111,7 @@ def read_dated_rows(kg: KnowledgeGraph, groups: Groups, current: date) -> DatedR
         {kind: Counter() for kind in TEMPORAL_KINDS},
     )
     with kg.connection() as connection:
-        keys = groups.rows().select("subject", "pid").collect()
-        for part in group_ranges(keys, RANGE_GROUPS):
+        for part in groups.file.ranges(RANGE_GROUPS):
             facts, periods = read_range(connection, part, current)
             _keep(dated, facts, periods)
     return dated
