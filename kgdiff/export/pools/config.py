@@ -170,7 +170,7 @@ def read_pools(
     (:func:`~kgdiff.export.pools.groups.read_pool_years`)."""
     span = pool_years(dates, kg.answers.span()[1])
     keys = groups.rows().select("subject", "pid").collect()
-    return span, read_pool_years(kg, keys, span, request)
+    return span, read_pool_years(kg, keys, span, request, groups.naming.spill)
 
 
 def pools_config(

@@ -17,13 +17,17 @@ else ``static``.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 import duckdb
 import polars as pl
 
 from kgdiff.export.core.benchmark_model import BenchmarkRequest, Dates
+from kgdiff.export.core.file_frames import frame_through_file
+from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.inputs.group_file import NOT_SUBSTANTIVE
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
@@ -109,30 +113,41 @@ FOUND_SCHEMA = pl.Schema(
 
 
 def _years_of(
-    connection: duckdb.DuckDBPyConnection, groups: pl.DataFrame, snapshot: str, years: PoolYears
+    connection: duckdb.DuckDBPyConnection,
+    groups: pl.DataFrame,
+    snapshot: str,
+    years: PoolYears,
+    folder: Path,
 ) -> pl.DataFrame:
-    """The rows of sql/export/pool_years.sql of ``groups``, whose subjects read ``snapshot``."""
+    """The rows of sql/export/pool_years.sql of ``groups``, whose subjects read ``snapshot``
+    (handed over through a file of ``folder``: :mod:`~kgdiff.export.core.file_frames`)."""
     connection.unregister("pool_groups")
     connection.register("pool_groups", groups.select("subject", "pid").to_arrow())
     params = {"snapshot": snapshot, "from_year": years.first, "to_year": years.last}
-    rows: pl.DataFrame = connection.sql(load_sql("export/pool_years"), params=params).pl()
+    rows = frame_through_file(connection, load_sql("export/pool_years"), params, folder)
     return rows.with_columns(snapshot=pl.lit(snapshot, pl.String())).cast(FOUND_SCHEMA)
 
 
 def read_pool_years(
-    kg: KnowledgeGraph, groups: pl.DataFrame, years: PoolYears, request: BenchmarkRequest
+    kg: KnowledgeGraph,
+    groups: pl.DataFrame,
+    years: PoolYears,
+    request: BenchmarkRequest,
+    spill: Path | None = None,
 ) -> pl.DataFrame:
     """Every year of every group of ``groups`` (``subject``, ``pid``) that has pools, in
     :data:`YEAR_SCHEMA`, sorted by group id and year: the pools ``kg.pools`` gives these
     groups (the same rules: each subject read from the latest snapshot that holds it,
     sql/export/pool_reads.sql, then sql/export/pool_years.sql), read in one query per
     snapshot read for the groups asked for alone; a year after the year of its subject's
-    snapshot is not asked (:data:`AFTER_THE_DATA`)."""
+    snapshot is not asked (:data:`AFTER_THE_DATA`). The rows pass through a folder of
+    ``spill`` (the system's temporary folder when None)."""
     wanted = groups.select("subject", "pid").unique()
     if not wanted.height:
         return pl.DataFrame(schema=YEAR_SCHEMA)
     check_years(years.first, years.last)
-    with kg.connection() as connection:
+    folder = SpillFolder(spill)
+    with closing(folder), kg.connection() as connection:
         reach = pools_reach(connection, years.last, request.gap)
         connection.register("pool_groups", wanted.to_arrow())
         latest = {"snapshot": reach.read.snapshot or reach.snapshot}
@@ -140,7 +155,7 @@ def read_pool_years(
         found = [pl.DataFrame(schema=FOUND_SCHEMA)]
         for (name,), subjects in sorted(reads.partition_by("snapshot", as_dict=True).items()):
             read = wanted.join(subjects, on="subject")
-            found.append(_years_of(connection, read, str(name), years))
+            found.append(_years_of(connection, read, str(name), years, folder.path))
         listed = connection.sql(load_sql("query/snapshots")).pl()
     snapshot_years = dict(zip(listed["name"], listed["date"].dt.year(), strict=True))
     return _found_years(pl.concat(found), snapshot_years).sort("group_id", "year")

@@ -165,6 +165,10 @@ class PoolsRead:
     dates: Dates
     catalogue: RelationCatalogue
 
+    def years(self, part: pl.DataFrame) -> pl.DataFrame:
+        """Every year of the groups of ``part`` that have pools (:func:`read_pool_years`)."""
+        return read_pool_years(self.kg, part, self.span, self.request, self.groups.naming.spill)
+
     def asked(
         self, frame: pl.DataFrame, years: pl.DataFrame, dropped: Tallies, objects: bool
     ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -218,13 +222,13 @@ def first_pass(
     bounds = subject_bounds(keys, RANGE_GROUPS) if ahead is None else []
     if len(bounds) <= 1:
         frame = keys.collect()
-        years = read_pool_years(read.kg, frame, read.span, read.request) if ahead is None else ahead
+        years = read.years(frame) if ahead is None else ahead
         _add(found, read, frame, years, dropped, whole=True)
         return found
     for index, (first, last) in enumerate(bounds):
         on_step(f"pools: the groups of subjects {first} to {last} ({index + 1} of {len(bounds)})")
         part = read.groups.file.between(first, last).select(GROUP_KEYS).collect()
-        years = read_pool_years(read.kg, part, read.span, read.request)
+        years = read.years(part)
         _add(found, read, part, years, dropped, whole=False)
     return found
 
@@ -240,7 +244,7 @@ def second_pass(
         return found.rows.filter(pl.col("group_id").is_in(wanted)), found.subjects
     keys = chosen.lazy().select("subject", "pid")
     part = read.groups.rows().select(GROUP_KEYS).join(keys, on=["subject", "pid"]).collect()
-    years = read_pool_years(read.kg, part, read.span, read.request)
+    years = read.years(part)
     recount: Tallies = {name: Counter() for name in (*POOLS_SPLITS, NO_SPLIT)}
     rows, subjects = read.asked(part, years, recount, objects=True)
     expected = asked_year_count(chosen)

@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 
 import duckdb
 import polars as pl
 
+from kgdiff.export.core.file_frames import frame_through_file
+from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.dataset.sorted_rows import ID, SortedRows
 from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.temporal import rows
@@ -61,16 +64,21 @@ class DatedRows:
 
 
 def read_range(
-    connection: duckdb.DuckDBPyConnection, groups: pl.DataFrame, current: date
+    connection: duckdb.DuckDBPyConnection, groups: pl.DataFrame, current: date, folder: Path
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The dated statements of ``groups`` (``subject``, ``pid``) in the snapshot read for
-    ``current``, and their periods."""
+    ``current``, and their periods (handed over through files of ``folder``:
+    :mod:`~kgdiff.export.core.file_frames`)."""
     connection.register("temporal_groups", groups.to_arrow())
-    facts = connection.sql(load_sql("export/temporal_statements"), params={"current": current}).pl()
+    statements = load_sql("export/temporal_statements")
+    facts = frame_through_file(connection, statements, {"current": current}, folder)
     connection.register("temporal_facts", facts.to_arrow())
-    periods = connection.sql(
-        load_sql("export/temporal_periods"), params={"last_year": last_whole_year(facts)}
-    ).pl()
+    periods = frame_through_file(
+        connection,
+        load_sql("export/temporal_periods"),
+        {"last_year": last_whole_year(facts)},
+        folder,
+    )
     return facts, periods
 
 
@@ -110,10 +118,14 @@ def read_dated_rows(kg: KnowledgeGraph, groups: Groups, current: date) -> DatedR
         {kind: SortedRows(f"temporal-{kind}", spill) for kind in TEMPORAL_KINDS},
         {kind: Counter() for kind in TEMPORAL_KINDS},
     )
-    with kg.connection() as connection:
-        for part in groups.file.ranges(RANGE_GROUPS):
-            facts, periods = read_range(connection, part, current)
-            _keep(dated, facts, periods)
+    folder = SpillFolder(spill)
+    try:
+        with kg.connection() as connection:
+            for part in groups.file.ranges(RANGE_GROUPS):
+                facts, periods = read_range(connection, part, current, folder.path)
+                _keep(dated, facts, periods)
+    finally:
+        folder.close()
     return dated
 
 
