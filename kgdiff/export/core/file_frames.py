@@ -6,7 +6,7 @@ polars frees them that allocator keeps much of the memory: reading the ``tempora
 dated statements a range of groups at a time at 3 × 50 M statements, the process grew by
 ~75 MB a range (0.95 → 1.55 GB over nine ranges), background threads or not. Written by
 DuckDB (within its memory limit) and read by polars, the same ranges held 0.92–1.01 GB from
-the first to the last, and took half the time."""
+the first to the last."""
 
 from __future__ import annotations
 

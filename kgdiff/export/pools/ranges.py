@@ -243,7 +243,10 @@ def second_pass(
         wanted = chosen.get_column("group_id").implode()
         return found.rows.filter(pl.col("group_id").is_in(wanted)), found.subjects
     keys = chosen.lazy().select("subject", "pid")
-    part = read.groups.rows().select(GROUP_KEYS).join(keys, on=["subject", "pid"]).collect()
+    # filtered before the join: a join over the file's scan reads every group first
+    subjects = chosen.get_column("subject").unique().implode()
+    of_subjects = read.groups.rows().select(GROUP_KEYS).filter(pl.col("subject").is_in(subjects))
+    part = of_subjects.join(keys, on=["subject", "pid"]).collect()
     years = read.years(part)
     recount: Tallies = {name: Counter() for name in (*POOLS_SPLITS, NO_SPLIT)}
     rows, subjects = read.asked(part, years, recount, objects=True)
