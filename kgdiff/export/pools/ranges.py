@@ -244,8 +244,8 @@ def second_pass(
         return found.rows.filter(pl.col("group_id").is_in(wanted)), found.subjects
     keys = chosen.lazy().select("subject", "pid")
     # filtered before the join: a join over the file's scan reads every group first
-    subjects = chosen.get_column("subject").unique().implode()
-    of_subjects = read.groups.rows().select(GROUP_KEYS).filter(pl.col("subject").is_in(subjects))
+    wanted = chosen.get_column("subject").unique().implode()
+    of_subjects = read.groups.rows().select(GROUP_KEYS).filter(pl.col("subject").is_in(wanted))
     part = of_subjects.join(keys, on=["subject", "pid"]).collect()
     years = read.years(part)
     recount: Tallies = {name: Counter() for name in (*POOLS_SPLITS, NO_SPLIT)}
