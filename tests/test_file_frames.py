@@ -1,0 +1,64 @@
+"""A query's rows handed from DuckDB to polars through a Parquet file
+(kgdiff.export.core.file_frames) are the rows ``.pl()`` hands over as Arrow, column types
+included, and nothing is left in the folder, whether the query answers or fails."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from kgdiff.export.core.file_frames import frame_through_file
+
+TEXTS = st.one_of(st.none(), st.text(max_size=12))
+ROWS = st.lists(
+    st.tuples(
+        TEXTS,
+        st.one_of(st.none(), st.integers(-(2**62), 2**62)),
+        st.one_of(st.none(), st.dates(date(1, 1, 1), date(9999, 12, 31))),
+        st.one_of(st.none(), st.lists(TEXTS, max_size=4)),
+        st.one_of(st.none(), st.booleans()),
+    ),
+    max_size=30,
+)
+QUERY = """
+SELECT subject, amount, day, objects, flag,
+       struct_pack(amount := amount, day := day) AS pair,
+       amount::DOUBLE / 3 AS share
+FROM rows
+WHERE amount IS NULL OR amount >= $least
+ORDER BY ALL
+"""
+
+
+@settings(max_examples=60)
+@given(rows=ROWS, least=st.integers(-(2**62), 2**62))
+def test_the_rows_through_a_file_are_the_rows_handed_over(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[object, ...]], least: int
+) -> None:
+    folder = tmp_path_factory.mktemp("rows")
+    connection = duckdb.connect()
+    connection.execute(
+        "CREATE TABLE rows (subject VARCHAR, amount BIGINT, day DATE, objects VARCHAR[],"
+        " flag BOOLEAN)"
+    )
+    if rows:
+        connection.executemany("INSERT INTO rows VALUES (?, ?, ?, ?, ?)", rows)
+    expected = connection.sql(QUERY, params={"least": least}).pl()
+    got = frame_through_file(connection, QUERY, {"least": least}, folder)
+    assert_frame_equal(got, expected)
+    assert list(folder.iterdir()) == []
+
+
+def test_a_failing_query_leaves_nothing(tmp_path: Path) -> None:
+    connection = duckdb.connect()
+    with pytest.raises(duckdb.Error, match="no_such_table"):
+        frame_through_file(connection, "SELECT * FROM no_such_table", {}, tmp_path)
+    with pytest.raises(duckdb.Error):
+        frame_through_file(connection, "SELECT 1 / $zero::INTEGER", {"zero": "x"}, tmp_path)
+    assert list(tmp_path.iterdir()) == []
