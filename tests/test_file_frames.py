@@ -36,7 +36,7 @@ ORDER BY ALL
 """
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(rows=ROWS, least=st.integers(-(2**62), 2**62))
 def test_the_rows_through_a_file_are_the_rows_handed_over(
     tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[object, ...]], least: int
