@@ -75,6 +75,9 @@ def _name_all(groups: Groups, dated: DatedRows) -> None:
     groups.naming.add_pairs(dated.value_pairs())
     # the statements' objects and subjects, and the distractors' pool, in one pass
     groups.naming.read(dated.snapshot, subjects=dated.all_subjects(), answers=True)
+    # named: let go of them before the tiers are built again with the values
+    dated.pairs.clear()
+    dated.subjects.clear()
 
 
 def _setting(
