@@ -163,7 +163,8 @@ def _join_shards(connection: duckdb.DuckDBPyConnection, shards: list[Shard]) -> 
 def _value_labels(
     connection: duckdb.DuckDBPyConnection, shards: list[Shard], progress: Progress, scratch: Path
 ) -> None:
-    """The labels the timelines show of their values, in the default language: joined once
+    """The labels the timelines show of their values, in the default language: each entity's
+    latest label found a range at a time (``sql/lookup/copy_latest_labels.sql``), joined once
     for the whole copy (``sql/lookup/copy_value_labels_all.sql``) and sorted by subject, then
     kept a subject range at a time beside the range's timelines, so that a timeline reads its
     values' labels in one query of its own range instead of one scan of every range's labels
@@ -173,7 +174,10 @@ def _value_labels(
     started = time.monotonic()
     connection.execute(f"ATTACH {quote(str(scratch))} AS scratch")
     try:
-        connection.execute(load_sql("lookup/copy_latest_labels_all"), {"lang": DEFAULT_LANG})
+        connection.execute(load_sql("lookup/copy_latest_labels_empty"))
+        for shard in shards:
+            latest = render("lookup/copy_latest_labels", shard=shard.name)
+            connection.execute(latest, {"lang": DEFAULT_LANG})
         connection.execute(load_sql("lookup/copy_value_labels_all"))
         connection.execute(load_sql("lookup/copy_value_labels_sorted"))
         for shard in shards:

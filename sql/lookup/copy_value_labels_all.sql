@@ -5,7 +5,7 @@
 --          `value_labels`, sql/lookup/copy_value_labels.sql, and drops both): for each row of
 --          the copy's timelines whose value is an entity, or a quantity whose unit is one,
 --          its subject, its value and that entity's label from `latest_labels_all`
---          (sql/lookup/copy_latest_labels_all.sql); a value whose entity has no label there
+--          (sql/lookup/copy_latest_labels.sql); a value whose entity has no label there
 --          has no row, and a value of several statements has one per statement. One join
 --          over the whole copy, streaming the timelines past the labels' hash table: per
 --          range, a timeline's values spread over every range cost a scan of each range's
