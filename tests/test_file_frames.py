@@ -55,10 +55,20 @@ def test_the_rows_through_a_file_are_the_rows_handed_over(
     assert list(folder.iterdir()) == []
 
 
+FAILS_WHILE_WRITTEN = """
+SELECT CASE WHEN i < $rows THEN i ELSE error('stopped at row ' || i) END AS i
+FROM range($rows + 1) AS t(i)
+"""
+"""A query that fails after DuckDB has written many rows of its file."""
+
+
 def test_a_failing_query_leaves_nothing(tmp_path: Path) -> None:
     connection = duckdb.connect()
     with pytest.raises(duckdb.Error, match="no_such_table"):
         frame_through_file(connection, "SELECT * FROM no_such_table", {}, tmp_path)
-    with pytest.raises(duckdb.Error):
-        frame_through_file(connection, "SELECT 1 / $zero::INTEGER", {"zero": "x"}, tmp_path)
+    with pytest.raises(duckdb.Error, match="stopped at row 500000"):
+        frame_through_file(connection, FAILS_WHILE_WRITTEN, {"rows": 500_000}, tmp_path)
     assert list(tmp_path.iterdir()) == []
+    # the same query short of its failing row answers
+    answered = frame_through_file(connection, "SELECT * FROM range($n) AS t(i)", {"n": 3}, tmp_path)
+    assert answered.get_column("i").to_list() == [0, 1, 2]

@@ -124,21 +124,18 @@ class GroupFile:
         """The ``columns`` of every group in id order, in ranges of whole subjects of about
         ``size`` groups each (more by less than the groups of the subject a range ends with;
         one empty range without groups), read a batch at a time: never every group at once."""
-        if self.path is None:
+        if self.path is None or self.size == 0:
             yield self.rows().select(columns).collect()
             return
-        carry: pl.DataFrame | None = None
+        carry = pl.DataFrame(schema=self.rows().select(columns).collect_schema())
         reader = pq.ParquetFile(self.path)
         for batch in reader.iter_batches(batch_size=max(size, 1), columns=list(columns)):
-            read = pl.from_arrow(batch)
-            assert isinstance(read, pl.DataFrame)
-            pending = read if carry is None else pl.concat([carry, read])
+            pending = pl.concat([carry, pl.DataFrame(batch)])
             cut = _last_subject_start(pending)
             if cut:
                 yield pending.head(cut)
             carry = pending.slice(cut)
-        if carry is not None or self.size == 0:
-            yield carry if carry is not None else self.rows().select(columns).collect()
+        yield carry  # the last subject's groups
 
     def first(self) -> dict[str, str | None]:
         """The snapshots the groups were read from (``init``, ``cutoff``, ``current``), as the

@@ -11,6 +11,7 @@ those of one read of every group, row for row."""
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -118,14 +119,10 @@ def read_dated_rows(kg: KnowledgeGraph, groups: Groups, current: date) -> DatedR
         {kind: SortedRows(f"temporal-{kind}", spill) for kind in TEMPORAL_KINDS},
         {kind: Counter() for kind in TEMPORAL_KINDS},
     )
-    folder = SpillFolder(spill)
-    try:
-        with kg.connection() as connection:
-            for part in groups.file.ranges(RANGE_GROUPS):
-                facts, periods = read_range(connection, part, current, folder.path)
-                _keep(dated, facts, periods)
-    finally:
-        folder.close()
+    with closing(SpillFolder(spill)) as folder, kg.connection() as connection:
+        for part in groups.file.ranges(RANGE_GROUPS):
+            facts, periods = read_range(connection, part, current, folder.path)
+            _keep(dated, facts, periods)
     return dated
 
 
