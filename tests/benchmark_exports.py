@@ -29,13 +29,19 @@ has records in every split (at the default dates, the one uncharted group, the B
 countries, is left out: one of them, Abkhazia, has no English label)."""
 
 
-def websites_asked(folder: Path) -> Path:
+def websites_asked(folder: Path, sequences: bool = False) -> Path:
     """A relation catalogue file over the shipped one that asks about official websites
     (P856) again: the shipped one keeps their wording but does not ask them (an address gives
-    itself away), and the rules on answers that spell their subject are read on them."""
-    website = replace(shipped_catalogue().relations["P856"], asked=True)
+    itself away), and the rules on answers that spell their subject are read on them.
+    ``sequences``: also what comes before and after a number, weekday or month (P155, P156),
+    which the shipped one does not ask of them (counting, not knowledge), so that the wording
+    and the distractors of such items are read on the samples, which have no other."""
+    shipped = shipped_catalogue().relations
+    asked = {"P856": replace(shipped["P856"], asked=True)}
+    if sequences:
+        asked |= {pid: replace(shipped[pid], not_asked_of=()) for pid in ("P155", "P156")}
     path = folder / "websites.toml"
-    path.write_text(dump_catalogue(RelationCatalogue({"P856": website})), encoding="utf-8")
+    path.write_text(dump_catalogue(RelationCatalogue(asked)), encoding="utf-8")
     return path
 
 

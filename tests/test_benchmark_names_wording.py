@@ -9,6 +9,7 @@ and no year question about a fact that does not change or a subject that no long
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,8 @@ def _by_id(done: BenchmarkExport, configs: tuple[str, ...]) -> dict[str, Record]
 
 @pytest.fixture(scope="module")
 def samples(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -> BenchmarkExport:
-    """The blind read's `samples` export: the real dumps of 2013-12 and 2014-10."""
+    """The blind read's `samples` export: the real dumps of 2013-12 and 2014-10, with
+    websites and sequences (numbers, weekdays, months) asked again."""
     folder = tmp_path_factory.mktemp("names-wording")
     dates = {
         "init": date(2013, 12, 21),
@@ -50,7 +52,7 @@ def samples(export_demo_store: Path, tmp_path_factory: pytest.TempPathFactory) -
     }
     return export(
         export_demo_store, folder / "bench", configs=("qa", "multi_hop"), gap=ANY_GAP,
-        relations=websites_asked(folder), **dates,
+        relations=websites_asked(folder, sequences=True), **dates,
     )  # fmt: skip
 
 
@@ -74,10 +76,18 @@ def test_sequences_without_history_are_asked_in_the_present(found: dict[str, Rec
     assert monday["question"] == "What comes just after Monday?"
     assert monday["cloze"] == "Monday is followed by"
     assert found["qa/Q124/P155"]["question"] == "What comes just before October?"
-    assert found["qa/Q202/P155"]["question"] == "What comes just before 4?"
+    before_4 = found["qa/Q202/P155"]
+    assert before_4["question"] == "What comes just before 4?"
+    # the distractors of a number are numbers, of a month months (of the gold's kind)
+    assert set(before_4["options"]) - {"3", "I don't know"} <= {"0", "1", "2", "5"}
     sequences = [r for r in found.values() if r.get("pid") in ("P155", "P156")]
     assert len(sequences) >= 40
     assert not [r["id"] for r in sequences if " came " in r["question"] + r["tf_statement"]]
+    statements = [r["tf_statement"] for r in sequences]
+    months = "January|February|March|April|May|June|July|August|September|October|November|December"
+    weekdays = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+    assert not [s for s in statements if re.search(rf"({weekdays}|\d)\b.* ({months})\.$", s)]
+    assert not [s for s in statements if re.search(rf"({months})\b.* ({weekdays}|\d+)\.$", s)]
 
 
 def test_any_administrative_territory_reads_right(found: dict[str, Record]) -> None:
