@@ -20,6 +20,8 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from kgdiff.export.core.file_frames import query_file
+from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.sqlfiles import load_sql
 
 PAIR_SCHEMA = {"pair": pl.UInt32, "agree": pl.Boolean}
@@ -88,29 +90,45 @@ def _item_statements(
     connection: duckdb.DuckDBPyConnection, items: pl.Series, subjects: pl.Series | None
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The classes, properties and roles of ``items`` and what the ``subjects`` hold of
-    them, read in one scan (``sql/export/audit_item_statements.sql``)."""
+    them, read in one scan (``sql/export/audit_item_statements.sql``) into a file that each
+    of the four is scanned from: at 3 × 100 M statements, the scan's rows held whole and cut
+    four ways were the audit's peak (4.7 GB)."""
     wanted = (
         subjects.drop_nulls().unique() if subjects is not None else pl.Series([], dtype=pl.String)
     )
     connection.register("audit_items", pl.DataFrame({"item": items}).to_arrow())
     connection.register("audit_subjects", pl.DataFrame({"subject": wanted}).to_arrow())
+    spill = SpillFolder()
     try:
-        read = _frame(connection.execute(load_sql("export/audit_item_statements")).to_arrow_table())
+        query = load_sql("export/audit_item_statements")
+        with query_file(connection, query, {}, spill.path) as path:
+            return _cut_four_ways(pl.scan_parquet(path), wanted)
     finally:
+        spill.close()
         connection.unregister("audit_items")
         connection.unregister("audit_subjects")
-    classes = read.filter("class_of").select(item="subject", **{"class": "object_qid"}).unique()
-    roles = read.filter("role_of").select(item="subject", pid="pid", role="object_qid").unique()
+
+
+def _cut_four_ways(
+    read: pl.LazyFrame, wanted: pl.Series
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The classes, properties, roles and held items of the rows of the one scan."""
+    classes = read.filter("class_of").select(item="subject", **{"class": "object_qid"})
+    roles = read.filter("role_of").select(item="subject", pid="pid", role="object_qid")
     to_item = read.filter("to_item")
-    owned = to_item.select(item="object_qid", pid="pid").unique()
+    owned = to_item.select(item="object_qid", pid="pid")
     held = to_item.filter(pl.col("subject").is_in(wanted.implode()))
-    held = held.select("subject", "pid", item="object_qid").unique()
+    held = held.select("subject", "pid", item="object_qid")
     return (
-        classes.sort("item", "class"),
-        owned.sort("item", "pid"),
-        roles.sort("item", "pid", "role").cast(ROLE_SCHEMA),
-        held.sort("subject", "pid", "item").cast(HELD_SCHEMA),
+        _collected(classes.unique().sort("item", "class")),
+        _collected(owned.unique().sort("item", "pid")),
+        _collected(roles.unique().sort("item", "pid", "role")).cast(ROLE_SCHEMA),
+        _collected(held.unique().sort("subject", "pid", "item")).cast(HELD_SCHEMA),
     )
+
+
+def _collected(frame: pl.LazyFrame) -> pl.DataFrame:
+    return frame.collect(engine="streaming")
 
 
 _READS = {"audit_pids": "export/audit_relation_people"}

@@ -11,6 +11,8 @@ the first to the last."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,24 @@ from kgdiff.temporal.writers import write_relation
 _numbers = itertools.count()
 
 
+@contextmanager
+def query_file(
+    connection: duckdb.DuckDBPyConnection,
+    query: str,
+    params: dict[str, Any],
+    folder: Path,
+) -> Iterator[Path]:
+    """The rows of ``query`` (with ``params``) written by DuckDB into a Parquet file of
+    ``folder``, for polars to scan (only what each scan keeps is held); the file is removed
+    on leaving."""
+    path = folder / f"rows-{next(_numbers)}.parquet"
+    try:
+        write_relation(connection, connection.sql(query, params=params), path)
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
 def frame_through_file(
     connection: duckdb.DuckDBPyConnection,
     query: str,
@@ -30,9 +50,5 @@ def frame_through_file(
 ) -> pl.DataFrame:
     """The rows of ``query`` (with ``params``), written by DuckDB into a Parquet file of
     ``folder`` and read back by polars; the file is removed."""
-    path = folder / f"rows-{next(_numbers)}.parquet"
-    try:
-        write_relation(connection, connection.sql(query, params=params), path)
+    with query_file(connection, query, params, folder) as path:
         return pl.read_parquet(path)
-    finally:
-        path.unlink(missing_ok=True)
