@@ -19,6 +19,7 @@ import kgdiff
 from kgdiff.errors import UsageError
 from kgdiff.export.benchmark import BenchmarkExport, resolve_dates
 from kgdiff.export.core.benchmark_model import BenchmarkRequest
+from kgdiff.export.core.seeded import digest
 from kgdiff.export.distractors import tier_build
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
@@ -94,8 +95,9 @@ def _kept(tiers: NoiseTiers) -> dict[str, list[str]]:
 
 
 def test_a_cut_tier_is_the_same_whatever_the_row_order_and_not_its_first_rows(
-    export_demo_store: Path,
+    export_demo_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(tier_build, "DIGEST_SLICE", 2)  # the digests worked out 2 at a time
     pairs, words, facts = _answers(export_demo_store)
     shipped = shipped_catalogue()
 
@@ -111,6 +113,10 @@ def test_a_cut_tier_is_the_same_whatever_the_row_order_and_not_its_first_rows(
     assert all(
         set(kept[key]) < set(values) and len(kept[key]) == CAP for key, values in cut.items()
     )
+    # the values of least digest (blake2b of the value id, "fixed", purpose "pool")
+    for key, values in cut.items():
+        least = sorted(values, key=lambda value: digest("fixed", value, "pool"))[:CAP]
+        assert sorted(kept[key]) == sorted(least), key
     # a sample of each tier, not its first candidates in any fixed order
     assert any(kept[key] != values[:CAP] for key, values in cut.items())
     assert any(kept[key] != sorted(values)[-CAP:] for key, values in cut.items())
@@ -127,8 +133,10 @@ def test_tiers_built_a_few_values_at_a_time_are_the_tiers_built_at_once(
     pairs, words, facts = _answers(export_demo_store)
     shipped, extra = shipped_catalogue(), ["Q5", "Q6256"]
     at_once = NoiseTiers.of(pairs, words, shipped, extra, facts.truths, facts.typical, cap)
-    # batches of 7 values in a shuffled order, the gathered rows cut every few dozen
+    # batches of 7 values in a shuffled order, the gathered rows cut every few dozen, the
+    # values' digests worked out 3 at a time
     monkeypatch.setattr(tier_build, "PRUNE_ROWS", 40)
+    monkeypatch.setattr(tier_build, "DIGEST_SLICE", 3)
     named = words.drop_nulls("main").sample(fraction=1.0, shuffle=True, seed=3)
     batches = [
         named.slice(start, 7).select("value", "classes") for start in range(0, named.height, 7)

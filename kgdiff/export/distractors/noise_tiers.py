@@ -16,7 +16,11 @@ from kgdiff.export.distractors.human_roles import HUMAN, TYPICAL_SCHEMA
 from kgdiff.export.distractors.lifespans import Lifespans
 from kgdiff.export.distractors.noise_plan import DECLARED_SCHEMA
 from kgdiff.export.distractors.subject_truths import SubjectTruths
-from kgdiff.export.distractors.tier_build import KINDS_SCHEMA, kept_candidates
+from kgdiff.export.distractors.tier_build import (
+    KINDS_SCHEMA,
+    kept_candidates,
+    placed_candidates,
+)
 from kgdiff.export.relations.model import ObjectType, RelationCatalogue
 
 _PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
@@ -101,8 +105,10 @@ class NoiseTiers:
             {"pid": None, "value": sorted(set(items or ())), "kind": ObjectType.ITEM.value},
             schema={"pid": pl.String(), "value": pl.String(), "kind": pl.String()},
         )
-        found = pl.concat([found, extra.join(found, on="value", how="anti")])
-        base, keyed, keys = kept_candidates(found, kinds, cap)
+        placed = placed_candidates(pl.concat([found, extra.join(found, on="value", how="anti")]))
+        del found
+        base, keyed, keys = kept_candidates(placed, kinds, cap)
+        del placed
         words = words_of(base.get_column("value").unique())
         base = base.select("cand", "value").join(
             words.select(
