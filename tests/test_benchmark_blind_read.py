@@ -18,8 +18,9 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import CONFIGS, BenchmarkExport
+from kgdiff.export.core.entity_dates import EntityDates
 from kgdiff.export.relations.catalogue import shipped_catalogue
-from kgdiff.export.rules.existence import not_yet_existing, read_existence
+from kgdiff.export.rules.existence import existence_of, not_yet_existing
 from kgdiff.export.rules.subject_echo import names_subject, subject_needles
 from kgdiff.temporal.dates import GapPolicy
 from tests.benchmark_exports import export, records, websites_asked
@@ -135,8 +136,9 @@ def test_a_state_that_did_not_exist_yet_is_no_answer(
     assert built["multi_hop"]["dropped"]["hops_2"]["answer_not_yet_existing"] == 2
     # a year asked before the gold began: Potsdam's Germany (P17) in 1850 and in 2013
     potsdam = found["pools/Q1711/P17/2013"]
-    with kgdiff.open(export_demo_store).connection() as connection:
-        existence = read_existence(connection, [potsdam["subject"], *potsdam["objects"]])
+    dates = EntityDates.of_store(kgdiff.open(export_demo_store))
+    existence = existence_of(dates.of([potsdam["subject"], *potsdam["objects"]]))
+    dates.close()
     rows = pl.DataFrame(
         {
             "_id": ["1850", "2013"], "subject": [potsdam["subject"]] * 2, "pid": ["P17"] * 2,

@@ -18,8 +18,9 @@ import polars as pl
 import pytest
 
 import kgdiff
+from kgdiff.export.core.entity_dates import EntityDates
 from kgdiff.export.distractors.human_roles import with_roles
-from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
+from kgdiff.export.distractors.lifespans import Lifespans, lifespans_of
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.catalogue import shipped_catalogue
@@ -222,9 +223,10 @@ def test_an_unanswerable_years_options_were_alive_in_it(store: Path) -> None:
     pairs = pl.DataFrame({"pid": "P6", "value": ids})
     kg = kgdiff.open(store)
 
+    dates = EntityDates.of_store(kg)
+
     def read(wanted: list[str]) -> pl.DataFrame:
-        with kg.connection() as connection:
-            return read_lifespans(connection, wanted)
+        return lifespans_of(dates.of(wanted))
 
     catalogue = shipped_catalogue()
     tiers = NoiseTiers.of(pairs, words, catalogue, lifespans=Lifespans(read))

@@ -4,8 +4,8 @@ of the United States of America?" was offered Donald Tusk (born 1957) and David 
 1966), and "In 1864, …" George Washington (died 1799) as the outdated option: a model finds
 the gold from the year alone. A person is *not alive* in a year Y when born (the earliest
 date of birth, P569, in any snapshot) after Y or dead (the latest date of death, P570) before
-Y; the dates come from ``sql/export/lifespans.sql``, and a person without them in the store
-is kept. No option of a record asked about a year, other than its gold, is someone not alive
+Y; the dates come from ``sql/export/entity_dates.sql``, and a person without them in the
+store is kept. No option of a record asked about a year, other than its gold, is someone not alive
 in it (:mod:`kgdiff.export.distractors.noise_frames`, :mod:`kgdiff.export.records.option_frames`,
 :mod:`kgdiff.export.temporal.abstention_frames`).
 
@@ -15,13 +15,9 @@ once per export (:class:`Lifespans`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-import duckdb
 import polars as pl
-
-from kgdiff.sqlfiles import load_sql
-from kgdiff.valuetext import is_entity
 
 LIFESPAN_SCHEMA = pl.Schema({"value": pl.String(), "born": pl.Int64(), "died": pl.Int64()})
 """A person's year of birth (``born``, the earliest) and of death (``died``, the latest),
@@ -33,19 +29,18 @@ OUTDATED_LABELS = (
 (:data:`~kgdiff.export.records.answer_frames.ANSWER_COLUMNS`), one item per outdated object."""
 
 
-def read_lifespans(connection: duckdb.DuckDBPyConnection, ids: Iterable[str]) -> pl.DataFrame:
-    """The years of birth and death (:data:`LIFESPAN_SCHEMA`) of the entity ids among ``ids``
-    that have some."""
-    wanted = sorted({value for value in ids if value and is_entity(value)})
-    if not wanted:
-        return pl.DataFrame(schema=LIFESPAN_SCHEMA)
-    found: pl.DataFrame = connection.sql(load_sql("export/lifespans"), params={"ids": wanted}).pl()
-    return found.rename({"qid": "value"}).cast(LIFESPAN_SCHEMA)
+def lifespans_of(dates: pl.DataFrame) -> pl.DataFrame:
+    """The years of birth and death (:data:`LIFESPAN_SCHEMA`) of the entities of ``dates``
+    (:data:`~kgdiff.export.core.entity_dates.ENTITY_DATES_SCHEMA`) that have some."""
+    spans = dates.select(pl.col("qid").alias("value"), "born", "died")
+    return spans.filter(pl.col("born").is_not_null() | pl.col("died").is_not_null()).cast(
+        LIFESPAN_SCHEMA
+    )
 
 
 class Lifespans:
     """The lifespans of the values asked so far, each read once (by ``read``, the frame of
-    :func:`read_lifespans` for a list of ids)."""
+    :func:`lifespans_of` for a list of ids)."""
 
     def __init__(self, read: Callable[[list[str]], pl.DataFrame]) -> None:
         self._read = read

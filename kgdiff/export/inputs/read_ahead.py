@@ -21,7 +21,9 @@ class ReadAhead:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._reads: dict[str, Future[Any]] = {}
-        self._duckdb = threading.Lock()
+        # re-entrant: a read holding DuckDB may ask for something read once for the whole
+        # export (the entities' dates), which holds it too
+        self._duckdb = threading.RLock()
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:

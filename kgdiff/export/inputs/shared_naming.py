@@ -26,10 +26,11 @@ from typing import TypeVar
 
 import polars as pl
 
+from kgdiff.export.core.entity_dates import EntityDates
 from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.distractors.class_members import class_members, small_classes
 from kgdiff.export.distractors.human_roles import with_roles
-from kgdiff.export.distractors.lifespans import Lifespans, read_lifespans
+from kgdiff.export.distractors.lifespans import Lifespans, lifespans_of
 from kgdiff.export.distractors.noise_frames import DRAWS
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
@@ -40,6 +41,7 @@ from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.existence import existence_of
 from kgdiff.export.rules.salience import ENTITY_SCHEMA, entity_facts
 from kgdiff.export.words.name_stream import CHUNK, named_chunks
 from kgdiff.export.words.names import Names
@@ -120,6 +122,7 @@ class SharedNaming:
         self._facts_asked = False
         self._truths_folder: SpillFolder | None = None  # the truths and role keys, on disk
         self._cap = tier_cap()
+        self._dates = EntityDates.of_store(kg, spill)
         self._lifespans = Lifespans(self._read_lifespans)
 
     def release(self) -> None:
@@ -138,6 +141,7 @@ class SharedNaming:
         self._entities.close()
         self._groups.close()
         self._drop_truths()
+        self._dates.close()
 
     def _drop_truths(self) -> None:
         if self._truths_folder is not None:
@@ -293,9 +297,20 @@ class SharedNaming:
             yield named.select(KINDS_SCHEMA.names())
 
     def _read_lifespans(self, ids: list[str]) -> pl.DataFrame:
-        """The people's lifespans among ``ids`` (in any snapshot: read once per export)."""
-        with self.ahead.exclusive(), self._kg.connection() as connection:
-            return read_lifespans(connection, ids)
+        """The people's lifespans among ``ids`` (in any snapshot)."""
+        return lifespans_of(self._dates_of(ids))
+
+    def existence(self, ids: Iterable[str]) -> pl.DataFrame:
+        """The existence dates (:data:`~kgdiff.export.rules.existence.EXISTENCE_SCHEMA`) of
+        those of ``ids`` that have some, in any snapshot (the rule on answers that did not
+        exist yet)."""
+        return existence_of(self._dates_of(ids))
+
+    def _dates_of(self, ids: Iterable[str]) -> pl.DataFrame:
+        # DuckDB held first, then the dates' own lock, whichever thread asks: the first asking
+        # writes them (a read ahead asks while it holds DuckDB)
+        with self.ahead.exclusive():
+            return self._dates.of(ids)
 
     def _members(self, snapshot: str | None) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`

@@ -5,7 +5,7 @@ question and Wikipedia context (docs/benchmark-export.md#the-multi_hop-config)."
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,7 @@ from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.records.choice_frames import GOLD_PARTLY_UNNAMED
 from kgdiff.export.relations.agreement import plural_subject
 from kgdiff.export.relations.model import Relation, RelationCatalogue
-from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING, dated_pids, read_existence
+from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING, dated_pids
 from kgdiff.export.rules.salience import Salience, relation_reason, subject_reason_of
 from kgdiff.export.rules.subject_echo import ANSWER_NAMES_SUBJECT, names_subject, subject_needles
 from kgdiff.export.rules.subject_state import (
@@ -233,6 +233,7 @@ def _setting(
     request: BenchmarkRequest,
     dates: Dates,
     catalogue: RelationCatalogue,
+    read_existence: Callable[[Iterable[str]], pl.DataFrame],
 ) -> ChainSetting:
     hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
     answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
@@ -248,7 +249,7 @@ def _setting(
         changed = changed_hops(connection, read, snapshot, dates.cutoff) if snapshot else None
         dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         ids = [*dated.get_column("subject"), *dated.get_column("object")]
-        days = read_existence(connection, ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
+        days = read_existence(ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
         existence = {qid: (began, end) for qid, began, end in days.iter_rows()}
         # as the qa config's: the Wikipedia of the present states the facts that still hold
         wiki = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
@@ -300,11 +301,13 @@ class _ChainsRead:
     request: BenchmarkRequest
     dates: Dates
     catalogue: RelationCatalogue
+    existence: Callable[[Iterable[str]], pl.DataFrame]
+    """The existence dates of ids (the export's :meth:`SharedNaming.existence`)."""
 
     def records(self, part: pl.DataFrame, dropped: Counter[str]) -> list[dict[str, Any]]:
         """The records of a part of a split's chains (in id order), the setting read for
         them alone; why a chain has none counted in ``dropped``."""
-        setting = _setting(self.kg, part, self.request, self.dates, self.catalogue)
+        setting = _setting(self.kg, part, self.request, self.dates, self.catalogue, self.existence)
         found = []
         for row in part.iter_rows(named=True):
             built = chain_record(row, self.catalogue, setting)
@@ -373,7 +376,8 @@ def multi_hop_config(
     on_step(f"multi_hop: naming {chains.height:,} chains")
     left_out: Counter[str] = Counter()
     dropped = split_tallies(MULTI_HOP_SPLITS.values(), left_out)
-    read, built = _ChainsRead(kg, request, dates, catalogue), Counter[str]()
+    read = _ChainsRead(kg, request, dates, catalogue, groups.naming.existence)
+    built = Counter[str]()
     chains = _with_ids(chains)
     splits = {
         name: _split_frames(

@@ -45,7 +45,7 @@ from kgdiff.export.pools.sample import (
     sample_static,
 )
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.existence import existence_ids, read_existence
+from kgdiff.export.rules.existence import existence_ids
 from kgdiff.query.graph import KnowledgeGraph
 
 POOLS_DESCRIPTION = (
@@ -199,7 +199,7 @@ def pools_config(
         dropped["static"][NOT_SAMPLED] += unsampled
     asked, subjects = second_pass(read, found, chosen)
     with kg.connection() as connection:
-        existence = read_existence(connection, existence_ids(asked, "objects", catalogue))
+        existence = groups.naming.existence(existence_ids(asked, "objects", catalogue))
         held = read_held_values(connection, asked)
     setting = _setting(groups, asked, subjects, request, dates, existence, held)
     splits = {

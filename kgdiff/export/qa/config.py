@@ -16,7 +16,7 @@ from kgdiff.export.inputs.contexts import group_contexts, subject_popularity
 from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.qa.frames import FrameSetting, context_frame, qa_frame
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.existence import dated_pids, existence_ids, read_existence
+from kgdiff.export.rules.existence import dated_pids, existence_ids
 from kgdiff.export.rules.salience import Salience, with_standing
 from kgdiff.export.rules.series_years import counted_pids, series_years
 from kgdiff.export.rules.subject_state import ended_subjects
@@ -78,7 +78,7 @@ def _setting(
             catalogue,
         )  # fmt: skip
         dated = rows.filter(pl.col("pid").is_in(dated_pids(catalogue)))
-        existence = read_existence(connection, existence_ids(dated, "latest", catalogue))
+        existence = groups.naming.existence(existence_ids(dated, "latest", catalogue))
         counts = rows.filter(pl.col("pid").is_in(counted_pids(catalogue)))
         years = series_years(connection, counts.select("subject", "pid", "latest"), snapshot)
         wiki_name = f"{request.lang}wiki"

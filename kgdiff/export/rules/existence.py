@@ -6,18 +6,13 @@ objects are states or places that exist from their inception on (the catalogue's
 (:data:`ANSWER_NOT_YET_EXISTING`) when one of its gold objects began (its earliest inception,
 P571, in any snapshot) after its subject ended (its latest date of death, P570, or of
 dissolution, P576), or after the year it asks about. The dates come from
-``sql/export/existence_dates.sql``; an object or a subject without them is kept."""
+``sql/export/entity_dates.sql``; an object or a subject without them is kept."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-import duckdb
 import polars as pl
 
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.sqlfiles import load_sql
-from kgdiff.valuetext import is_entity
 
 ANSWER_NOT_YET_EXISTING = "answer_not_yet_existing"
 """The reason a record whose gold did not exist yet is left out."""
@@ -25,17 +20,13 @@ EXISTENCE_SCHEMA = pl.Schema({"qid": pl.String(), "began": pl.Date(), "ended": p
 """An entity's earliest inception (``began``) and latest end (``ended``), null without."""
 
 
-def read_existence(connection: duckdb.DuckDBPyConnection, ids: Iterable[str]) -> pl.DataFrame:
-    """The existence dates (:data:`EXISTENCE_SCHEMA`) of the entity ids among ``ids`` that have
-    some."""
-    wanted = sorted({value for value in ids if value and is_entity(value)})
-    if not wanted:
-        return pl.DataFrame(schema=EXISTENCE_SCHEMA)
-    # as a frame: a date before the common era comes out of fetchall() as a string
-    found: pl.DataFrame = connection.sql(
-        load_sql("export/existence_dates"), params={"ids": wanted}
-    ).pl()
-    return found.cast(EXISTENCE_SCHEMA)
+def existence_of(dates: pl.DataFrame) -> pl.DataFrame:
+    """The existence dates (:data:`EXISTENCE_SCHEMA`) of the entities of ``dates``
+    (:data:`~kgdiff.export.core.entity_dates.ENTITY_DATES_SCHEMA`) that have some."""
+    found = dates.select("qid", "began", "ended")
+    return found.filter(pl.col("began").is_not_null() | pl.col("ended").is_not_null()).cast(
+        EXISTENCE_SCHEMA
+    )
 
 
 def dated_pids(catalogue: RelationCatalogue) -> list[str]:

@@ -17,7 +17,7 @@ from kgdiff.export.dataset.schema import TEMPORAL_SCHEMA
 from kgdiff.export.inputs.contexts import subject_popularity
 from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.existence import existence_ids, read_existence
+from kgdiff.export.rules.existence import existence_ids
 from kgdiff.export.rules.salience import Salience, with_standing
 from kgdiff.export.temporal.dated_rows import TEMPORAL_KINDS, DatedRows, read_dated_rows
 from kgdiff.export.temporal.items import Built, interval_records, timestamp_records
@@ -96,7 +96,7 @@ def _setting(
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
-        existence = read_existence(connection, existence_ids(looked_up, "objects", catalogue))
+        existence = groups.naming.existence(existence_ids(looked_up, "objects", catalogue))
     values = looked_up.get_column("objects").explode().drop_nulls().unique()
     words = groups.naming.words_named(values, snapshot)
     choices = groups.naming.choices(snapshot, request.seed, request.options, words)

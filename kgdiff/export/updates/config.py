@@ -23,7 +23,7 @@ from kgdiff.export.records.asked import ASKED, asked_texts
 from kgdiff.export.records.choice_frames import ChoiceSetting, answered_choices
 from kgdiff.export.records.items import QaItem, mc_question
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.existence import EXISTENCE_SCHEMA, read_existence, without_not_yet
+from kgdiff.export.rules.existence import EXISTENCE_SCHEMA, without_not_yet
 from kgdiff.export.rules.salience import Salience, asked_subjects, with_standing
 from kgdiff.export.rules.subject_state import ended_subjects
 from kgdiff.export.updates.documents import DOCUMENT_COUNTS, DistractorPool, document_variants
@@ -189,7 +189,7 @@ def _setting(
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
         ended = ended_subjects(connection, subjects, snapshot, dates.current)
-        existence = read_existence(connection, [*values, *subjects])
+        existence = groups.naming.existence([*values, *subjects])
     facts = with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended)
     return UpdatesSetting(choices, pool, facts, existence)
 
