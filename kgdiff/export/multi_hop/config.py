@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -43,6 +44,7 @@ from kgdiff.export.rules.subject_state import (
 from kgdiff.export.rules.tautology import TAUTOLOGY, judge
 from kgdiff.export.words.answer_hygiene import PLACEHOLDERS, placeholder_reason_of
 from kgdiff.export.words.names import Names, main_texts_of, texts_of
+from kgdiff.export.words.names_file import NamesFile
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.temporal.dates import check_answerable
 
@@ -234,6 +236,7 @@ def _setting(
     dates: Dates,
     catalogue: RelationCatalogue,
     read_existence: Callable[[Iterable[str]], pl.DataFrame],
+    names_of: Callable[[list[str], str | None], Names],
 ) -> ChainSetting:
     hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
     answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
@@ -241,7 +244,7 @@ def _setting(
     snapshot = chains.get_column("snapshot")[0] if chains.height else None
     subjects = hops.get_column("subject").unique().to_list()
     with kg.connection() as connection:
-        names = Names.read(connection, [*answers, *entities], snapshot, request.lang)
+        names = names_of([*answers, *entities], snapshot)
         ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
         past = hops.filter(pl.col("subject").is_in(list(ended))).select("subject", "pid")
         several = several_valued(connection, past.iter_rows(), snapshot) if snapshot else None
@@ -303,11 +306,28 @@ class _ChainsRead:
     catalogue: RelationCatalogue
     existence: Callable[[Iterable[str]], pl.DataFrame]
     """The existence dates of ids (the export's :meth:`SharedNaming.existence`)."""
+    chains: pl.DataFrame
+    """Every chain of the config: their entities are named once per snapshot."""
+    spill: Path | None = None
+    """The folder the names are kept in (None: the system's temporary one)."""
+    _names: dict[str | None, NamesFile] = field(default_factory=dict)
+
+    def names_of(self, ids: list[str], snapshot: str | None) -> Names:
+        """The names of ``ids`` as of ``snapshot``, from those of every chain's entities
+        (:class:`~kgdiff.export.words.names_file.NamesFile`, written when first asked)."""
+        if snapshot not in self._names:  # a part is named as of its first chain's snapshot
+            self._names[snapshot] = NamesFile(
+                self.kg, _chain_ids(self.chains), snapshot, self.request.lang, self.spill
+            )
+        return self._names[snapshot].names(ids)
 
     def records(self, part: pl.DataFrame, dropped: Counter[str]) -> list[dict[str, Any]]:
         """The records of a part of a split's chains (in id order), the setting read for
         them alone; why a chain has none counted in ``dropped``."""
-        setting = _setting(self.kg, part, self.request, self.dates, self.catalogue, self.existence)
+        setting = _setting(
+            self.kg, part, self.request, self.dates, self.catalogue, self.existence,
+            self.names_of,
+        )  # fmt: skip
         found = []
         for row in part.iter_rows(named=True):
             built = chain_record(row, self.catalogue, setting)
@@ -316,6 +336,13 @@ class _ChainsRead:
             else:
                 found.append(built)
         return found
+
+
+def _chain_ids(chains: pl.DataFrame) -> pl.Series:
+    """The entities of ``chains``: their answers and every hop's subject and object."""
+    hops = chains.select("hops").explode("hops").unnest("hops")
+    found = [chains.get_column("answers").explode(), hops.get_column("subject")]
+    return pl.concat([*found, hops.get_column("object")]).drop_nulls().unique()
 
 
 def _split_frames(
@@ -376,9 +403,11 @@ def multi_hop_config(
     on_step(f"multi_hop: naming {chains.height:,} chains")
     left_out: Counter[str] = Counter()
     dropped = split_tallies(MULTI_HOP_SPLITS.values(), left_out)
-    read = _ChainsRead(kg, request, dates, catalogue, groups.naming.existence)
-    built = Counter[str]()
     chains = _with_ids(chains)
+    read = _ChainsRead(
+        kg, request, dates, catalogue, groups.naming.existence, chains, groups.naming.spill
+    )
+    built = Counter[str]()
     splits = {
         name: _split_frames(
             read, chains.filter(pl.col("n_hops") == hops), dropped[name], built, name
