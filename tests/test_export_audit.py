@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kgdiff
+from kgdiff.export.audit import item_kinds
 from kgdiff.export.audit.report import AuditReport, SplitAudit
 from kgdiff.export.audit.run import audit_export
 from tests.benchmark_exports import export
@@ -87,6 +88,19 @@ def test_a_respelled_url_asked_as_evolution_is_found(report: AuditReport) -> Non
     assert split(report, "qa", "evolved").findings["refined"].count == 0
     target = next(t for t in report.targets if t.key == "non_substantive")
     assert not target.met and target.figure == "2 records"
+
+
+def test_distractors_judged_in_slices_are_judged_alike(
+    report: AuditReport, frozen: Path, export_sample_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the item distractors given their verdicts 7 at a time (500,000 in an export)
+    monkeypatch.setattr(item_kinds, "JUDGED_SLICE", 7)
+    sliced = audit_export(frozen, kgdiff.open(export_sample_store))
+    kinds = [(w.findings.get("option_kind"), s.findings.get("option_kind"))
+             for w, s in zip(report.splits, sliced.splits, strict=True)]  # fmt: skip
+    assert all(whole == part for whole, part in kinds)
+    assert sum(whole is not None and whole.checked > 20 for whole, _ in kinds) >= 2
+    assert sliced.targets == report.targets
 
 
 def test_distractors_of_another_kind_are_found(report: AuditReport, frozen: Path) -> None:
