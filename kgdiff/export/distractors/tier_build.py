@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
 import polars as pl
 
 from kgdiff.export.core.column_draws import digests
@@ -80,22 +79,18 @@ class _Tiers:
         missing = rows.filter(pl.col("_rank").is_null()).get_column("at").unique()
         if missing.is_empty():
             return rows
-        ranks = pl.concat(
-            [
-                pl.DataFrame(
-                    {"at": part, "_new": self._digests(part)},
-                    schema={"at": pl.UInt32(), "_new": pl.UInt64()},
-                )
-                for part in (
-                    missing.slice(at, DIGEST_SLICE) for at in range(0, missing.len(), DIGEST_SLICE)
-                )
-            ]
-        )
+        starts = range(0, missing.len(), DIGEST_SLICE)
+        ranks = pl.concat([self._ranks(missing.slice(start, DIGEST_SLICE)) for start in starts])
         joined = rows.join(ranks, on="at", how="left", maintain_order="left")
         return joined.with_columns(pl.coalesce("_rank", "_new").alias("_rank")).drop("_new")
 
-    def _digests(self, places: pl.Series) -> np.ndarray:
-        return digests(self._values.gather(places).to_list(), "fixed", purpose="pool")
+    def _ranks(self, places: pl.Series) -> pl.DataFrame:
+        """``at``, ``_new``: the digest of the value at each of ``places``."""
+        values = self._values.gather(places).to_list()
+        return pl.DataFrame(
+            {"at": places, "_new": digests(values, "fixed", purpose="pool")},
+            schema={"at": pl.UInt32(), "_new": pl.UInt64()},
+        )
 
     def kept(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Every tier's rows cut to the cap (``tier``, ``at``), the tiers numbered in the
