@@ -95,3 +95,25 @@ def test_the_dates_are_written_once_whichever_threads_ask(
     assert not written[0].exists()
     assert dates.of(["Q255"]).equals(found[0]) and len(written) == 2  # written again
     dates.close()
+
+
+def test_a_failed_write_leaves_nothing_and_is_tried_again(
+    export_demo_store: Path, tmp_path: Path
+) -> None:
+    kg = kgdiff.open(export_demo_store)
+    tries: list[Path] = []
+
+    def write(path: Path) -> None:
+        tries.append(path)
+        if len(tries) == 1:
+            path.write_bytes(b"half a file")
+            raise OSError("disk full")
+        write_entity_dates(kg, path)
+
+    dates = EntityDates(write, tmp_path)
+    with pytest.raises(OSError, match="disk full"):
+        dates.of(["Q255"])
+    assert not any(tmp_path.iterdir())
+    assert dates.of(["Q255"]).get_column("born").to_list() == [1770] and len(tries) == 2
+    dates.close()
+    assert not any(tmp_path.iterdir())

@@ -64,10 +64,14 @@ class EntityDates:
     def _file(self) -> Path:
         with self._lock:
             if self._path is None:
-                self._folder = SpillFolder(self._parent)
-                path = self._folder.path / "entity-dates.parquet"
-                self._write(path)
-                self._path = path
+                folder = SpillFolder(self._parent)
+                path = folder.path / "entity-dates.parquet"
+                try:
+                    self._write(path)
+                except BaseException:
+                    folder.close()  # nothing half-written is kept; the next asker writes again
+                    raise
+                self._folder, self._path = folder, path
             return self._path
 
     def close(self) -> None:
