@@ -43,13 +43,18 @@ class NamesFile:
     ) -> None:
         self._folder = SpillFolder(parent)
         wanted = entity_ids(ids)
-        if not wanted.is_empty():
+        if wanted.is_empty():
+            return
+        try:
             with kg.connection() as connection:
                 names = ensure_names_cache(connection, lang)
                 connection.abort()  # its last result, unread, would refuse the ids
                 for start in range(0, len(wanted), RANGE_IDS):
                     part = wanted.slice(start, RANGE_IDS)
                     self._write_range(connection, names, part, snapshot, lang, start)
+        except BaseException:
+            self._folder.close()  # no part of the names is left behind
+            raise
 
     def _write_range(
         self,
