@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgdiff.export.multi_hop.config import composed
+from kgdiff.export.multi_hop.records import composed
 from kgdiff.export.relations.agreement import base_form, plural_subject, plural_template
 from kgdiff.export.relations.catalogue import shipped_catalogue
 from kgdiff.export.relations.columns import rendered

@@ -1,0 +1,127 @@
+"""What a part of the chains' records is built with (:class:`ChainsRead`): its names, read
+once for every chain (:class:`~kgdiff.export.words.names_file.NamesFile`), and what the store
+says of its hops, read for the part alone."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from kgdiff.evidence.supported import evidence_wiki
+from kgdiff.export.core.benchmark_model import BenchmarkRequest, Dates
+from kgdiff.export.inputs.contexts import (
+    WANTED,
+    contexts_of,
+    subject_popularity,
+    wikipedia_at,
+)
+from kgdiff.export.multi_hop.records import ChainSetting, chain_record
+from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.existence import dated_pids
+from kgdiff.export.rules.salience import Salience
+from kgdiff.export.rules.subject_state import (
+    changed_hops,
+    ended_subjects,
+    several_valued,
+)
+from kgdiff.export.words.names import Names
+from kgdiff.export.words.names_file import NamesFile
+from kgdiff.query.graph import KnowledgeGraph
+
+
+def _setting(
+    kg: KnowledgeGraph,
+    chains: pl.DataFrame,
+    request: BenchmarkRequest,
+    dates: Dates,
+    catalogue: RelationCatalogue,
+    read_existence: Callable[[Iterable[str]], pl.DataFrame],
+    names_of: Callable[[list[str], str | None], Names],
+) -> ChainSetting:
+    hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
+    answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
+    entities = hops.get_column("subject").to_list() + hops.get_column("object").to_list()
+    snapshot = chains.get_column("snapshot")[0] if chains.height else None
+    subjects = hops.get_column("subject").unique().to_list()
+    with kg.connection() as connection:
+        names = names_of([*answers, *entities], snapshot)
+        ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
+        past = hops.filter(pl.col("subject").is_in(list(ended))).select("subject", "pid")
+        several = several_valued(connection, past.iter_rows(), snapshot) if snapshot else None
+        read = hops.select("subject", "pid", "object").iter_rows()
+        changed = changed_hops(connection, read, snapshot, dates.cutoff) if snapshot else None
+        dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
+        ids = [*dated.get_column("subject"), *dated.get_column("object")]
+        days = read_existence(ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
+        existence = {qid: (began, end) for qid, began, end in days.iter_rows()}
+        # as the qa config's: the Wikipedia of the present states the facts that still hold
+        wiki = wikipedia_at(connection, evidence_wiki(kg.layout), dates.current)
+        wanted = [
+            (s, p, o, 0, catalogue[p].context.value, wiki)
+            for s, p, o in hops.select("subject", "pid", "object").iter_rows()
+            if wiki is not None and p in catalogue
+        ]
+        frame = pl.DataFrame(wanted, schema=WANTED, orient="row")
+        contexts = contexts_of(connection, frame)
+        starts = chains.get_column("start_subject").unique().to_list()
+        popularity = subject_popularity(
+            connection, kg.layout, starts, f"{request.lang}wiki", dates.current
+        )
+    return ChainSetting(
+        dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence,
+        several or frozenset(), changed or frozenset(),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ChainsRead:
+    """What the records of a split's chains are built with."""
+
+    kg: KnowledgeGraph
+    request: BenchmarkRequest
+    dates: Dates
+    catalogue: RelationCatalogue
+    existence: Callable[[Iterable[str]], pl.DataFrame]
+    """The existence dates of ids (the export's :meth:`SharedNaming.existence`)."""
+    chains: pl.DataFrame
+    """Every chain of the config: their entities are named once per snapshot."""
+    spill: Path | None = None
+    """The folder the names are kept in (None: the system's temporary one)."""
+    _names: dict[str | None, NamesFile] = field(default_factory=dict)
+
+    def names_of(self, ids: list[str], snapshot: str | None) -> Names:
+        """The names of ``ids`` as of ``snapshot``, from those of every chain's entities
+        (:class:`~kgdiff.export.words.names_file.NamesFile`, written when first asked)."""
+        if snapshot not in self._names:  # a part is named as of its first chain's snapshot
+            self._names[snapshot] = NamesFile(
+                self.kg, _chain_ids(self.chains), snapshot, self.request.lang, self.spill
+            )
+        return self._names[snapshot].names(ids)
+
+    def records(self, part: pl.DataFrame, dropped: Counter[str]) -> list[dict[str, Any]]:
+        """The records of a part of a split's chains (in id order), the setting read for
+        them alone; why a chain has none counted in ``dropped``."""
+        setting = _setting(
+            self.kg, part, self.request, self.dates, self.catalogue, self.existence,
+            self.names_of,
+        )  # fmt: skip
+        found = []
+        for row in part.iter_rows(named=True):
+            built = chain_record(row, self.catalogue, setting)
+            if isinstance(built, str):
+                dropped[built] += 1
+            else:
+                found.append(built)
+        return found
+
+
+def _chain_ids(chains: pl.DataFrame) -> pl.Series:
+    """The entities of ``chains``: their answers and every hop's subject and object."""
+    hops = chains.select("hops").explode("hops").unnest("hops")
+    found = [chains.get_column("answers").explode(), hops.get_column("subject")]
+    return pl.concat([*found, hops.get_column("object")]).drop_nulls().unique()
