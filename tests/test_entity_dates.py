@@ -72,17 +72,25 @@ def test_each_rule_keeps_the_entities_it_has_dates_for(dates: EntityDates) -> No
     assert lifespans_of(found).get_column("value").to_list() == ["Q255"]  # people alone
 
 
-def test_the_dates_are_written_once_whichever_threads_ask(
-    export_demo_store: Path, tmp_path: Path
-) -> None:
-    kg = kgdiff.open(export_demo_store)
-    written: list[Path] = []
+def _counted(store: Path, folder: Path, fail_first: bool = False) -> tuple[EntityDates, list[Path]]:
+    """Dates of ``store`` in ``folder`` whose writes are counted (the first failing, half
+    written, with ``fail_first``)."""
+    kg, written = kgdiff.open(store), list[Path]()
 
     def write(path: Path) -> None:
         written.append(path)
+        if fail_first and len(written) == 1:
+            path.write_bytes(b"half a file")
+            raise OSError("disk full")
         write_entity_dates(kg, path)
 
-    dates = EntityDates(write, tmp_path)
+    return EntityDates(write, folder), written
+
+
+def test_the_dates_are_written_once_whichever_threads_ask(
+    export_demo_store: Path, tmp_path: Path
+) -> None:
+    dates, written = _counted(export_demo_store, tmp_path)
     found: list[pl.DataFrame] = []
     threads = [threading.Thread(target=lambda: found.append(dates.of(["Q255"]))) for _ in range(6)]
     for thread in threads:
@@ -100,17 +108,7 @@ def test_the_dates_are_written_once_whichever_threads_ask(
 def test_a_failed_write_leaves_nothing_and_is_tried_again(
     export_demo_store: Path, tmp_path: Path
 ) -> None:
-    kg = kgdiff.open(export_demo_store)
-    tries: list[Path] = []
-
-    def write(path: Path) -> None:
-        tries.append(path)
-        if len(tries) == 1:
-            path.write_bytes(b"half a file")
-            raise OSError("disk full")
-        write_entity_dates(kg, path)
-
-    dates = EntityDates(write, tmp_path)
+    dates, tries = _counted(export_demo_store, tmp_path, fail_first=True)
     with pytest.raises(OSError, match="disk full"):
         dates.of(["Q255"])
     assert not any(tmp_path.iterdir())
