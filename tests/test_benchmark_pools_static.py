@@ -21,10 +21,11 @@ from kgdiff.export.core.benchmark_model import BenchmarkRequest
 from kgdiff.export.core.seeded import seeded_rank
 from kgdiff.export.inputs.groups import classified_groups
 from kgdiff.export.pools import ranges
-from kgdiff.export.pools.asked import changing_years, gone_years
+from kgdiff.export.pools.asked import changing_years
 from kgdiff.export.pools.groups import asked_years, pool_years, read_pool_years
 from kgdiff.export.pools.sample import NOT_SAMPLED, pools_static_policy
 from kgdiff.export.relations.catalogue import load_catalogue
+from kgdiff.export.rules.entity_ends import EntityEnds
 from kgdiff.export.rules.salience import Salience, subject_facts, with_subject_reason
 from kgdiff.export.words.names import Names
 from tests.benchmark_exports import CUTOFF, export, file_bytes, records
@@ -64,7 +65,9 @@ def by_state(export_sample_store: Path) -> dict[str, list[str]]:
     groups = classified_groups(kg, request, dates, catalogue).rows().collect()
     span = pool_years(dates, kg.answers.span()[1])
     asked = asked_years(read_pool_years(kg, groups, span, request))
-    asked = changing_years(asked, gone_years(kg, asked), catalogue, Counter())
+    ends = EntityEnds(kg)
+    asked = changing_years(asked, ends.gone_years(asked), catalogue, Counter())
+    ends.close()
     asked = asked.unique("group_id")
     subjects = asked.get_column("subject").unique().to_list()
     with kg.connection() as connection:

@@ -1,7 +1,9 @@
 -- name: stale_hops
--- purpose: For the benchmark export's `multi_hop` config: which hops ($subjects[i], $pids[i],
---          $objects[i]) of chains read in $snapshot at $day a later snapshot shows to have
---          changed by then: it records another value of the group, not deprecated, that had
+-- purpose: For the benchmark export's `multi_hop` config: which hop groups ($subjects[i],
+--          $pids[i]) of chains read in $snapshot at $day, with the values $objects[i] the
+--          chains read of them (a row per value: a last hop may hold several), a later
+--          snapshot shows to have changed by then: it records a value of the group none of the
+--          chains read (or one without a value), not deprecated, that had
 --          begun on or before $day (a start that surely came by then) and had not surely
 --          ended, which the snapshot read had not yet recorded (Chile's head of state on
 --          2014-06-01 read in a dump of 2013-12: Sebastián Piñera; the dump of 2014-10
@@ -14,10 +16,15 @@
 -- params: $subjects, $pids, $objects (VARCHAR[], of one length); $snapshot (VARCHAR);
 --         $day (DATE). Reads the views `statements`, `entities` and `snapshots`.
 WITH
-wanted AS (
+read AS (
     SELECT unnest(CAST($subjects AS VARCHAR[])) AS subject,
            unnest(CAST($pids AS VARCHAR[])) AS pid,
            unnest(CAST($objects AS VARCHAR[])) AS object
+),
+wanted AS (
+    SELECT subject, pid, list(object) AS objects
+    FROM read
+    GROUP BY subject, pid
 ),
 later AS (
     SELECT name
@@ -29,7 +36,7 @@ FROM statements AS s
 JOIN wanted AS w ON w.subject = s.subject AND w.pid = s.pid
 WHERE s.snapshot IN (SELECT name FROM later)
   AND s.rank <> 'deprecated'
-  AND s.value IS DISTINCT FROM w.object
+  AND (s.value IS NULL OR NOT list_contains(w.objects, s.value))
   AND s.start_snaktype = 'value'
   AND s.start_hi <= CAST($day AS DATE)
   AND (s.end_snaktype IS DISTINCT FROM 'value' OR s.end_lo > CAST($day AS DATE))

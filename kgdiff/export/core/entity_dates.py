@@ -10,14 +10,13 @@ file in a tenth of a second."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
 import polars as pl
 
-from kgdiff.export.core.leftovers import SpillFolder
+from kgdiff.export.core.once_file import OnceFile
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
 from kgdiff.temporal.writers import write_relation
@@ -42,10 +41,7 @@ class EntityDates:
     it is given) the first time they are asked for, from any thread."""
 
     def __init__(self, write: Callable[[Path], None], parent: Path | None = None) -> None:
-        self._write, self._parent = write, parent
-        self._folder: SpillFolder | None = None
-        self._path: Path | None = None
-        self._lock = threading.Lock()
+        self._file = OnceFile("entity-dates.parquet", write, parent)
 
     @classmethod
     def of_store(cls, kg: KnowledgeGraph, parent: Path | None = None) -> EntityDates:
@@ -58,28 +54,12 @@ class EntityDates:
         wanted = pl.Series("qid", [v for v in ids if v and is_entity(v)], dtype=pl.String())
         if wanted.is_empty():
             return pl.DataFrame(schema=ENTITY_DATES_SCHEMA)
-        found = pl.scan_parquet(self._file()).filter(pl.col("qid").is_in(wanted.implode()))
+        found = pl.scan_parquet(self._file.path()).filter(pl.col("qid").is_in(wanted.implode()))
         return found.collect().cast(ENTITY_DATES_SCHEMA)
-
-    def _file(self) -> Path:
-        with self._lock:
-            if self._path is None:
-                folder = SpillFolder(self._parent)
-                path = folder.path / "entity-dates.parquet"
-                try:
-                    self._write(path)
-                except BaseException:
-                    folder.close()  # nothing half-written is kept; the next asker writes again
-                    raise
-                self._folder, self._path = folder, path
-            return self._path
 
     def close(self) -> None:
         """Remove the file (it is written again if asked for after)."""
-        with self._lock:
-            if self._folder is not None:
-                self._folder.close()
-            self._folder, self._path = None, None
+        self._file.close()
 
 
 def write_entity_dates(kg: KnowledgeGraph, path: Path) -> None:

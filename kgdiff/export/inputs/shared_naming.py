@@ -20,6 +20,7 @@ about (:meth:`SharedNaming.words_named`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -41,6 +42,7 @@ from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.model import RelationCatalogue
+from kgdiff.export.rules.entity_ends import EntityEnds
 from kgdiff.export.rules.existence import existence_of
 from kgdiff.export.rules.salience import ENTITY_SCHEMA, entity_facts
 from kgdiff.export.words.name_stream import CHUNK, named_chunks
@@ -123,6 +125,7 @@ class SharedNaming:
         self._truths_folder: SpillFolder | None = None  # the truths and role keys, on disk
         self._cap = tier_cap()
         self._dates = EntityDates.of_store(kg, spill)
+        self._ends = EntityEnds(kg, spill)
         self._lifespans = Lifespans(self._read_lifespans)
 
     def release(self) -> None:
@@ -142,6 +145,7 @@ class SharedNaming:
         self._groups.close()
         self._drop_truths()
         self._dates.close()
+        self._ends.close()
 
     def _drop_truths(self) -> None:
         if self._truths_folder is not None:
@@ -305,6 +309,18 @@ class SharedNaming:
         those of ``ids`` that have some, in any snapshot (the rule on answers that did not
         exist yet)."""
         return existence_of(self._dates_of(ids))
+
+    def ended(self, ids: Iterable[str], snapshot: str | None, day: date) -> frozenset[str]:
+        """The entity ids among ``ids`` that no longer exist on ``day``, as the snapshots up to
+        ``snapshot`` (every snapshot when None) record it (:class:`EntityEnds`)."""
+        with self.ahead.exclusive():  # as for the dates: DuckDB first, then the file's lock
+            return self._ends.ended(ids, snapshot, day)
+
+    def gone_years(self, years: pl.DataFrame) -> pl.DataFrame:
+        """The (``subject``, ``year``) pairs of ``years`` whose subject no longer existed when
+        the year began (:meth:`EntityEnds.gone_years`)."""
+        with self.ahead.exclusive():
+            return self._ends.gone_years(years)
 
     def _dates_of(self, ids: Iterable[str]) -> pl.DataFrame:
         # DuckDB held first, then the dates' own lock, whichever thread asks: the first asking

@@ -125,7 +125,14 @@ def multi_hop_config(
     dropped = split_tallies(MULTI_HOP_SPLITS.values(), left_out)
     chains = _with_ids(chains)
     read = ChainsRead(
-        kg, request, dates, catalogue, groups.naming.existence, chains, groups.naming.spill
+        kg,
+        request,
+        dates,
+        catalogue,
+        groups.naming.existence,
+        groups.naming.ended,
+        chains,
+        groups.naming.spill,
     )
     built = Counter[str]()
     splits = {

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,43 @@ from kgdiff.export.rules.existence import dated_pids
 from kgdiff.export.rules.salience import Salience
 from kgdiff.export.rules.subject_state import (
     changed_hops,
-    ended_subjects,
     several_valued,
 )
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.names_file import NamesFile
 from kgdiff.query.graph import KnowledgeGraph
+
+Ended = Callable[[Iterable[str], str | None, date], frozenset[str]]
+"""The ids that no longer exist on a day, as the snapshots up to one record it (the export's
+:meth:`~kgdiff.export.inputs.shared_naming.SharedNaming.ended`)."""
+
+
+@dataclass(frozen=True)
+class HopState:
+    """What the store says of the hop groups (``subject``, ``pid``) of every chain read in a
+    snapshot: a property of each group, read once for all of them (a store query a part
+    before: a scan of the statements each time, the parts growing with the store)."""
+
+    several: frozenset[tuple[str, str]] = frozenset()
+    """The groups of subjects ended by the cutoff that held more than one value."""
+    changed: frozenset[tuple[str, str]] = frozenset()
+    """The groups a later snapshot shows to have changed by the cutoff."""
+
+
+def hop_state(
+    kg: KnowledgeGraph, chains: pl.DataFrame, snapshot: str | None, day: date, ended: Ended
+) -> HopState:
+    """The :class:`HopState` of the hops of ``chains`` read in ``snapshot`` at ``day``."""
+    if snapshot is None:
+        return HopState()
+    hops = chains.select("hops").explode("hops").unnest("hops")
+    hops = hops.select("subject", "pid", "object").unique().sort("subject", "pid", "object")
+    gone = ended(hops.get_column("subject").unique(), snapshot, day)
+    past = hops.filter(pl.col("subject").is_in(list(gone))).select("subject", "pid").unique()
+    with kg.connection() as connection:
+        several = several_valued(connection, past.iter_rows(), snapshot)
+        changed = changed_hops(connection, hops.iter_rows(), snapshot, day)
+    return HopState(several, changed)
 
 
 def _setting(
@@ -41,7 +73,9 @@ def _setting(
     dates: Dates,
     catalogue: RelationCatalogue,
     read_existence: Callable[[Iterable[str]], pl.DataFrame],
+    read_ended: Ended,
     names_of: Callable[[list[str], str | None], Names],
+    state: HopState,
 ) -> ChainSetting:
     hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
     answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
@@ -50,11 +84,7 @@ def _setting(
     subjects = hops.get_column("subject").unique().to_list()
     with kg.connection() as connection:
         names = names_of([*answers, *entities], snapshot)
-        ended = ended_subjects(connection, subjects, snapshot, dates.cutoff)
-        past = hops.filter(pl.col("subject").is_in(list(ended))).select("subject", "pid")
-        several = several_valued(connection, past.iter_rows(), snapshot) if snapshot else None
-        read = hops.select("subject", "pid", "object").iter_rows()
-        changed = changed_hops(connection, read, snapshot, dates.cutoff) if snapshot else None
+        ended = read_ended(subjects, snapshot, dates.cutoff)
         dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         ids = [*dated.get_column("subject"), *dated.get_column("object")]
         days = read_existence(ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
@@ -74,7 +104,7 @@ def _setting(
         )
     return ChainSetting(
         dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence,
-        several or frozenset(), changed or frozenset(),
+        state.several, state.changed,
     )  # fmt: skip
 
 
@@ -88,11 +118,23 @@ class ChainsRead:
     catalogue: RelationCatalogue
     existence: Callable[[Iterable[str]], pl.DataFrame]
     """The existence dates of ids (the export's :meth:`SharedNaming.existence`)."""
+    ended: Ended
+    """The ids that no longer exist on a day (the export's :meth:`SharedNaming.ended`)."""
     chains: pl.DataFrame
     """Every chain of the config: their entities are named once per snapshot."""
     spill: Path | None = None
     """The folder the names are kept in (None: the system's temporary one)."""
     _names: dict[str | None, NamesFile] = field(default_factory=dict)
+    _states: dict[str | None, HopState] = field(default_factory=dict)
+
+    def state(self, snapshot: str | None) -> HopState:
+        """The :class:`HopState` of every chain's hops as of ``snapshot`` (read when first
+        asked)."""
+        if snapshot not in self._states:
+            self._states[snapshot] = hop_state(
+                self.kg, self.chains, snapshot, self.dates.cutoff, self.ended
+            )
+        return self._states[snapshot]
 
     def names_of(self, ids: list[str], snapshot: str | None) -> Names:
         """The names of ``ids`` as of ``snapshot``, from those of every chain's entities
@@ -106,9 +148,10 @@ class ChainsRead:
     def records(self, part: pl.DataFrame, dropped: Counter[str]) -> list[dict[str, Any]]:
         """The records of a part of a split's chains (in id order), the setting read for
         them alone; why a chain has none counted in ``dropped``."""
+        snapshot = part.get_column("snapshot")[0] if part.height else None
         setting = _setting(
             self.kg, part, self.request, self.dates, self.catalogue, self.existence,
-            self.names_of,
+            self.ended, self.names_of, self.state(snapshot),
         )  # fmt: skip
         found = []
         for row in part.iter_rows(named=True):

@@ -8,35 +8,15 @@ Brasillach a citizen of?": he died in 1945)."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import date
 
 import polars as pl
 
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.subject_state import ended_subjects
-from kgdiff.query.graph import KnowledgeGraph
 
 FIXED_RELATION = "fixed_relation"
 """Why a year is not asked: its relation does not change once it holds."""
 NO_LONGER_EXISTS = "subject_no_longer_exists"
 """Why a year is not asked: its subject no longer existed when it began."""
-GONE_SCHEMA = pl.Schema({"subject": pl.String(), "year": pl.Int64()})
-
-
-def gone_years(kg: KnowledgeGraph, years: pl.DataFrame) -> pl.DataFrame:
-    """The (``subject``, ``year``) pairs of ``years`` whose subject no longer existed on the
-    first day of the year (:func:`~kgdiff.export.rules.subject_state.ended_subjects`, as every
-    snapshot records it)."""
-    pairs = []
-    latest_first = sorted(years.get_column("year").unique().to_list(), reverse=True)
-    with kg.connection() as connection:
-        candidates = years.get_column("subject").unique().to_list()
-        for year in latest_first:  # gone by an earlier year means gone by a later one
-            asked = years.filter(pl.col("year") == year).get_column("subject")
-            wanted = asked.filter(asked.is_in(candidates)).unique().to_list()
-            candidates = sorted(ended_subjects(connection, wanted, None, date(year, 1, 1)))
-            pairs += [(subject, year) for subject in candidates]
-    return pl.DataFrame(pairs, schema=GONE_SCHEMA, orient="row")
 
 
 def changing_years(

@@ -28,7 +28,7 @@ from kgdiff.export.core.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.export.core.drop_counts import NO_SPLIT
 from kgdiff.export.inputs.contexts import subject_popularity
 from kgdiff.export.inputs.groups import Groups
-from kgdiff.export.pools.asked import changing_years, gone_years
+from kgdiff.export.pools.asked import changing_years
 from kgdiff.export.pools.groups import (
     PoolYears,
     asked_years,
@@ -177,7 +177,7 @@ class PoolsRead:
         every = substantive_states(asked_years(years), frame)
         _unasked_years(years, every, dropped)
         subjects = _subjects(self.kg, self.groups, every, self.request, self.dates, objects)
-        gone = gone_years(self.kg, every)
+        gone = self.groups.naming.gone_years(every)
         rows = _asked_subjects(every, subjects, self.request, self.catalogue, dropped, gone)
         return rows, subjects
 

@@ -19,7 +19,6 @@ from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import dated_pids, existence_ids
 from kgdiff.export.rules.salience import Salience, with_standing
 from kgdiff.export.rules.series_years import counted_pids, series_years
-from kgdiff.export.rules.subject_state import ended_subjects
 from kgdiff.query.graph import KnowledgeGraph
 
 QA_SPLITS = ("stable", "evolved", "uncharted")
@@ -69,8 +68,8 @@ def _setting(
     snapshot = current_snapshot(groups)
     subjects = rows.get_column("subject").unique().sort()
     answers = groups.naming.pairs().get_column("value")
+    ended = groups.naming.ended(subjects, snapshot, dates.current)
     with kg.connection() as connection:
-        ended = ended_subjects(connection, subjects.to_list(), snapshot, dates.current)
         # every group has the same Wikipedia snapshot (kgdiff.export.inputs.groups)
         wikipedia = pl.lit(groups.wikipedia, pl.String()).cast(pl.Categorical())
         contexts = group_contexts(

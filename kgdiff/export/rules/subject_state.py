@@ -1,7 +1,6 @@
-"""Which subjects no longer exist on a date (``sql/export/ended_subjects.sql``: a death, a
-dissolution or demolition, an end of existence, or a birth more than 130 years before): the
-export asks about them in the past tense ("Which country was Elvis Presley a citizen of?",
-docs/relations.md#english)."""
+"""What the store says of a ``multi_hop`` chain's hops beyond the snapshot it was read in: a
+past-tense hop's group that held several values, a hop a later snapshot shows changed by the
+chain's date (which subjects no longer exist: :mod:`kgdiff.export.rules.entity_ends`)."""
 
 from __future__ import annotations
 
@@ -11,21 +10,6 @@ from datetime import date
 import duckdb
 
 from kgdiff.sqlfiles import load_sql
-from kgdiff.valuetext import is_entity
-
-
-def ended_subjects(
-    connection: duckdb.DuckDBPyConnection, ids: Iterable[str], snapshot: str | None, day: date
-) -> frozenset[str]:
-    """The entity ids among ``ids`` that no longer exist on ``day``, as the snapshots up to
-    ``snapshot`` (every snapshot when None) record it."""
-    wanted = sorted({value for value in ids if is_entity(value)})
-    if not wanted:
-        return frozenset()
-    params = {"ids": wanted, "snapshot": snapshot, "day": day}
-    rows = connection.execute(load_sql("export/ended_subjects"), params).fetchall()
-    return frozenset(str(qid) for (qid,) in rows)
-
 
 PAST_HOP_HELD_SEVERAL = "past_hop_held_several_values"
 """Why a chain is left out: a hop about a subject that no longer exists, asked in the past
@@ -63,7 +47,8 @@ def changed_hops(
     day: date,
 ) -> frozenset[tuple[str, str]]:
     """The ``(subject, pid)`` groups of ``hops`` (``subject``, ``pid``, ``object``) read in
-    ``snapshot`` that a later snapshot shows to have held another value by ``day``."""
+    ``snapshot`` that a later snapshot shows to have held, by ``day``, a value none of their
+    hops read."""
     wanted = sorted(set(hops))
     if not wanted:
         return frozenset()

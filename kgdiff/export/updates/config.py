@@ -25,7 +25,6 @@ from kgdiff.export.records.items import QaItem, mc_question
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import EXISTENCE_SCHEMA, without_not_yet
 from kgdiff.export.rules.salience import Salience, asked_subjects, with_standing
-from kgdiff.export.rules.subject_state import ended_subjects
 from kgdiff.export.updates.documents import DOCUMENT_COUNTS, DistractorPool, document_variants
 from kgdiff.query.entity import latest_history
 from kgdiff.query.graph import KnowledgeGraph
@@ -188,8 +187,8 @@ def _setting(
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-        ended = ended_subjects(connection, subjects, snapshot, dates.current)
         existence = groups.naming.existence([*values, *subjects])
+    ended = groups.naming.ended(subjects, snapshot, dates.current)
     facts = with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended)
     return UpdatesSetting(choices, pool, facts, existence)
 
