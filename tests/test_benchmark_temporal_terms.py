@@ -15,6 +15,7 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
+from kgdiff.export.temporal.dated_rows import register_terms, subject_range
 from kgdiff.export.temporal.items import NAMESAKE_BEFORE, namesake_before
 from kgdiff.export.temporal.rows import timestamp_rows
 from kgdiff.sqlfiles import load_sql
@@ -166,10 +167,11 @@ def test_a_start_that_renames_what_the_subject_was_in_is_not_asked(
     # Sardinia (Q165154), so their English labels are given here as Wikidata writes them.
     kg = kgdiff.open(export_sample_store)
     with kg.connection() as connection:
-        connection.register("temporal_groups", pl.DataFrame({"subject": ["Q495"], "pid": ["P17"]}))
-        facts = connection.sql(
-            load_sql("export/temporal_statements"), params={"current": date(2014, 12, 31)}
-        ).pl()
+        groups = pl.DataFrame({"subject": ["Q495"], "pid": ["P17"]})
+        connection.register("temporal_groups", groups)
+        register_terms(connection, date(2014, 12, 31))
+        params = {"current": date(2014, 12, 31), **subject_range(groups)}
+        facts = connection.sql(load_sql("export/temporal_statements"), params=params).pl()
     starts = timestamp_rows(facts, date(2014, 12, 31)).with_columns(_id=pl.col("value"))
     labels = {"Q38": "Italy", "Q172579": "Kingdom of Italy", "Q165154": "Kingdom of Sardinia"}
     words = pl.DataFrame({"value": list(labels), "main": list(labels.values())})

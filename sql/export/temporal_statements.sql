@@ -22,10 +22,16 @@
 --          Michelle Bachelet's second term as President of Chile starts on the day her term
 --          as Chile's head of state does, and her first term is a statement of its own),
 --          read in the latest snapshot at or before $current that holds the object's
---          positions. Every row names the snapshot read and its date. Sorted by subject,
+--          positions (the registered relation `temporal_terms`:
+--          sql/export/temporal_terms.sql). Every row names the snapshot read and its date.
+--          Only the subjects from $first to $last (in text order) are read: the caller reads
+--          the groups range by range, each query reading that range of the statements and
+--          qualifiers (sorted by subject) rather than all of them. Sorted by subject,
 --          property, value, statement id.
--- params: $current (DATE). Reads the views `snapshots`, `statements` and `qualifiers`, and
---         the relation `temporal_groups` registered by the caller.
+-- params: $current (DATE); $first, $last (VARCHAR: the first and the last subject of the
+--         range). Reads the views `snapshots`, `statements` and `qualifiers`, and the
+--         relations `temporal_groups` (subject, pid: the groups, all within the range) and
+--         `temporal_terms` registered by the caller.
 WITH
 read AS (
     SELECT s.name, s.date
@@ -39,6 +45,7 @@ facts AS (
     FROM statements AS st
     SEMI JOIN temporal_groups AS g ON g.subject = st.subject AND g.pid = st.pid
     WHERE st.snapshot = (SELECT r.name FROM read AS r) AND st.rank <> 'deprecated'
+      AND st.subject BETWEEN $first AND $last
 ),
 dated AS (
     SELECT DISTINCT f.subject, f.pid
@@ -56,6 +63,7 @@ bounds AS (
     SEMI JOIN dated AS d ON d.subject = q.subject AND d.pid = q.pid
     WHERE q.snapshot = (SELECT r.name FROM read AS r)
       AND q.qualifier_pid IN ('P580', 'P582') AND q.snaktype = 'value'
+      AND q.subject BETWEEN $first AND $last
     GROUP BY ALL
 ),
 same_object AS (
@@ -65,27 +73,6 @@ same_object AS (
         count(*) FILTER (f.end_snaktype IN ('value', 'somevalue')) AS n_ends
     FROM facts AS f
     GROUP BY f.subject, f.pid, f.value
-),
-positions AS (
-    -- the positions held (P39) by the objects, in the latest snapshot at or before $current
-    -- that holds any of an object's (a subset snapshot may not hold the object at all)
-    SELECT
-        st.subject AS holder, st.value AS position,
-        st.start_lo, st.start_hi, st.end_lo, st.end_hi
-    FROM statements AS st
-    JOIN snapshots AS s ON s.name = st.snapshot
-    SEMI JOIN (SELECT DISTINCT f.value FROM facts AS f) AS o ON o.value = st.subject
-    WHERE s.date <= CAST($current AS DATE) AND st.pid = 'P39' AND st.rank <> 'deprecated'
-    QUALIFY dense_rank() OVER (PARTITION BY st.subject ORDER BY s.date DESC, s.name DESC) = 1
-),
-terms AS (
-    -- the positions held in more than one statement
-    SELECT t.*
-    FROM (
-        SELECT p.*, count(*) OVER (PARTITION BY p.holder, p.position) AS n_terms
-        FROM positions AS p
-    ) AS t
-    WHERE t.n_terms > 1
 ),
 existence AS (
     SELECT
@@ -99,6 +86,7 @@ existence AS (
     SEMI JOIN (SELECT DISTINCT d.subject FROM dated AS d) AS ds ON ds.subject = st.subject
     WHERE st.snapshot = (SELECT r.name FROM read AS r)
       AND st.pid IN ('P569', 'P570', 'P576') AND st.rank <> 'deprecated'
+      AND st.subject BETWEEN $first AND $last
       AND st.snaktype = 'value' AND st.time_lo IS NOT NULL
     GROUP BY st.subject
 )
@@ -121,7 +109,7 @@ SELECT
     so.n_statements AS object_statements,
     so.n_ends AS object_ends,
     EXISTS (
-        SELECT 1 FROM terms AS t
+        SELECT 1 FROM temporal_terms AS t
         WHERE t.holder = f.value
           AND ((f.start_snaktype = 'value' AND t.start_lo <= f.start_hi
                 AND t.start_hi >= f.start_lo)

@@ -29,6 +29,7 @@ import polars as pl
 
 from kgdiff.export.core.entity_dates import EntityDates
 from kgdiff.export.core.leftovers import SpillFolder
+from kgdiff.export.core.sorted_search import among_sorted
 from kgdiff.export.distractors.class_members import class_members, small_classes
 from kgdiff.export.distractors.human_roles import with_roles
 from kgdiff.export.distractors.lifespans import Lifespans, lifespans_of
@@ -114,6 +115,7 @@ class SharedNaming:
         self.ahead = ReadAhead()
         """The export's reads ahead (names, a large query, wait for the one running)."""
         self._pairs: pl.DataFrame | None = None
+        self._answer_values: pl.Series | None = None  # the pairs' values, distinct, sorted
         # what was named, per snapshot, on disk in ``spill`` (the system's temporary folder
         # when None): kgdiff.export.inputs.named_spill
         self._words = NamedSpill("value", WORDS_SCHEMA, spill)
@@ -134,6 +136,7 @@ class SharedNaming:
         until :meth:`close`."""
         self._groups.close()
         self._pairs, self._facts, self._facts_asked = None, None, False
+        self._answer_values = None
         self._drop_truths()
         self._tiers.clear()
         self._lifespans = Lifespans(self._read_lifespans)
@@ -214,6 +217,14 @@ class SharedNaming:
             self._pairs = answer_pairs(self._groups.rows())
         return self._pairs
 
+    def among_answers(self, values: pl.Series) -> pl.Series:
+        """Those of the distinct ``values`` that are values of :meth:`pairs`, found by a
+        binary search of the pairs' values (sorted once): a hash set of millions of answers
+        built again for each part of a config cost as much as the part's own values."""
+        if self._answer_values is None:
+            self._answer_values = self.pairs().get_column("value").unique().sort()
+        return among_sorted(values, self._answer_values)
+
     def add_pairs(self, pairs: pl.DataFrame) -> None:
         """Take (``pid``, ``value``) rows a config asks about besides the classification's
         answers (the ``temporal`` config's statements) into the distractors' pool; the tiers
@@ -222,6 +233,7 @@ class SharedNaming:
         new = pairs.select("pid", "value").unique().join(known, on=["pid", "value"], how="anti")
         if new.height:
             self._pairs = pl.concat([known, new.drop_nulls()])
+            self._answer_values = None
             self._tiers.clear()
             self._answers_named.clear()
 

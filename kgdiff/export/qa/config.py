@@ -14,6 +14,7 @@ from kgdiff.export.dataset.frame_chunks import BuildFrame, ByParts, frame_chunks
 from kgdiff.export.dataset.schema import QA_SCHEMA
 from kgdiff.export.inputs.contexts import group_contexts, subject_popularity
 from kgdiff.export.inputs.groups import Groups
+from kgdiff.export.inputs.shared_naming import SharedNaming
 from kgdiff.export.qa.frames import FrameSetting, context_frame, qa_frame
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import dated_pids, existence_ids
@@ -48,12 +49,11 @@ def _read_names(groups: Groups, chosen: pl.LazyFrame, snapshot: str | None) -> N
     groups.naming.tiers(snapshot)
 
 
-def _part_values(rows: pl.DataFrame, answers: pl.Series) -> pl.Series:
-    """The values a part's records look up, among the groups' ``answers`` (the values named
-    for them: a value outside them has no words, as in a whole-store setting)."""
+def _part_values(rows: pl.DataFrame, naming: SharedNaming) -> pl.Series:
+    """The values a part's records look up, among the groups' answers (the values named for
+    them: a value outside them has no words, as in a whole-store setting)."""
     values = pl.concat([rows.get_column(name).explode() for name in VALUE_COLUMNS]).drop_nulls()
-    values = values.unique()
-    return values.filter(values.is_in(answers.implode()))
+    return naming.among_answers(values.unique().cast(pl.String()))
 
 
 def _setting(
@@ -67,7 +67,6 @@ def _setting(
     """The setting of a part's records (``rows``: its groups), read for them alone."""
     snapshot = current_snapshot(groups)
     subjects = rows.get_column("subject").unique().sort()
-    answers = groups.naming.pairs().get_column("value")
     ended = groups.naming.ended(subjects, snapshot, dates.current)
     with kg.connection() as connection:
         # every group has the same Wikipedia snapshot (kgdiff.export.inputs.groups)
@@ -84,7 +83,7 @@ def _setting(
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), wiki_name, dates.current
         )
-    words = groups.naming.words_named(_part_values(rows, answers), snapshot)
+    words = groups.naming.words_named(_part_values(rows, groups.naming), snapshot)
     return FrameSetting(
         choices=groups.naming.choices(snapshot, request.seed, request.options, words),
         dates=dates.iso(),

@@ -67,12 +67,14 @@ class DatedRows:
 def read_range(
     connection: duckdb.DuckDBPyConnection, groups: pl.DataFrame, current: date, folder: Path
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The dated statements of ``groups`` (``subject``, ``pid``) in the snapshot read for
-    ``current``, and their periods (handed over through files of ``folder``:
-    :mod:`~kgdiff.export.core.file_frames`)."""
+    """The dated statements of ``groups`` (``subject``, ``pid``: a range of subjects) in the
+    snapshot read for ``current``, and their periods (handed over through files of ``folder``:
+    :mod:`~kgdiff.export.core.file_frames`); the positions held again registered before
+    (:func:`register_terms`)."""
     connection.register("temporal_groups", groups.to_arrow())
     statements = load_sql("export/temporal_statements")
-    facts = frame_through_file(connection, statements, {"current": current}, folder)
+    params = {"current": current, **subject_range(groups)}
+    facts = frame_through_file(connection, statements, params, folder)
     connection.register("temporal_facts", facts.to_arrow())
     periods = frame_through_file(
         connection,
@@ -81,6 +83,19 @@ def read_range(
         folder,
     )
     return facts, periods
+
+
+def register_terms(connection: duckdb.DuckDBPyConnection, current: date) -> None:
+    """Register on ``connection`` every position held in more than one statement as of
+    ``current`` (``sql/export/temporal_terms.sql``), which each range's statements read."""
+    terms = connection.sql(load_sql("export/temporal_terms"), params={"current": current})
+    connection.register("temporal_terms", terms.to_arrow_table())
+
+
+def subject_range(groups: pl.DataFrame) -> dict[str, object]:
+    """The first and the last subject of ``groups`` (in text order, as DuckDB compares them)."""
+    subjects = groups.get_column("subject")
+    return {"first": subjects.min(), "last": subjects.max()}
 
 
 def last_whole_year(facts: pl.DataFrame) -> int:
@@ -120,6 +135,7 @@ def read_dated_rows(kg: KnowledgeGraph, groups: Groups, current: date) -> DatedR
         {kind: Counter() for kind in TEMPORAL_KINDS},
     )
     with closing(SpillFolder(spill)) as folder, kg.connection() as connection:
+        register_terms(connection, current)
         for part in groups.file.ranges(RANGE_GROUPS):
             facts, periods = read_range(connection, part, current, folder.path)
             _keep(dated, facts, periods)
