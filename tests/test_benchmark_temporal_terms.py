@@ -15,7 +15,8 @@ import pytest
 
 import kgdiff
 from kgdiff.export.benchmark import BenchmarkExport
-from kgdiff.export.temporal.dated_rows import register_terms, subject_range
+from kgdiff.export.core.subject_range import subject_range
+from kgdiff.export.temporal.dated_rows import register_terms
 from kgdiff.export.temporal.items import NAMESAKE_BEFORE, namesake_before
 from kgdiff.export.temporal.rows import timestamp_rows
 from kgdiff.sqlfiles import load_sql

@@ -15,8 +15,10 @@
 --          tests/test_benchmark_pools.py checks it against kg.pools on the samples.
 -- params: $snapshot (VARCHAR: the snapshot the subjects of `pool_groups` read, in valid time:
 --         the latest, or the latest earlier one that holds them); $from_year, $to_year
---         (INTEGER, from_year <= to_year). Reads the view `statements` and the relation
---         `pool_groups(subject, pid)` registered by the caller.
+--         (INTEGER, from_year <= to_year); $first, $last (VARCHAR: the least and the greatest
+--         subject of `pool_groups`: the statements of that range of subjects alone are read,
+--         the store's files being sorted by subject). Reads the view `statements` and the
+--         relation `pool_groups(subject, pid)` registered by the caller.
 WITH
 periods AS (
     SELECT
@@ -30,7 +32,7 @@ pool_statements AS (
     SELECT st.*
     FROM statements AS st
     SEMI JOIN pool_groups AS g ON g.subject = st.subject AND g.pid = st.pid
-    WHERE st.snapshot = $snapshot
+    WHERE st.snapshot = $snapshot AND st.subject BETWEEN $first AND $last
 )
 SELECT
     po.subject,

@@ -28,6 +28,7 @@ import polars as pl
 from kgdiff.export.core.benchmark_model import BenchmarkRequest, Dates
 from kgdiff.export.core.file_frames import frame_through_file
 from kgdiff.export.core.leftovers import SpillFolder
+from kgdiff.export.core.subject_range import subject_range
 from kgdiff.export.inputs.group_file import NOT_SUBSTANTIVE
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import load_sql
@@ -123,7 +124,10 @@ def _years_of(
     (handed over through a file of ``folder``: :mod:`~kgdiff.export.core.file_frames`)."""
     connection.unregister("pool_groups")
     connection.register("pool_groups", groups.select("subject", "pid").to_arrow())
-    params = {"snapshot": snapshot, "from_year": years.first, "to_year": years.last}
+    params = {
+        "snapshot": snapshot, "from_year": years.first, "to_year": years.last,
+        **subject_range(groups),
+    }  # fmt: skip
     rows = frame_through_file(connection, load_sql("export/pool_years"), params, folder)
     return rows.with_columns(snapshot=pl.lit(snapshot, pl.String())).cast(FOUND_SCHEMA)
 

@@ -21,6 +21,7 @@ import polars as pl
 
 from kgdiff.export.core.file_frames import frame_through_file
 from kgdiff.export.core.leftovers import SpillFolder
+from kgdiff.export.core.subject_range import subject_range
 from kgdiff.export.dataset.sorted_rows import ID, SortedRows
 from kgdiff.export.inputs.groups import Groups
 from kgdiff.export.temporal import rows
@@ -90,12 +91,6 @@ def register_terms(connection: duckdb.DuckDBPyConnection, current: date) -> None
     ``current`` (``sql/export/temporal_terms.sql``), which each range's statements read."""
     terms = connection.sql(load_sql("export/temporal_terms"), params={"current": current})
     connection.register("temporal_terms", terms.to_arrow_table())
-
-
-def subject_range(groups: pl.DataFrame) -> dict[str, object]:
-    """The first and the last subject of ``groups`` (in text order, as DuckDB compares them)."""
-    subjects = groups.get_column("subject")
-    return {"first": subjects.min(), "last": subjects.max()}
 
 
 def last_whole_year(facts: pl.DataFrame) -> int:
