@@ -20,31 +20,28 @@ about (:meth:`SharedNaming.words_named`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 import polars as pl
 
-from kgdiff.export.core.entity_dates import EntityDates
 from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.core.sorted_search import among_sorted
 from kgdiff.export.distractors.class_members import class_members, small_classes
 from kgdiff.export.distractors.human_roles import with_roles
-from kgdiff.export.distractors.lifespans import Lifespans, lifespans_of
+from kgdiff.export.distractors.lifespans import Lifespans
 from kgdiff.export.distractors.noise_frames import DRAWS
 from kgdiff.export.distractors.noise_tiers import NoiseTiers
 from kgdiff.export.distractors.store_facts import StoreFacts
 from kgdiff.export.distractors.tier_build import KINDS_SCHEMA
 from kgdiff.export.distractors.tier_caps import tier_cap
+from kgdiff.export.inputs.entity_states import EntityStates
 from kgdiff.export.inputs.group_file import GroupFile
 from kgdiff.export.inputs.named_spill import NamedSpill
 from kgdiff.export.inputs.read_ahead import ReadAhead
 from kgdiff.export.records.choice_frames import ChoiceSetting
 from kgdiff.export.relations.model import RelationCatalogue
-from kgdiff.export.rules.entity_ends import EntityEnds
-from kgdiff.export.rules.existence import existence_of
 from kgdiff.export.rules.salience import ENTITY_SCHEMA, entity_facts
 from kgdiff.export.words.name_stream import CHUNK, named_chunks
 from kgdiff.export.words.names import Names
@@ -126,9 +123,9 @@ class SharedNaming:
         self._facts_asked = False
         self._truths_folder: SpillFolder | None = None  # the truths and role keys, on disk
         self._cap = tier_cap()
-        self._dates = EntityDates.of_store(kg, spill)
-        self._ends = EntityEnds(kg, spill)
-        self._lifespans = Lifespans(self._read_lifespans)
+        self.states = EntityStates(kg, self.ahead, spill)
+        """The entities' dates and ends (existence, lifespans, whether they ended)."""
+        self._lifespans = Lifespans(self.states.lifespans)
 
     def release(self) -> None:
         """Let go of what is held for the configs (the groups' file, the distractors' pool and
@@ -139,7 +136,7 @@ class SharedNaming:
         self._answer_values = None
         self._drop_truths()
         self._tiers.clear()
-        self._lifespans = Lifespans(self._read_lifespans)
+        self._lifespans = Lifespans(self.states.lifespans)
 
     def close(self) -> None:
         """Remove what was named from disk (after the export)."""
@@ -147,8 +144,7 @@ class SharedNaming:
         self._entities.close()
         self._groups.close()
         self._drop_truths()
-        self._dates.close()
-        self._ends.close()
+        self.states.close()
 
     def _drop_truths(self) -> None:
         if self._truths_folder is not None:
@@ -311,34 +307,6 @@ class SharedNaming:
         for batch in self._words.batches(snapshot, ["value", "main", "classes", "wanted"]):
             named = self._with_roles(batch.drop_nulls("main"))
             yield named.select(KINDS_SCHEMA.names())
-
-    def _read_lifespans(self, ids: list[str]) -> pl.DataFrame:
-        """The people's lifespans among ``ids`` (in any snapshot)."""
-        return lifespans_of(self._dates_of(ids))
-
-    def existence(self, ids: Iterable[str]) -> pl.DataFrame:
-        """The existence dates (:data:`~kgdiff.export.rules.existence.EXISTENCE_SCHEMA`) of
-        those of ``ids`` that have some, in any snapshot (the rule on answers that did not
-        exist yet)."""
-        return existence_of(self._dates_of(ids))
-
-    def ended(self, ids: Iterable[str], snapshot: str | None, day: date) -> frozenset[str]:
-        """The entity ids among ``ids`` that no longer exist on ``day``, as the snapshots up to
-        ``snapshot`` (every snapshot when None) record it (:class:`EntityEnds`)."""
-        with self.ahead.exclusive():  # as for the dates: DuckDB first, then the file's lock
-            return self._ends.ended(ids, snapshot, day)
-
-    def gone_years(self, years: pl.DataFrame) -> pl.DataFrame:
-        """The (``subject``, ``year``) pairs of ``years`` whose subject no longer existed when
-        the year began (:meth:`EntityEnds.gone_years`)."""
-        with self.ahead.exclusive():
-            return self._ends.gone_years(years)
-
-    def _dates_of(self, ids: Iterable[str]) -> pl.DataFrame:
-        # DuckDB held first, then the dates' own lock, whichever thread asks: the first asking
-        # writes them (a read ahead asks while it holds DuckDB)
-        with self.ahead.exclusive():
-            return self._dates.of(ids)
 
     def _members(self, snapshot: str | None) -> list[str]:
         """Items of the classes fewer than :data:`~kgdiff.export.distractors.noise_frames.DRAWS`

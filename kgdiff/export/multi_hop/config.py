@@ -129,8 +129,8 @@ def multi_hop_config(
         request,
         dates,
         catalogue,
-        groups.naming.existence,
-        groups.naming.ended,
+        groups.naming.states.existence,
+        groups.naming.states.ended,
         chains,
         groups.naming.spill,
     )

@@ -35,7 +35,7 @@ from kgdiff.query.graph import KnowledgeGraph
 
 Ended = Callable[[Iterable[str], str | None, date], frozenset[str]]
 """The ids that no longer exist on a day, as the snapshots up to one record it (the export's
-:meth:`~kgdiff.export.inputs.shared_naming.SharedNaming.ended`)."""
+:meth:`~kgdiff.export.inputs.entity_states.EntityStates.ended`)."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +117,9 @@ class ChainsRead:
     dates: Dates
     catalogue: RelationCatalogue
     existence: Callable[[Iterable[str]], pl.DataFrame]
-    """The existence dates of ids (the export's :meth:`SharedNaming.existence`)."""
+    """The existence dates of ids (the export's :meth:`EntityStates.existence`)."""
     ended: Ended
-    """The ids that no longer exist on a day (the export's :meth:`SharedNaming.ended`)."""
+    """The ids that no longer exist on a day (the export's :meth:`EntityStates.ended`)."""
     chains: pl.DataFrame
     """Every chain of the config: their entities are named once per snapshot."""
     spill: Path | None = None

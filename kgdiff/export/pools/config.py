@@ -199,7 +199,7 @@ def pools_config(
         dropped["static"][NOT_SAMPLED] += unsampled
     asked, subjects = second_pass(read, found, chosen)
     with kg.connection() as connection:
-        existence = groups.naming.existence(existence_ids(asked, "objects", catalogue))
+        existence = groups.naming.states.existence(existence_ids(asked, "objects", catalogue))
         held = read_held_values(connection, asked)
     setting = _setting(groups, asked, subjects, request, dates, existence, held)
     splits = {

@@ -177,7 +177,7 @@ class PoolsRead:
         every = substantive_states(asked_years(years), frame)
         _unasked_years(years, every, dropped)
         subjects = _subjects(self.kg, self.groups, every, self.request, self.dates, objects)
-        gone = self.groups.naming.gone_years(every)
+        gone = self.groups.naming.states.gone_years(every)
         rows = _asked_subjects(every, subjects, self.request, self.catalogue, dropped, gone)
         return rows, subjects
 

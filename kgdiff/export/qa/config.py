@@ -67,7 +67,7 @@ def _setting(
     """The setting of a part's records (``rows``: its groups), read for them alone."""
     snapshot = current_snapshot(groups)
     subjects = rows.get_column("subject").unique().sort()
-    ended = groups.naming.ended(subjects, snapshot, dates.current)
+    ended = groups.naming.states.ended(subjects, snapshot, dates.current)
     with kg.connection() as connection:
         # every group has the same Wikipedia snapshot (kgdiff.export.inputs.groups)
         wikipedia = pl.lit(groups.wikipedia, pl.String()).cast(pl.Categorical())
@@ -76,7 +76,7 @@ def _setting(
             catalogue,
         )  # fmt: skip
         dated = rows.filter(pl.col("pid").is_in(dated_pids(catalogue)))
-        existence = groups.naming.existence(existence_ids(dated, "latest", catalogue))
+        existence = groups.naming.states.existence(existence_ids(dated, "latest", catalogue))
         counts = rows.filter(pl.col("pid").is_in(counted_pids(catalogue)))
         years = series_years(connection, counts.select("subject", "pid", "latest"), snapshot)
         wiki_name = f"{request.lang}wiki"

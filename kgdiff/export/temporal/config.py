@@ -96,7 +96,7 @@ def _setting(
         popularity = subject_popularity(
             connection, kg.layout, subjects.to_list(), f"{request.lang}wiki", dates.current
         )
-        existence = groups.naming.existence(existence_ids(looked_up, "objects", catalogue))
+        existence = groups.naming.states.existence(existence_ids(looked_up, "objects", catalogue))
     values = looked_up.get_column("objects").explode().drop_nulls().unique()
     words = groups.naming.words_named(values, snapshot)
     choices = groups.naming.choices(snapshot, request.seed, request.options, words)

@@ -187,8 +187,8 @@ def _setting(
     with kg.connection() as connection:
         pool = DistractorPool.read(connection, wikipedia_at(connection, wiki, dates.current))
         popularity = subject_popularity(connection, kg.layout, subjects, wiki, dates.current)
-        existence = groups.naming.existence([*values, *subjects])
-    ended = groups.naming.ended(subjects, snapshot, dates.current)
+        existence = groups.naming.states.existence([*values, *subjects])
+    ended = groups.naming.states.ended(subjects, snapshot, dates.current)
     facts = with_standing(groups.naming.subjects(subjects, snapshot), popularity, ended)
     return UpdatesSetting(choices, pool, facts, existence)
 
