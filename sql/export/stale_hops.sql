@@ -3,9 +3,9 @@
 --          $pids[i]) of chains read in $snapshot at $day, with the values $objects[i] the
 --          chains read of them (a row per value: a last hop may hold several), a later
 --          snapshot shows to have changed by then: it records a value of the group none of the
---          chains read (or one without a value), not deprecated, that had
---          begun on or before $day (a start that surely came by then) and had not surely
---          ended, which the snapshot read had not yet recorded (Chile's head of state on
+--          chains read (or a statement without a value), not deprecated, that had begun on or
+--          before $day (a start that surely came by then) and had not surely ended, which the
+--          snapshot read had not yet recorded (Chile's head of state on
 --          2014-06-01 read in a dump of 2013-12: Sebastián Piñera; the dump of 2014-10
 --          records Michelle Bachelet from 2014-03-11); or, holding the subject, it holds no
 --          value of the group at all: the statement was taken back as wrong (Chile's head of
