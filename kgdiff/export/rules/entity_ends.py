@@ -62,8 +62,8 @@ class EntityEnds:
     def _write(self, path: Path) -> None:
         with self._kg.connection() as connection:
             write_relation(connection, connection.sql(load_sql("export/entity_ends")), path)
-            rows = connection.sql("SELECT name, date FROM snapshots").fetchall()
-        self._days = {str(name): day for name, day in rows}
+            listed = connection.sql(load_sql("query/snapshots")).pl()
+        self._days = dict(zip(listed["name"], listed["date"], strict=True))
 
     def ended(self, ids: Iterable[str], snapshot: str | None, day: date) -> frozenset[str]:
         """The entity ids among ``ids`` that no longer exist on ``day``, as the snapshots up
