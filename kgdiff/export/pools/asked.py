@@ -23,8 +23,10 @@ def changing_years(
     rows: pl.DataFrame, gone: pl.DataFrame, catalogue: RelationCatalogue, tally: Counter[str]
 ) -> pl.DataFrame:
     """The ``rows`` (a group's years: ``subject``, ``pid``, ``year``) of a relation that is
-    not ``fixed`` and of a subject that still existed when the year began; the others counted
-    in ``tally`` (:data:`FIXED_RELATION`, then :data:`NO_LONGER_EXISTS`)."""
+    not ``fixed`` and of a subject that still existed when the year began (not among the
+    (``subject``, ``year``) pairs ``gone``:
+    :meth:`~kgdiff.export.rules.entity_ends.EntityEnds.gone_years`); the others counted in
+    ``tally`` (:data:`FIXED_RELATION`, then :data:`NO_LONGER_EXISTS`)."""
     fixed = pl.col("pid").is_in([relation.pid for relation in catalogue if relation.fixed])
     if (timeless := rows.filter(fixed).height) > 0:
         tally[FIXED_RELATION] += timeless
