@@ -8,19 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgdiff.export.inputs.contexts import (
-    Context,
-)
+from kgdiff.export.inputs.contexts import Context
 from kgdiff.export.records.choice_frames import GOLD_PARTLY_UNNAMED
 from kgdiff.export.relations.agreement import plural_subject
 from kgdiff.export.relations.model import Relation, RelationCatalogue
 from kgdiff.export.rules.existence import ANSWER_NOT_YET_EXISTING
 from kgdiff.export.rules.salience import Salience, relation_reason, subject_reason_of
 from kgdiff.export.rules.subject_echo import ANSWER_NAMES_SUBJECT, names_subject, subject_needles
-from kgdiff.export.rules.subject_state import (
-    HOP_CHANGED,
-    PAST_HOP_HELD_SEVERAL,
-)
+from kgdiff.export.rules.subject_state import HOP_CHANGED, PAST_HOP_HELD_SEVERAL
 from kgdiff.export.rules.tautology import TAUTOLOGY, judge
 from kgdiff.export.words.answer_hygiene import PLACEHOLDERS, placeholder_reason_of
 from kgdiff.export.words.names import Names, main_texts_of, texts_of

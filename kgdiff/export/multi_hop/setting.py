@@ -25,10 +25,7 @@ from kgdiff.export.multi_hop.records import ChainSetting, chain_record
 from kgdiff.export.relations.model import RelationCatalogue
 from kgdiff.export.rules.existence import dated_pids
 from kgdiff.export.rules.salience import Salience
-from kgdiff.export.rules.subject_state import (
-    changed_hops,
-    several_valued,
-)
+from kgdiff.export.rules.subject_state import changed_hops, several_valued
 from kgdiff.export.words.names import Names
 from kgdiff.export.words.names_file import NamesFile
 from kgdiff.query.graph import KnowledgeGraph
@@ -44,6 +41,8 @@ class HopState:
     snapshot: a property of each group, read once for all of them (a store query a part
     before: a scan of the statements each time, the parts growing with the store)."""
 
+    ended: frozenset[str] = frozenset()
+    """The hops' subjects that no longer exist at the cutoff (asked in the past tense)."""
     several: frozenset[tuple[str, str]] = frozenset()
     """The groups of subjects ended by the cutoff that held more than one value."""
     changed: frozenset[tuple[str, str]] = frozenset()
@@ -57,13 +56,13 @@ def hop_state(
     if snapshot is None:
         return HopState()
     hops = chains.select("hops").explode("hops").unnest("hops")
-    hops = hops.select("subject", "pid", "object").unique().sort("subject", "pid", "object")
+    hops = hops.select("subject", "pid", "object").unique()
     gone = ended(hops.get_column("subject").unique(), snapshot, day)
     past = hops.filter(pl.col("subject").is_in(list(gone))).select("subject", "pid").unique()
     with kg.connection() as connection:
         several = several_valued(connection, past.iter_rows(), snapshot)
         changed = changed_hops(connection, hops.iter_rows(), snapshot, day)
-    return HopState(several, changed)
+    return HopState(gone, several, changed)
 
 
 def _setting(
@@ -73,18 +72,15 @@ def _setting(
     dates: Dates,
     catalogue: RelationCatalogue,
     read_existence: Callable[[Iterable[str]], pl.DataFrame],
-    read_ended: Ended,
     names_of: Callable[[list[str], str | None], Names],
+    snapshot: str | None,
     state: HopState,
 ) -> ChainSetting:
     hops = chains.select("hops").explode("hops").unnest("hops").unique(["subject", "pid"])
     answers = chains.get_column("answers").explode().drop_nulls().unique().to_list()
     entities = hops.get_column("subject").to_list() + hops.get_column("object").to_list()
-    snapshot = chains.get_column("snapshot")[0] if chains.height else None
-    subjects = hops.get_column("subject").unique().to_list()
     with kg.connection() as connection:
         names = names_of([*answers, *entities], snapshot)
-        ended = read_ended(subjects, snapshot, dates.cutoff)
         dated = hops.filter(pl.col("pid").is_in(dated_pids(catalogue)))
         ids = [*dated.get_column("subject"), *dated.get_column("object")]
         days = read_existence(ids).with_columns(pl.col("began", "ended").cast(pl.Int32))
@@ -103,7 +99,7 @@ def _setting(
             connection, kg.layout, starts, f"{request.lang}wiki", dates.current
         )
     return ChainSetting(
-        dates.iso(), names, contexts, popularity, Salience.of(request), ended, existence,
+        dates.iso(), names, contexts, popularity, Salience.of(request), state.ended, existence,
         state.several, state.changed,
     )  # fmt: skip
 
@@ -151,7 +147,7 @@ class ChainsRead:
         snapshot = part.get_column("snapshot")[0] if part.height else None
         setting = _setting(
             self.kg, part, self.request, self.dates, self.catalogue, self.existence,
-            self.ended, self.names_of, self.state(snapshot),
+            self.names_of, snapshot, self.state(snapshot),
         )  # fmt: skip
         found = []
         for row in part.iter_rows(named=True):
