@@ -149,7 +149,8 @@ def test_the_years_read_are_the_groups_pools_as_kg_pools_gives_them(
     kg = kgdiff.open(export_sample_store)
     request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
     dates = resolve_dates(kg, request)
-    groups = classified_groups(kg, request, dates, load_catalogue(None)).rows().collect()
+    with classified_groups(kg, request, dates, load_catalogue(None)) as classified:
+        groups = classified.rows().collect()
     span = pool_years(dates, kg.answers.span()[1])
     assert (span.first, span.last) == (2010, 2014)
     read = read_pool_years(kg, groups, span, request)

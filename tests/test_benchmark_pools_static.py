@@ -62,7 +62,8 @@ def by_state(export_sample_store: Path) -> dict[str, list[str]]:
     request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
     dates = resolve_dates(kg, request)
     catalogue = load_catalogue(None)
-    groups = classified_groups(kg, request, dates, catalogue).rows().collect()
+    with classified_groups(kg, request, dates, catalogue) as classified:
+        groups = classified.rows().collect()
     span = pool_years(dates, kg.answers.span()[1])
     asked = asked_years(read_pool_years(kg, groups, span, request))
     ends = EntityEnds(kg)

@@ -145,7 +145,8 @@ def test_the_export_reads_each_subject_where_kg_pools_does(
     assert set(build["configs"]["pools"]["groups_by_snapshot"]) == {ADAMS, FULL}
     request = BenchmarkRequest(cutoff=CUTOFF, **WINDOW)
     dates = resolve_dates(kg, request)
-    groups = classified_groups(kg, request, dates, load_catalogue(None)).rows().collect()
+    with classified_groups(kg, request, dates, load_catalogue(None)) as classified:
+        groups = classified.rows().collect()
     span = pool_years(dates, kg.answers.span()[1])
     read = read_pool_years(kg, groups, span, request)
     wanted = groups.select("subject", "pid").unique()

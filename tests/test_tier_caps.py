@@ -44,12 +44,8 @@ def _snapshot(groups: Groups) -> str:
 
 
 def _tiers(store: Path) -> NoiseTiers:
-    groups = _groups(store)
-    try:
+    with _groups(store) as groups:
         return groups.naming.tiers(_snapshot(groups))
-    finally:
-        groups.ahead.close()
-        groups.naming.close()
 
 
 def test_every_tier_holds_at_most_the_cap(
@@ -73,15 +69,11 @@ def test_every_tier_holds_at_most_the_cap(
 
 def _answers(store: Path) -> tuple[pl.DataFrame, pl.DataFrame, StoreFacts]:
     """The demo window's answer pairs, their words and what the subjects hold."""
-    groups = _groups(store)
-    try:
+    with _groups(store) as groups:
         snapshot = _snapshot(groups)
         pairs = groups.naming.pairs()
         words = groups.naming.words_for(pairs.get_column("value"), snapshot)
         return pairs, words, groups.naming.facts()
-    finally:
-        groups.ahead.close()
-        groups.naming.close()
 
 
 def _kept(tiers: NoiseTiers) -> dict[str, list[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 
 import polars as pl
 
@@ -74,6 +75,23 @@ class Groups:
     def uncatalogued(self, levels: Collection[str]) -> int:
         """Groups of ``levels`` whose relation has no entry in the catalogue."""
         return sum(other for level, (_, other) in self.counts.items() if level in levels)
+
+    def close(self) -> None:
+        """Stop the read-ahead and remove the groups' file and what was named from disk: a
+        frame of :meth:`rows` must be collected before."""
+        self.naming.ahead.close()
+        self.naming.close()
+
+    def __enter__(self) -> Groups:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
 def classified_groups(
