@@ -37,7 +37,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP
-from kgdiff.temporal.parts import PLANNER_SETTING, classify_in_parts, plan_parts
+from kgdiff.temporal.parts import classify_in_parts, plan_parts, set_for_parts
 
 TOP_OPERATORS = 14
 
@@ -83,7 +83,7 @@ def run_build(
     return the glob of the part files."""
     layout = StoreLayout(args.store.resolve())
     days = [date.fromisoformat(day) for day in (args.init, args.cutoff, args.current)]
-    con.execute(PLANNER_SETTING)
+    set_for_parts(con)
     parts = plan_parts(con, layout, list_snapshots(layout), days, args.mode)
     folder = args.out.with_suffix("")
     shutil.rmtree(folder, ignore_errors=True)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
+from contextlib import AbstractContextManager as ContextManager
 from pathlib import Path
 
 import pytest
+from duckdb import DuckDBPyConnection
 
 from bench.refresh_gen.xml_dump import LogEvent, Revision, write_log, write_revisions
 from kgdiff.errors import StoreError
@@ -19,6 +22,7 @@ from kgdiff.store.layout import StoreLayout
 from kgdiff.store.manifest import read_manifest
 from kgdiff.store.snapshots import list_snapshots, remove_snapshot
 from kgdiff.store.store_root import open_catalog
+from kgdiff.temporal.parts import classifying
 from tests.paths import DATA, run_kgdiff
 from tests.refresh_samples import delta_of, refresh_of, snapshot_rows, xml_texts
 from tests.rest_server import serving
@@ -97,12 +101,28 @@ def test_a_chain_of_deltas_reads_whole_and_stores_only_its_changes(chain_store: 
     assert bases["wd-2013-12"] is None
 
 
-def _classified(store: Path) -> list[tuple[object, ...]]:
-    with open_catalog(StoreLayout.resolve(store)) as connection:
+def _classified(
+    store: Path, opener: Callable[[StoreLayout], ContextManager[DuckDBPyConnection]] = open_catalog
+) -> list[tuple[object, ...]]:
+    with opener(StoreLayout.resolve(store)) as connection:
         rows = connection.execute(
             "SELECT * FROM classify($i, $c, $n)", {"i": DAYS[0], "c": DAYS[1], "n": DAYS[2]}
         ).fetchall()
     return sorted(rows, key=repr)
+
+
+def test_a_classification_in_parts_reads_the_merges_kept_once(chain_store: Path) -> None:
+    # every part follows the merges; the catalog's view of their rows reads every snapshot's
+    # entity rows twice, so the parts' connection keeps them as a table shadowing it
+    layout = StoreLayout.resolve(chain_store)
+    with open_catalog(layout) as catalog:
+        viewed = sorted(catalog.execute("SELECT * FROM entity_redirects").fetchall())
+    with classifying(layout) as connection:
+        tables = "SELECT table_name FROM duckdb_tables() WHERE database_name = 'temp'"
+        assert connection.execute(tables).fetchall() == [("entity_redirects",)]
+        kept = sorted(connection.execute("SELECT * FROM entity_redirects").fetchall())
+    assert kept == viewed and ("march", "Q2", "Q1") in kept  # Q2 merged into Q1
+    assert _classified(chain_store, classifying) == _classified(chain_store)
 
 
 def _service(store: Path) -> dict[str, object]:

@@ -81,11 +81,20 @@ def classifying(
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection to the store's catalog (opened by ``opener``) set for classifying it in
     parts: the planner held to good join sides (:data:`PLANNER_SETTING`), DuckDB to
-    ``memory`` (:data:`CLASSIFY_MEMORY` unless the caller's own budget is smaller)."""
+    ``memory`` (:data:`CLASSIFY_MEMORY` unless the caller's own budget is smaller), and the
+    rows merges are read from kept once for all parts (sql/classify/merge_rows_kept.sql)."""
     with opener(layout) as connection:
-        connection.execute(PLANNER_SETTING)
         connection.execute(f"SET memory_limit = '{memory}'")
+        set_for_parts(connection)
         yield connection
+
+
+def set_for_parts(connection: duckdb.DuckDBPyConnection) -> None:
+    """Set a catalog connection for running a classification's parts: the planner held to
+    good join sides (:data:`PLANNER_SETTING`), the rows merges are read from kept once for
+    all parts (sql/classify/merge_rows_kept.sql)."""
+    connection.execute(PLANNER_SETTING)
+    connection.execute(load_sql("classify/merge_rows_kept"))
 
 
 def snapshots_read(manifests: list[Manifest], days: list[date], mode: str) -> list[Manifest]:
