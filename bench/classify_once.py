@@ -93,9 +93,9 @@ def run_build(
     query = args.sql.read_text(encoding="utf-8")
     folder.mkdir(parents=True)
     for index, part in enumerate(parts):
-        # an older classify.sql binds the date checks' values the catalog macro defaults
-        given = values | part.values() | {"as_of": None, "max_gap": DEFAULT_MAX_GAP}
-        given |= {"allow_gap": False}
+        # a variant binds what the catalog macro defaults (as_of, the date checks' values)
+        defaults = {"as_of": None, "max_gap": DEFAULT_MAX_GAP, "allow_gap": False}
+        given = values | part.values() | defaults
         bound = {k: v for k, v in given.items() if f"${k}" in query}
         con.execute(variant_statement(args.sql, folder / f"part-{index:05d}.parquet"), bound)
     return str(folder / "*.parquet")
