@@ -9,6 +9,7 @@ The base subjects are cut so that the first snapshot has at most ``statements`` 
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import duckdb
@@ -25,6 +26,10 @@ from bench.classify_gen.model import (
 )
 
 PILOT_SUBJECTS = 50_000
+SUBJECTS_PER_RANGE = 2_000_000
+"""Base subjects drawn at once while sizing the universe."""
+STATEMENTS_PER_RANGE = 10_000_000
+"""About this many statements' groups are sorted at once."""
 TMPL_COLUMNS = (
     "tid INTEGER, kind INTEGER, pid VARCHAR, prob DOUBLE, vtype VARCHAR, smin INTEGER, "
     "smax INTEGER, salpha DOUBLE, sscale DOUBLE, pool_off BIGINT, pool_n BIGINT, skew DOUBLE, "
@@ -88,12 +93,12 @@ def template_groups_sql(subjects: str) -> str:
         )"""
 
 
-def new_groups_sql(params: GenParams) -> str:
-    """SQL: external-identifier groups added to existing subjects in each transition."""
+def new_groups_sql(params: GenParams, subjects: str = "subjects") -> str:
+    """SQL: external-identifier groups added to existing ``subjects`` in each transition."""
     return f"""
         SELECT s.num, s.born AS subj_born, CAST(x.t AS INTEGER) AS born, s.kind, t.tid,
                1000 + x.t AS gi
-        FROM subjects AS s
+        FROM ({subjects}) AS s
         JOIN tmpl AS t ON t.kind = s.kind AND t.pid IS NULL
         CROSS JOIN range(1, {params.snapshots}) AS x(t)
         WHERE s.born < x.t AND u(s.num, x.t, {d.NEW_GROUP}) < {params.churn.new_groups!r}"""
@@ -146,25 +151,38 @@ def estimate_subjects(con: duckdb.DuckDBPyConnection, params: GenParams) -> int:
     return math.ceil(params.statements / per_subject * 1.05) + 1000
 
 
+def num_ranges(first: int, last: int, width: int) -> list[tuple[int, int]]:
+    """Consecutive ranges (first, last), both included, of at most ``width`` numbers."""
+    return [(lo, min(lo + width - 1, last)) for lo in range(first, last + 1, width)]
+
+
+def create_base_sizes(con: duckdb.DuckDBPyConnection, params: GenParams, estimate: int) -> None:
+    """Table ``base_sizes`` (num, n): the statements of each base subject, range by range.
+
+    Only the per-subject sums are kept (not the groups), so the cut needs little disk.
+    """
+    con.execute("CREATE OR REPLACE TABLE base_sizes (num BIGINT, n BIGINT)")
+    for first, last in num_ranges(1, estimate, SUBJECTS_PER_RANGE):
+        base = template_groups_sql(subjects_sql(first, last, 0))
+        con.execute(
+            f"INSERT INTO base_sizes SELECT num, sum(size) "
+            f"FROM ({groups_sql(base, params)} {DEDUPE}) GROUP BY num"
+        )
+
+
 def cut_subjects(con: duckdb.DuckDBPyConnection, statements: int) -> tuple[int, int]:
     """The last base subject whose statements still fit in ``statements``; and their count."""
     row = con.execute(f"""
         SELECT max(num), max(cum) FROM (
-            SELECT num, sum(n) OVER (ORDER BY num) AS cum
-            FROM (SELECT num, sum(size) AS n FROM base_groups GROUP BY num)
+            SELECT num, sum(n) OVER (ORDER BY num) AS cum FROM base_sizes
         ) WHERE cum <= {statements}""").fetchone()
     if row is None or row[0] is None:
         raise SystemExit(f"--statements {statements} is too small for one subject")
     return int(row[0]), int(row[1])
 
 
-def build(con: duckdb.DuckDBPyConnection, params: GenParams) -> tuple[int, int]:
-    """Create ``tmpl``, ``subjects`` and ``groups``; return (base subjects, base statements)."""
-    create_templates(con)
-    estimate = estimate_subjects(con, params)
-    base = template_groups_sql(subjects_sql(1, estimate, 0))
-    con.execute(f"CREATE OR REPLACE TABLE base_groups AS {groups_sql(base, params)} {DEDUPE}")
-    last, base_statements = cut_subjects(con, params.statements)
+def create_subjects(con: duckdb.DuckDBPyConnection, params: GenParams, last: int) -> None:
+    """Table ``subjects``: the base subjects 1 … last, then each transition's newcomers."""
     per_transition = max(1, round(last * params.churn.new_subjects))
     parts = [subjects_sql(1, last, 0)]
     for t in range(1, params.snapshots):
@@ -175,15 +193,60 @@ def build(con: duckdb.DuckDBPyConnection, params: GenParams) -> tuple[int, int]:
         + " UNION ALL ".join(parts)
         + ")"
     )
-    newcomers = template_groups_sql(f"SELECT * FROM subjects WHERE born > 0 AND num > {last}")
-    con.execute(f"""
-        CREATE OR REPLACE TABLE groups AS
+
+
+def subject_bounds(con: duckdb.DuckDBPyConnection, ranges: int) -> list[str]:
+    """``ranges - 1`` subject ids cutting ``subjects`` into ranges of about equal size."""
+    if ranges < 2:
+        return []
+    shares = [i / ranges for i in range(1, ranges)]
+    row = con.execute("SELECT quantile_disc(subject, ?) FROM subjects", [shares]).fetchone()
+    return sorted(set(row[0])) if row and row[0] else []
+
+
+def range_filter(low: str | None, high: str | None) -> str:
+    """SQL condition: ``subject`` in [low, high) (an open end when None)."""
+    parts = [f"subject >= '{low}'" if low else "", f"subject < '{high}'" if high else ""]
+    return " AND ".join(part for part in parts if part) or "true"
+
+
+def groups_in_range_sql(params: GenParams, where: str) -> str:
+    """SQL: the deduplicated groups of the subjects matching ``where``, by subject and pid."""
+    in_range = f"SELECT * FROM subjects WHERE {where}"
+    base = template_groups_sql(f"{in_range} AND born = 0")
+    newcomers = template_groups_sql(f"{in_range} AND born > 0")
+    return f"""
         SELECT 'Q' || num AS subject, * FROM (
-            SELECT * FROM base_groups WHERE num <= {last}
+            {groups_sql(base, params)}
             UNION ALL BY NAME ({groups_sql(newcomers, params)})
-            UNION ALL BY NAME ({groups_sql(new_groups_sql(params), params)})
+            UNION ALL BY NAME ({groups_sql(new_groups_sql(params, in_range), params)})
         )
         {DEDUPE}
-        ORDER BY subject, pid""")
-    con.execute("DROP TABLE base_groups")
+        ORDER BY subject, pid"""
+
+
+def create_groups(con: duckdb.DuckDBPyConnection, params: GenParams) -> None:
+    """Table ``groups``, written range by range in subject order.
+
+    Each range is sorted on its own and appended, so the table comes out sorted without
+    one sort of the whole universe (which spilled several times its size to disk).
+    """
+    bounds = subject_bounds(con, max(1, params.statements // STATEMENTS_PER_RANGE))
+    edges: list[str | None] = [None, *bounds, None]
+    for i, (low, high) in enumerate(itertools.pairwise(edges)):
+        query = groups_in_range_sql(params, range_filter(low, high))
+        if i == 0:
+            con.execute(f"CREATE OR REPLACE TABLE groups AS {query}")
+        else:
+            con.execute(f"INSERT INTO groups BY NAME {query}")
+
+
+def build(con: duckdb.DuckDBPyConnection, params: GenParams) -> tuple[int, int]:
+    """Create ``tmpl``, ``subjects`` and ``groups``; return (base subjects, base statements)."""
+    create_templates(con)
+    create_base_sizes(con, params, estimate_subjects(con, params))
+    last, base_statements = cut_subjects(con, params.statements)
+    con.execute("DROP TABLE base_sizes")
+    create_subjects(con, params, last)
+    create_groups(con, params)
     return last, base_statements
