@@ -249,6 +249,9 @@ def test_the_real_samples_updates_in_parts(sample_store: Path) -> None:
         parts = cut(subjects, 3)
         assert len(parts) == 4
         assert updates_in_parts(connection, query, parts) == whole
+        # the merges' rows were kept for the parts only: the connection reads the view again
+        temporary = "SELECT table_name FROM duckdb_tables() WHERE database_name = 'temp'"
+        assert connection.execute(temporary).fetchall() == []
         macro = connection.execute(
             "SELECT * FROM updates($1, $2, part := 'range', lo := $3, hi := $4)",
             [*query.days()[1:], subjects[0], subjects[1]],

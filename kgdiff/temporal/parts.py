@@ -97,6 +97,21 @@ def set_for_parts(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute(load_sql("classify/merge_rows_kept"))
 
 
+@contextmanager
+def merge_rows_kept(connection: duckdb.DuckDBPyConnection, parts: int) -> Iterator[None]:
+    """Keep the rows merges are read from on ``connection`` while ``parts`` parts run (when
+    more than one, and unless the connection keeps them already), dropped afterwards: for a
+    connection that outlives the parts, such as a graph cursor of the service."""
+    if parts < 2 or connection.execute(load_sql("classify/merge_rows_present")).fetchall():
+        yield
+        return
+    connection.execute(load_sql("classify/merge_rows_kept"))
+    try:
+        yield
+    finally:
+        connection.execute(load_sql("classify/merge_rows_dropped"))
+
+
 def snapshots_read(manifests: list[Manifest], days: list[date], mode: str) -> list[Manifest]:
     """The snapshots a classification reads (as ``reads`` in classify.sql; only sizes parts)."""
     ordered = sorted(manifests, key=lambda m: (m.date, m.name))

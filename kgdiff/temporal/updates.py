@@ -23,7 +23,7 @@ from kgdiff.sqlfiles import as_table_macro, load_sql, render
 from kgdiff.store.layout import duckdb_glob
 from kgdiff.temporal.builds import Build
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy
-from kgdiff.temporal.parts import EVERY_GROUP, Part
+from kgdiff.temporal.parts import EVERY_GROUP, Part, merge_rows_kept
 from kgdiff.temporal.window import Window, check_window
 
 UPDATES_PARAMS = ["cutoff"]
@@ -118,7 +118,10 @@ def updates_in_parts(
     that DuckDB works on one subject range at a time; in the same order."""
     query.check(connection)
     statement = load_sql("updates/updates")
-    tables = [connection.execute(statement, query.params(part)).to_arrow_table() for part in parts]
+    with merge_rows_kept(connection, len(parts)):
+        tables = [
+            connection.execute(statement, query.params(part)).to_arrow_table() for part in parts
+        ]
     if len(tables) == 1:
         return tables[0]
     found = pa.concat_tables(tables)
