@@ -299,3 +299,27 @@ def test_a_second_ladder_on_the_same_data_folder_is_refused(tmp_path: Path) -> N
         pass
     with exclusive(tmp_path):  # free again once the first is done
         pass
+
+
+def test_the_realistic_mix_keeps_each_class_of_request() -> None:
+    from bench.scale.report import service_lines
+    from bench.scale.runner import _mix_run
+    from bench.serve_mix import MixRun, run_json
+
+    run = MixRun("kgdiff", rss_mb=[(0.0, 1800.0), (60.0, 1900.0)], seconds=60.0)
+    run.tally("lookup", "entity").latencies_ms += [float(ms) for ms in range(1, 101)]
+    run.tally("lookup", "timeline").errors += 1
+    heavy = run.tally("heavy", "updates")
+    heavy.latencies_ms.append(900.0)
+    heavy.accepted, heavy.refused = 3, 2
+    found = _mix_run(json.loads(json.dumps(run_json(run))))
+    assert found["label"] == "kgdiff" and found["rss_mb"] == [[0.0, 1800.0], [60.0, 1900.0]]
+    assert found["lookup"] == {
+        "answered": 100, "p50_ms": 51.0, "p99_ms": 100.0, "accepted": 0, "refused": 0, "errors": 1,
+    }  # fmt: skip
+    assert found["heavy"]["answered"] == 1 and found["heavy"]["refused"] == 2
+    result = StepResult("serve", 100_000_000, 2, "ok", extra={"runs": [found]})
+    assert service_lines([result]) == [
+        "serve 100M kgdiff lookup: 100, 51.0 / 100.0, 0, 0, 1",
+        "serve 100M kgdiff heavy: 1, 900.0 / 900.0, 3, 2, 0",
+    ]

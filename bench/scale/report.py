@@ -166,7 +166,27 @@ def print_report(
     judged = "CPU" if fit_on == "cpu" else "wall"
     print(f"\nwork plan (peak RSS > 4 GB, {judged} or RSS exponent > 1.1, failures):")
     print("\n".join(f"  {line}" for line in plan_lines(results, found)))
+    service = service_lines(results)
+    if service:
+        print("\nthe service (2xx answers, p50 / p99 ms, 202s, 429s, errors):")
+        print("\n".join(f"  {line}" for line in service))
     return found
+
+
+def service_lines(results: Sequence[StepResult]) -> list[str]:
+    """One line per class of request of each realistic mix the ``serve`` steps ran."""
+    lines = []
+    for r in order(results):
+        for run in (r.extra or {}).get("runs", []):
+            for name in ("lookup", "heavy"):
+                c = run.get(name)
+                if c:
+                    lines.append(
+                        f"{r.step} {label(r.size)} {run.get('label')} {name}: {c['answered']:,},"
+                        f" {_num(c['p50_ms'])} / {_num(c['p99_ms'])}, {c['accepted']},"
+                        f" {c['refused']}, {c['errors']}"
+                    )
+    return lines
 
 
 def write_json(

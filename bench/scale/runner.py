@@ -244,6 +244,9 @@ def _extra(step: Step, ctx: Context) -> dict[str, Any]:
         return {}
     runs = []
     for run in json.loads(path.read_text()):
+        if "tallies" in run:  # --mix realistic: per class of request (bench/serve_mix.py)
+            runs.append(_mix_run(run))
+            continue
         latencies = sorted(run.get("latencies_ms", []))
         runs.append(
             {
@@ -257,6 +260,25 @@ def _extra(step: Step, ctx: Context) -> dict[str, Any]:
             }
         )
     return {"runs": runs}
+
+
+def _mix_run(run: dict[str, Any]) -> dict[str, Any]:
+    """A realistic mix's run: for the point lookups and the heavy requests, the 2xx answers,
+    their p50 and p99, the 202s, 429s and errors."""
+    classes: dict[str, dict[str, Any]] = {}
+    for key, tally in run["tallies"].items():
+        group = classes.setdefault(
+            key.split("/")[0], {"latencies": [], "accepted": 0, "refused": 0, "errors": 0}
+        )
+        group["latencies"] += tally.get("latencies_ms", [])
+        for count in ("accepted", "refused", "errors"):
+            group[count] += tally.get(count, 0)
+    found: dict[str, Any] = {"label": run.get("label"), "rss_mb": run.get("rss_mb")}
+    for name, group in sorted(classes.items()):
+        latencies = sorted(group.pop("latencies"))
+        p50, p99 = _share(latencies, 0.5), _share(latencies, 0.99)
+        found[name] = {"answered": len(latencies), "p50_ms": p50, "p99_ms": p99, **group}
+    return found
 
 
 def _share(ordered: list[float], share: float) -> float | None:
