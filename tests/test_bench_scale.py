@@ -20,10 +20,19 @@ import pytest
 from bench.scale.dump import ranges
 from bench.scale.fit import Point, exponent, growth, on_cores, serial_share
 from bench.scale.measure import run_step
-from bench.scale.report import growths, plan_lines, write_json
-from bench.scale.runner import Options, Rung, StepResult, emptier, exclusive, run_rung
+from bench.scale.report import growths, plan_lines, service_lines, write_json
+from bench.scale.runner import (
+    Options,
+    Rung,
+    StepResult,
+    _mix_run,
+    emptier,
+    exclusive,
+    run_rung,
+)
 from bench.scale.sizes import label, parse_size, parse_sizes
 from bench.scale.steps import Context, Dates, Step, chosen
+from bench.serve_mix import MixRun, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
 LADDER = [25e6, 50e6, 100e6, 200e6]
@@ -302,10 +311,6 @@ def test_a_second_ladder_on_the_same_data_folder_is_refused(tmp_path: Path) -> N
 
 
 def test_the_realistic_mix_keeps_each_class_of_request() -> None:
-    from bench.scale.report import service_lines
-    from bench.scale.runner import _mix_run
-    from bench.serve_mix import MixRun, run_json
-
     run = MixRun("kgdiff", rss_mb=[(0.0, 1800.0), (60.0, 1900.0)], seconds=60.0)
     run.tally("lookup", "entity").latencies_ms += [float(ms) for ms in range(1, 101)]
     run.tally("lookup", "timeline").errors += 1
