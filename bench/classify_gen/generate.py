@@ -19,7 +19,14 @@ import duckdb
 from bench.classify_gen import draws, world
 from bench.classify_gen.model import GenParams
 from bench.classify_gen.statements import statements_sql
-from bench.classify_gen.tables import entities_sql, labels_sql, qualifiers_sql, sitelinks_sql
+from bench.classify_gen.tables import (
+    LABEL_SOURCES,
+    entities_sql,
+    label_sources_sql,
+    labels_sql,
+    qualifiers_sql,
+    sitelinks_sql,
+)
 from kgdiff.sqlfiles import quote
 from kgdiff.store.layout import TABLES, StoreLayout
 from kgdiff.store.manifest import Manifest, SourceInfo, read_manifest
@@ -144,12 +151,15 @@ def write_snapshot(
         "statements": statements_sql(params, k, subjects),
         "qualifiers": qualifiers_sql(statements),
         "entities": entities_sql(params, k, subjects, statements),
-        "labels": labels_sql(params, k, subjects),
+        "labels": labels_sql(),
         "sitelinks": sitelinks_sql(params, k, subjects),
     }
     timings = Timings()
     counts, step = {}, start
+    sources = f"CREATE OR REPLACE TABLE {LABEL_SOURCES} AS {label_sources_sql(params, k, subjects)}"
     for table, query in queries.items():
+        if table == "labels":
+            con.execute(sources)
         counts[table] = _copy(con, query, files[table], table)
         step = timings.add(f"{table}_seconds", step)
     source = SourceInfo(

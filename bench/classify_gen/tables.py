@@ -128,21 +128,37 @@ def entities_sql(params: GenParams, k: int, m_subjects: int, statements: str) ->
         ORDER BY s.qid)"""
 
 
-def labels_sql(params: GenParams, k: int, m_subjects: int) -> str:
-    """SQL query: the labels table of snapshot k (sorted by qid, kind, lang, ordinal): the
-    properties' English labels, then each item's aliases (English), descriptions and labels
-    in its first languages of :data:`LANGUAGES`.
+LABEL_SOURCES = "label_sources"
+"""The scratch table :func:`labels_sql` reads (made by :func:`label_sources_sql`)."""
 
-    The items come in qid order (``subjects`` is stored so) and each item's rows are sorted
-    in its own list, so the snapshot's labels (~440 M at 3 x 200 M statements) stream into
-    the file: sorting them whole spilled more than the disk holds, and an ``ORDER BY`` of
-    the items alone made the file wait for every row (34 GB of spill at 3 x 200 M)."""
-    langs = quote(list(LANGUAGES))
+
+def label_sources_sql(params: GenParams, k: int, m_subjects: int) -> str:
+    """SQL query: the entities whose labels snapshot k has, in qid order: the properties (one
+    English label each) and the items that are not redirects, with what their labels are
+    drawn from. Stored as :data:`LABEL_SOURCES` before the labels are written."""
     return f"""
-        SELECT qid, 'label' AS kind, 'en' AS lang, label_en AS value, CAST(0 AS INTEGER) AS ordinal
+        SELECT qid, label_en, CAST(NULL AS VARCHAR) AS kind_label,
+               0 AS n_alias, 0 AS n_desc, 1 AS n_lab
         FROM ({_properties()})
         UNION ALL
-        SELECT * FROM (
+        SELECT qid, label_en, kind_label, n_alias, n_desc, n_lab
+        FROM ({subjects_at_sql(params, k, m_subjects)})
+        WHERE redirect_to IS NULL
+        ORDER BY qid"""
+
+
+def labels_sql() -> str:
+    """SQL query: the labels table of a snapshot (sorted by qid, kind, lang, ordinal) from
+    :data:`LABEL_SOURCES`: each item's aliases (English), descriptions and labels in its first
+    languages of :data:`LANGUAGES`, a property's English label.
+
+    The table is scanned in its stored (qid) order and each entity's rows are sorted in its
+    own list, so the snapshot's labels (~440 M at 3 x 200 M statements) stream into the file:
+    sorting them whole spilled more than the disk holds, an ``ORDER BY`` of the entities in
+    the query made the copy wait for every row (34 GB of spill at 3 x 200 M), and a
+    ``UNION ALL`` of the properties and the items came out in either order."""
+    langs = quote(list(LANGUAGES))
+    return f"""
         SELECT qid, l.kind, l.lang, l.value, CAST(l.ordinal AS INTEGER) AS ordinal
         FROM (
             SELECT qid, unnest(list_sort(list_concat(
@@ -156,9 +172,8 @@ def labels_sql(params: GenParams, k: int, m_subjects: int) -> str:
                     'ordinal': 0, 'value': CASE WHEN i = 0 THEN label_en
                         ELSE label_en || ' (' || {langs}[i + 1] || ')' END}})
             ))) AS l
-            FROM ({subjects_at_sql(params, k, m_subjects)})
-            WHERE redirect_to IS NULL
-        ))"""
+            FROM {LABEL_SOURCES}
+        )"""
 
 
 def sitelinks_sql(params: GenParams, k: int, m_subjects: int) -> str:
