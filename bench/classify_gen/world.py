@@ -182,8 +182,7 @@ def cut_subjects(con: duckdb.DuckDBPyConnection, statements: int) -> tuple[int, 
 
 
 def create_subjects(con: duckdb.DuckDBPyConnection, params: GenParams, last: int) -> None:
-    """Table ``subjects``: the base subjects 1 … last and each transition's newcomers, stored
-    in subject order (so that the tables made from it stream out sorted, unsorted again)."""
+    """Table ``subjects``: the base subjects 1 … last, then each transition's newcomers."""
     per_transition = max(1, round(last * params.churn.new_subjects))
     parts = [subjects_sql(1, last, 0)]
     for t in range(1, params.snapshots):
@@ -192,7 +191,7 @@ def create_subjects(con: duckdb.DuckDBPyConnection, params: GenParams, last: int
     con.execute(
         "CREATE OR REPLACE TABLE subjects AS SELECT 'Q' || num AS subject, * FROM ("
         + " UNION ALL ".join(parts)
-        + ") ORDER BY subject"
+        + ")"
     )
 
 
