@@ -8,6 +8,8 @@ import os
 import re
 import shutil
 import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -21,10 +23,10 @@ from polars.testing import assert_frame_equal
 
 import kgdiff
 from kgdiff.errors import UnknownIdError
-from kgdiff.query import lookup_build
+from kgdiff.query import lookup, lookup_build
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.labels import labels_for
-from kgdiff.query.lookup import lookup_folder
+from kgdiff.query.lookup import LookupCopies, lookup_folder
 from kgdiff.query.lookup_ranges import route
 from kgdiff.query.memo import StoreMemo
 from kgdiff.query.timeline_labels import label_ids, remember_value_labels
@@ -513,3 +515,91 @@ def test_the_command_makes_the_copy_of_a_store_an_older_kgdiff_made(
     assert "only of a date the snapshots answer" in beyond.stderr
     assert "--allow-gap" not in beyond.stderr  # the command has no such option
     assert graph.facts_copy(date(2019, 1, 1), "record") is None
+
+
+def test_attached_again_the_writer_lets_go_of_the_row_groups_it_wrote(tmp_path: Path) -> None:
+    """The lookup build attaches its copy again after each range (``attach_again``): DuckDB
+    keeps what it knows of every row group written through an attachment, which grew the
+    writer's memory with the copy; attached again, it holds none of them until asked. The
+    tables written after it keep the copy's row groups of ``ROW_GROUP_ROWS``."""
+    partial = tmp_path / "copy.duckdb"
+    connection = duckdb.connect()
+    lookup.attach_for_writing(connection, partial, "lookup")
+    fill = "CREATE TABLE lookup.t{n} AS SELECT i, 'x' || i AS s FROM range({lo}, {hi}) r(i)"
+    for n in range(4):
+        connection.execute(fill.format(n=n, lo=n * 200_000, hi=(n + 1) * 200_000))
+    held = lookup.row_group_metadata_bytes(connection)
+    lookup.attach_again(connection, partial, "lookup")
+    assert lookup.row_group_metadata_bytes(connection) < held / 10
+    connection.execute(fill.format(n=4, lo=0, hi=100_000))
+    groups = connection.execute(
+        "SELECT DISTINCT row_group_id, count FROM pragma_storage_info('lookup.t4')"
+    ).fetchall()
+    assert max(count for _, count in groups) == lookup.ROW_GROUP_ROWS
+    assert connection.execute("SELECT count(*) FROM lookup.t2").fetchone() == (200_000,)
+
+
+def _metadata_after_two_readings(copies: LookupCopies, graph: KnowledgeGraph) -> list[int]:
+    """The row groups' metadata the reader holds after a question about Berlin, and when the
+    next question starts."""
+    path = graph.lookup_copy()
+    assert path is not None
+    stat = graph.layout.catalog.stat()
+    stamp, tag = (stat.st_ino, stat.st_mtime_ns), lambda: path.stem.rsplit("-v", 1)[0]
+    held = []
+    for _ in range(2):
+        with copies.reading(stamp, tag, "Q64") as found:
+            assert found is not None
+            cursor, _ = found
+            held.append(lookup.row_group_metadata_bytes(cursor))
+            rows = cursor.execute("SELECT count(*) FROM statements WHERE subject = 'Q64'")
+            assert rows.fetchall()[0][0] > 100
+            held.append(lookup.row_group_metadata_bytes(cursor))
+    return held
+
+
+def test_a_reader_past_its_bound_opens_the_copy_again(
+    answers: tuple[ViewAnswers, KnowledgeGraph],
+) -> None:
+    """A copy's reader keeps what it loads of the row groups it reads (DuckDB never lets go
+    of it): past its bound, the next question opens the copy again and starts with none."""
+    _, graph = answers
+    kept = LookupCopies(graph.layout)
+    bounded = LookupCopies(graph.layout, metadata_bytes=1, weigh_every=0.0)
+    try:
+        before, read, again, _ = _metadata_after_two_readings(kept, graph)
+        assert read > before and again == read
+        before, read, again, _ = _metadata_after_two_readings(bounded, graph)
+        assert read > before and again < read
+    finally:
+        kept.close()
+        bounded.close()
+
+
+def test_questions_on_many_threads_outlive_the_copy_opened_again(
+    answers: tuple[ViewAnswers, KnowledgeGraph],
+) -> None:
+    """The copy opened again under questions running on other threads (each past the bound):
+    none of them loses its cursor, every one gets its answer."""
+    _, graph = answers
+    bounded = LookupCopies(graph.layout, metadata_bytes=1, weigh_every=0.0)
+    path = graph.lookup_copy()
+    assert path is not None
+    stat = graph.layout.catalog.stat()
+    stamp, tag = (stat.st_ino, stat.st_mtime_ns), lambda: path.stem.rsplit("-v", 1)[0]
+    query = "SELECT count(*) FROM statements WHERE subject = $qid"
+
+    def ask(qid: str) -> int:
+        with bounded.reading(stamp, tag, qid) as found:
+            assert found is not None
+            rows = found[0].execute(query, {"qid": qid}).fetchall()
+            time.sleep(0.001)  # still reading while another thread opens the copy again
+            return int(found[0].execute(query, {"qid": qid}).fetchall()[0][0] + rows[0][0])
+
+    expected = {qid: ask(qid) for qid in SUBJECTS}
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            got = list(pool.map(ask, SUBJECTS * 8))
+    finally:
+        bounded.close()
+    assert got == [expected[qid] for qid in SUBJECTS * 8]

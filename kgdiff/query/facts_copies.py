@@ -22,7 +22,12 @@ import polars as pl
 import pyarrow as pa
 
 from kgdiff.query.frames import frame_of
-from kgdiff.query.lookup import READER_CONFIG, made_whole, writing_beside_catalog
+from kgdiff.query.lookup import (
+    READER_CONFIG,
+    attach_again,
+    made_whole,
+    writing_beside_catalog,
+)
 from kgdiff.query.lookup_ranges import COPY_ALIAS, ShardMap
 from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import quote, render
@@ -68,6 +73,7 @@ def _fill(layout: StoreLayout, lookup_copy: Path, partial: Path, day: date, mode
                 connection.execute(f'CREATE SCHEMA facts."{shard.name}"')
                 range_sql = render("lookup/copy_facts_range", shard=shard.name, whole=WHOLE)
                 connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
+                attach_again(connection, partial, "facts")  # its written row groups let go
             shards.write(connection, "facts")
             connection.execute(f"DETACH {WHOLE}")
     finally:

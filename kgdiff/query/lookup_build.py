@@ -22,6 +22,7 @@ timelines (:func:`_value_labels`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -37,6 +38,7 @@ from kgdiff.query.lookup import (
     SHARDED_TABLES,
     SORTED_TABLES,
     SPILL_PREFIX,
+    attach_again,
     lookup_folder,
     lookup_path,
     made_whole,
@@ -65,6 +67,9 @@ NAMES_PER_RANGE = 20_000_000
 its DISTINCT and sort stay within the writer's memory (every language at once ran out of
 1 GB at 3 × 100 M statements)."""
 Progress = Callable[[str], None]
+Settle = Callable[[], None]
+"""Called after each range is written: lets go of what DuckDB keeps of the rows written
+(:func:`~kgdiff.query.lookup.attach_again`), so the writer's memory does not grow with the copy."""
 Range = tuple[str, str]
 
 
@@ -113,6 +118,7 @@ def language_ranges(connection: duckdb.DuckDBPyConnection, rows: int | None = No
 
 def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> None:
     with writing_beside_catalog(layout, partial, "lookup") as connection:
+        settle = functools.partial(attach_again, connection, partial, "lookup")
         # the timelines are made by this version's SQL even when the catalog was written by
         # an older kgdiff (whose `timeline` macro gives other columns, and which may lack
         # the time value macros it calls): temporary macros of the same names come first
@@ -122,22 +128,23 @@ def _fill(layout: StoreLayout, partial: Path, tag: str, progress: Progress) -> N
         shards = _shards(connection, subject_ranges(connection, layout))
         for table, key in SORTED_TABLES.items():
             create, append, names = _copy_sql(table, key)
-            _made(connection, table, create, append, shards, progress, names)
+            _made(connection, table, create, append, shards, settle, progress, names)
         for table in DERIVED_TABLES:
             create, append = f"lookup/copy_{table}_empty", f"lookup/copy_{table}"
-            _made(connection, table, create, append, shards, progress)
+            _made(connection, table, create, append, shards, settle, progress)
         _join_shards(connection, shards)
         # the scratch is named as a partial copy is: a killed build's is removed as its copy is
         scratch = partial.with_name(partial.name.replace(".tmp-", ".tmp-labels-"))
-        _value_labels(connection, shards, progress, scratch)
+        _value_labels(connection, shards, settle, progress, scratch)
     # The index on a connection of its own: made alone at 3 x 100 M it took 1.2 GB, but after
     # the tables above, on their connection, it ran out of the writer's memory (bench/README.md)
     with writing_beside_catalog(layout, partial, "lookup") as connection:
+        settle = functools.partial(attach_again, connection, partial, "lookup")
         for table in INDEX_TABLES:  # sorted by language first: made a range of them at a time
             create = load_sql(f"lookup/copy_{table}_empty")
             append = load_sql(f"lookup/copy_{table}")
             ranges = language_ranges(connection)
-            _made_whole(connection, table, create, append, ranges, progress)
+            _made_whole(connection, table, create, append, ranges, settle, progress)
         connection.execute(load_sql("lookup/stamp"), {"tag": tag})
 
 
@@ -161,7 +168,11 @@ def _join_shards(connection: duckdb.DuckDBPyConnection, shards: list[Shard]) -> 
 
 
 def _value_labels(
-    connection: duckdb.DuckDBPyConnection, shards: list[Shard], progress: Progress, scratch: Path
+    connection: duckdb.DuckDBPyConnection,
+    shards: list[Shard],
+    settle: Settle,
+    progress: Progress,
+    scratch: Path,
 ) -> None:
     """The labels the timelines show of their values, in the default language: each entity's
     latest label found a range at a time (``sql/lookup/copy_latest_labels.sql``), joined once
@@ -183,6 +194,7 @@ def _value_labels(
         for shard in shards:
             range_sql = render("lookup/copy_value_labels", shard=shard.name)
             connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
+            settle()
         rows = connection.execute("SELECT count(*) FROM scratch.value_labels_all").fetchone()
     finally:
         connection.execute("DETACH scratch")
@@ -205,11 +217,12 @@ def _made(
     create: str,
     append: str,
     shards: list[Shard],
+    settle: Settle,
     progress: Progress,
     names: dict[str, str] | None = None,
 ) -> None:
     """Make ``table`` in each range's schema: created empty, then filled with the range's
-    rows (the labels with their view); a line of progress."""
+    rows (the labels with their view), settled after each range; a line of progress."""
     started, count, names = time.monotonic(), 0, names or {}
     stored = "label_rows" if table == "labels" else table
     for shard in shards:
@@ -220,6 +233,7 @@ def _made(
         connection.execute(range_sql, {"lo": shard.lo, "hi": shard.hi})
         rows = connection.execute(f'SELECT count(*) FROM lookup."{shard.name}"."{stored}"')
         count += int((rows.fetchone() or (0,))[0])
+        settle()
     once = "; each once for the snapshots holding it" if table == "labels" else ""
     _tell(progress, table, count, started, f"{len(shards)} ranges{once}")
 
@@ -230,14 +244,16 @@ def _made_whole(
     create: str,
     append: str,
     ranges: list[Range],
+    settle: Settle,
     progress: Progress,
 ) -> None:
-    """Create ``table`` (one table, in ``main``) empty, then append each range's rows; a line
-    of progress."""
+    """Create ``table`` (one table, in ``main``) empty, then append each range's rows,
+    settled after each; a line of progress."""
     started = time.monotonic()
     connection.execute(create)
     for lo, hi in ranges:
         connection.execute(append, {"lo": lo, "hi": hi})
+        settle()
     rows = connection.execute(f"SELECT count(*) FROM lookup.{table}").fetchone()
     _tell(progress, table, int(rows[0]) if rows else 0, started, f"{len(ranges)} ranges")
 
