@@ -24,9 +24,10 @@ from polars.testing import assert_frame_equal
 import kgdiff
 from kgdiff.errors import UnknownIdError
 from kgdiff.query import lookup, lookup_build
+from kgdiff.query.facts_copies import FactsCopies
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.labels import labels_for
-from kgdiff.query.lookup import LookupCopies, lookup_folder
+from kgdiff.query.lookup import LookupCopies, MetadataBound, lookup_folder
 from kgdiff.query.lookup_ranges import route
 from kgdiff.query.memo import StoreMemo
 from kgdiff.query.timeline_labels import label_ids, remember_value_labels
@@ -565,7 +566,7 @@ def test_a_reader_past_its_bound_opens_the_copy_again(
     of it): past its bound, the next question opens the copy again and starts with none."""
     _, graph = answers
     kept = LookupCopies(graph.layout)
-    bounded = LookupCopies(graph.layout, metadata_bytes=1, weigh_every=0.0)
+    bounded = LookupCopies(graph.layout, bound=MetadataBound(1, weigh_every=0.0))
     try:
         before, read, again, _ = _metadata_after_two_readings(kept, graph)
         assert read > before and again == read
@@ -582,7 +583,7 @@ def test_questions_on_many_threads_outlive_the_copy_opened_again(
     """The copy opened again under questions running on other threads (each past the bound):
     none of them loses its cursor, every one gets its answer."""
     _, graph = answers
-    bounded = LookupCopies(graph.layout, metadata_bytes=1, weigh_every=0.0)
+    bounded = LookupCopies(graph.layout, bound=MetadataBound(1, weigh_every=0.0))
     path = graph.lookup_copy()
     assert path is not None
     stat = graph.layout.catalog.stat()
@@ -603,3 +604,23 @@ def test_questions_on_many_threads_outlive_the_copy_opened_again(
     finally:
         bounded.close()
     assert got == [expected[qid] for qid in SUBJECTS * 8]
+
+
+def test_facts_read_on_many_threads_past_the_bound_are_each_subjects(
+    answers: tuple[ViewAnswers, KnowledgeGraph],
+) -> None:
+    """A facts copy's reader past its bound opens the copy again under questions running on
+    other threads: each still gets its subject's facts."""
+    _, graph = answers
+    path = graph.build_facts(DAYS[1], "record")
+    kept, bounded = FactsCopies(), FactsCopies(MetadataBound(1, weigh_every=0.0))
+    try:
+        expected = {qid: kept.rows(path, [qid]) for qid in SUBJECTS}
+        with ThreadPoolExecutor(8) as pool:
+            got = list(pool.map(lambda qid: bounded.rows(path, [qid]), SUBJECTS * 8))
+    finally:
+        kept.close()
+        bounded.close()
+    assert all(len(frame) for frame in expected.values())
+    for qid, frame in zip(SUBJECTS * 8, got, strict=True):
+        assert_frame_equal(frame, expected[qid])

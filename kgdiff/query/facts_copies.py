@@ -24,6 +24,7 @@ import pyarrow as pa
 from kgdiff.query.frames import frame_of
 from kgdiff.query.lookup import (
     READER_CONFIG,
+    MetadataBound,
     attach_again,
     made_whole,
     writing_beside_catalog,
@@ -84,8 +85,9 @@ def _fill(layout: StoreLayout, lookup_copy: Path, partial: Path, day: date, mode
 class FactsCopies:
     """The facts copies a graph has read, each open once (read-only, one thread)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bound: MetadataBound | None = None) -> None:
         self._lock = threading.Lock()
+        self._bound = bound or MetadataBound()
         self._open: dict[Path, tuple[duckdb.DuckDBPyConnection, ShardMap]] = {}
         self._cursors = ThreadCursors(lambda _: None)
 
@@ -108,6 +110,8 @@ class FactsCopies:
     def _instance(self, path: Path) -> tuple[duckdb.DuckDBPyConnection, ShardMap]:
         with self._lock:
             opened = self._open.get(path)
+            if opened is not None and self._bound.passed(opened[0]):
+                opened = None  # opened again; the old one let go, not closed (see LookupCopies)
             if opened is None:
                 instance = duckdb.connect(":memory:", config=READER_CONFIG)
                 try:

@@ -227,8 +227,8 @@ class LookupCopies:
         self,
         layout: StoreLayout,
         enabled: bool = True,
-        metadata_bytes: int = READER_METADATA_BYTES,
-        weigh_every: float = LOOK_AGAIN_SECONDS,
+        *,
+        bound: MetadataBound | None = None,
     ) -> None:
         self.layout = layout
         self.enabled = enabled
@@ -238,7 +238,7 @@ class LookupCopies:
         self._shards = ShardMap([])
         self._path: Path | None = None
         self._looked = 0.0
-        self._metadata_bytes, self._weigh_every, self._weighed = metadata_bytes, weigh_every, 0.0
+        self._bound = bound or MetadataBound()
         self._cursors = ThreadCursors(lambda cursor: lookup_session(cursor, layout))
 
     def path(self, stamp: tuple[int, int], tag: Callable[[], str]) -> Path | None:
@@ -288,7 +288,7 @@ class LookupCopies:
         if not self.enabled:
             return
         if stamp == self._stamp:
-            if self._instance is not None and not self._holds_too_much(self._instance):
+            if self._instance is not None and not self._bound.passed(self._instance):
                 return
             if self._instance is None and time.monotonic() - self._looked <= LOOK_AGAIN_SECONDS:
                 return
@@ -303,14 +303,28 @@ class LookupCopies:
             self._path = None
         self._stamp = stamp
 
-    def _holds_too_much(self, instance: duckdb.DuckDBPyConnection) -> bool:
-        """True when ``instance`` keeps more of the row groups it read than the reader may
-        (:data:`READER_METADATA_BYTES`), weighed at most every ``weigh_every`` seconds."""
+
+class MetadataBound:
+    """How much of the row groups it read a reader's DuckDB instance may keep
+    (:data:`READER_METADATA_BYTES`), weighed at most every ``weigh_every`` seconds: past it,
+    the reader opens its copy again."""
+
+    def __init__(
+        self, most: int = READER_METADATA_BYTES, weigh_every: float = LOOK_AGAIN_SECONDS
+    ) -> None:
+        self.most, self.weigh_every = most, weigh_every
+        self._weighed: dict[int, float] = {}
+
+    def passed(self, instance: duckdb.DuckDBPyConnection) -> bool:
+        """True when ``instance`` keeps more than :attr:`most` (False between weighings)."""
         now = time.monotonic()
-        if now - self._weighed < self._weigh_every:
+        if now - self._weighed.get(id(instance), 0.0) < self.weigh_every:
             return False
-        self._weighed = now
-        return row_group_metadata_bytes(instance) > self._metadata_bytes
+        self._weighed[id(instance)] = now
+        if row_group_metadata_bytes(instance) <= self.most:
+            return False
+        del self._weighed[id(instance)]
+        return True
 
 
 def row_group_metadata_bytes(connection: duckdb.DuckDBPyConnection) -> int:
