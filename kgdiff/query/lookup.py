@@ -91,13 +91,14 @@ WRITER_MEMORY = "1GB"
 """DuckDB's memory while a copy is made (:mod:`kgdiff.query.lookup_build`): each range's
 sort fits; past it DuckDB spills."""
 SPILL_PREFIX = ".spill-"
-READER_METADATA_BYTES = 1 << 30
+READER_METADATA_BYTES = 512 << 20
 """What a reader of a copy may keep of the row groups it has read before it opens the copy
 again. DuckDB keeps what it loads of a row group (its columns' segments and statistics) until
-the database is closed: ~6 MB a subject range of the copy (of ~4 M statements), ~250 MB for the
+the database is closed: 6-12 MB a subject range of the copy (of ~4 M statements), ~250 MB for the
 whole copy of 3 x 25 M statements, so a service reading every range would grow with the store.
 Past this, the next question opens the copy again (a range read first after that costs ~40 ms
-more, its row groups loaded again)."""
+more, its row groups loaded again). Each worker of ``kgdiff serve`` has a reader of the lookup
+copy and one of each facts copy it reads."""
 LOOK_AGAIN_SECONDS = 10.0
 """How often a graph without a copy looks whether one was made meanwhile (by ``kgdiff
 serve`` in the background, or another process)."""
