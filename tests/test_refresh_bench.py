@@ -64,3 +64,31 @@ def test_the_refresh_benchmark_on_a_tiny_store(tmp_path: Path) -> None:
     )
     assert table["rows"][0]["statements"] == report["base_counts"]["statements"]
     assert "| statements |" in (tmp_path / "t.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_refresh_benchmark_against_the_generators_own_target(tmp_path: Path) -> None:
+    """A store too large for its full dump: the changes alone written (--no-target-dump) and
+    the refresh of the generator's base snapshot compared with its target snapshot."""
+    store, dumps = tmp_path / "gen", tmp_path / "dumps"
+    run_module(
+        "bench.classify_gen", "--statements", "3000", "--snapshots", "2", "--out", str(store)
+    )
+    names = sorted(path.name.removeprefix("snapshot=") for path in (store / "snapshots").iterdir())
+    run_module(
+        "bench.refresh_gen", "--store", str(store), "--base", names[0], "--target", names[1],
+        "--out", str(dumps), "--no-base-dump", "--no-target-dump",
+    )  # fmt: skip
+    assert not (dumps / "base.json").exists() and not (dumps / "target.json").exists()
+    report = json.loads(
+        run_module(
+            "bench.refresh_bench", "--dumps", str(dumps), "--store", str(store), "--no-classify",
+            "--base", names[0], "--full-from", names[1],
+        )
+    )  # fmt: skip
+    assert report["equal"] is True
+    round_ = report["rounds"][0]
+    assert "ingest" not in round_ and round_["refresh"]["cpu_seconds"] > 0
+    assert 0 < round_["refreshed_rows"] < round_["full_rows"]
+    assert 0 < report["delta_share_of_base"] < 1 and report["storage_met"] in (True, False)
+    assert report["speedup_cpu"] is None and report["time_met"] is None

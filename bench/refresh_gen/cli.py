@@ -42,6 +42,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_false",
         help="leave out base.json (for a bench store that already holds the base)",
     )
+    parser.add_argument(
+        "--no-target-dump",
+        dest="write_target",
+        action="store_false",
+        help="leave out target.json (only the refresh is measured: a store too large to write"
+        " its full dump beside it)",
+    )
     return parser.parse_args(argv)
 
 
@@ -51,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.share <= 1:
         raise SystemExit("--share must be in (0, 1]")
     start = time.perf_counter()
-    options = Options(args.share, args.texts, max(1, args.range_entities), args.write_base)
+    options = Options(
+        args.share, args.texts, max(1, args.range_entities), args.write_base, args.write_target
+    )
     figures = generate(args.store, args.base, args.target, args.out, options)
     summary = {"seconds": round(time.perf_counter() - start, 1), **figures.__dict__}
     print(json.dumps(summary, indent=2))

@@ -218,12 +218,14 @@ class _Dump:
 class Options:
     """How to write the dumps: the share of the changes kept, where the entity texts are
     cached (default ``out``), the entities a text query takes at once, whether to write
-    ``base.json`` (a bench store that holds the base already does not read it)."""
+    ``base.json`` (a bench store that holds the base already does not read it) and
+    ``target.json`` (a refresh does not read it: only the full ingest it is measured against)."""
 
     share: float = 1.0
     texts: Path | None = None
     range_entities: int = RANGE_ENTITIES
     write_base: bool = True
+    write_target: bool = True
 
 
 def _cached_texts(
@@ -269,7 +271,7 @@ def generate(
             _Dump(stack.enter_context(path.open("wb")))
             for path in (
                 out / "base.json" if options.write_base else Path(os.devnull),
-                out / "target.json",
+                out / "target.json" if options.write_target else Path(os.devnull),
                 out / "changes.json",
             )
         ]
