@@ -222,7 +222,8 @@ def lookup_session(cursor: duckdb.DuckDBPyConnection, layout: StoreLayout) -> No
 
 class LookupCopies:
     """The lookup copy a graph reads while it is the store's (one read-only instance,
-    reopened when the catalog changes; none while the store has no copy of its state)."""
+    reopened when the catalog changes or it holds more of the copy's row groups than its
+    :class:`MetadataBound`; none while the store has no copy of its state)."""
 
     def __init__(
         self,
