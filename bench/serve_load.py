@@ -26,6 +26,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -86,16 +87,13 @@ def start_server(
     checkout: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """``kgdiff serve`` on ``port`` (the kgdiff of ``checkout``, if given: another version's
-    source tree), once it answers /health."""
+    source tree), once it answers /health; its output goes to :func:`server_log`."""
     command = [checkout_python(checkout), "-m", "kgdiff", "serve", "--store", str(store)]
     command += ["--port", str(port), "--workers", str(workers), "--no-lookup", *options]
-    server = subprocess.Popen(
-        command,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=checkout_env(checkout),
-        cwd=checkout,
-    )
+    with server_log(port).open("wb") as log:
+        server = subprocess.Popen(
+            command, stdout=log, stderr=log, env=checkout_env(checkout), cwd=checkout
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -105,6 +103,11 @@ def start_server(
             time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not answer /health within 60 s")
+
+
+def server_log(port: int) -> Path:
+    """Where the server on ``port`` writes its output (a failed job's traceback)."""
+    return Path(tempfile.gettempdir()) / f"bench-serve-{port}.log"
 
 
 def stop_server(server: subprocess.Popen[bytes], grace: float = 30.0) -> None:
@@ -188,8 +191,11 @@ def warm(client: httpx.Client, facts: str) -> list[str]:
     response = client.get(facts)
     while response.status_code == 202 and time.monotonic() < deadline:
         job = response.headers["location"]
-        while client.get(job).json().get("status") not in ("done", "failed"):
+        while (state := client.get(job).json()).get("status") not in ("done", "failed"):
             time.sleep(1)
+        if state["status"] == "failed":
+            port = client.base_url.port or 0
+            raise SystemExit(f"{facts}: {state.get('error')} ({server_log(port)})")
         response = client.get(facts)
     response.raise_for_status()
     cursors: list[str] = []

@@ -187,3 +187,14 @@ def test_a_work_process_killed_fails_its_job_and_the_next_one_runs(store: Path) 
         again = first_build(api, "2014-03-01")  # a failed job is run anew
         assert poll(api, again)["status"] == "done"
         assert api.get("/v1/facts?cutoff=2014-03-01&limit=3").status_code == 200
+
+
+def test_a_work_out_of_memory_fails_its_job_saying_what_to_give_it(store: Path) -> None:
+    """A heavy work whose DuckDB runs out of the memory the service gives it: its job fails
+    with that said, and what to raise (not as a bug to look up in the server's log)."""
+    env = made_later() | {"KGDIFF_API_HEAVY_MEMORY": "4MB"}
+    with server_process(store, *pool(1, 1), env=env) as (api, _):
+        state = poll(api, first_build(api, "2014-03-01"))
+    assert state["status"] == "failed", state
+    assert state["error_kind"] == "JobOutOfMemoryError", state
+    assert "ran out of memory" in state["error"] and "KGDIFF_API_HEAVY_MEMORY" in state["error"]

@@ -72,6 +72,10 @@ class JobFailedError(KgdiffError):
     """A job ended with an internal error (the server's log has its traceback)."""
 
 
+class JobOutOfMemoryError(JobFailedError):
+    """A job's DuckDB ran out of the memory it may take (which the service's settings set)."""
+
+
 @dataclass
 class Job:
     """A piece of work and its state (``queued``, ``running``, ``done`` or ``failed``);

@@ -13,6 +13,8 @@ alone.
 from __future__ import annotations
 
 import bisect
+import itertools
+import math
 import os
 import re
 import shutil
@@ -29,8 +31,12 @@ from kgdiff.query.classified import GroupChoice, classified_rows
 from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.builds import Build
+from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
 
 LANG = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,8})*")
+GROUPS_PER_RANGE = 1_000_000
+"""Groups the pages are sorted and written from at a time, about (:func:`page_ranges`): one
+sort of every group of a build ran out of a work process's memory at 3 x 25 M statements."""
 INDEX = "index.json"
 Key = tuple[str, str]
 
@@ -116,7 +122,7 @@ def paged_build(layout: StoreLayout, build: Build, lang: str) -> PagedBuild:
     folder = pages_dir(build.path.parent.parent, lang)
     with _writing:  # one writer per process; another process's copy loses the rename
         if not (folder / INDEX).is_file():
-            _write_pages(layout, build, lang, folder)
+            write_pages(layout, build, lang, folder)
     return load_pages(folder)
 
 
@@ -126,13 +132,17 @@ def load_pages(folder: Path) -> PagedBuild:
     return PagedBuild(folder, files)
 
 
-def _write_pages(layout: StoreLayout, build: Build, lang: str, folder: Path) -> None:
+def write_pages(layout: StoreLayout, build: Build, lang: str, folder: Path) -> None:
+    """Write the pages of ``build`` in ``lang`` and their index into ``folder``, which appears
+    by one rename (a subject range at a time: :func:`page_ranges`)."""
     tmp = folder.with_name(f".tmp-{folder.name}-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         with classified_rows(layout, build, GroupChoice(), lang) as (connection, rows):
             connection.register("kgdiff_page_rows", rows)
-            connection.execute(render("pages/write_pages", out=str(tmp)))
+            tmp.mkdir(parents=True)
+            for number, (lo, hi) in enumerate(page_ranges(connection)):
+                _write_range(connection, tmp, number, lo, hi)
             index = _index(connection, sorted(tmp.glob("part-*.parquet")))
         (tmp / INDEX).write_bytes(msgspec.json.encode(index))
         tmp.rename(folder)
@@ -141,6 +151,31 @@ def _write_pages(layout: StoreLayout, build: Build, lang: str, folder: Path) -> 
             raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def page_ranges(connection: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    """Subject ranges [lo, hi) that together hold every group of the build the connection's
+    ``export_source`` reads, each about :data:`GROUPS_PER_RANGE` groups."""
+    found = connection.execute(load_sql("pages/build_groups")).fetchone()
+    ranges = max(1, math.ceil((int(found[0]) if found else 0) / GROUPS_PER_RANGE))
+    cuts: list[str] = []
+    if ranges > 1:
+        shares = [index / ranges for index in range(1, ranges)]
+        row = connection.execute(load_sql("pages/page_cuts"), {"shares": shares}).fetchone()
+        cuts = list(row[0]) if row and row[0] else []
+    return list(itertools.pairwise(["", *cuts, PAST_EVERY_SUBJECT]))
+
+
+def _write_range(
+    connection: duckdb.DuckDBPyConnection, tmp: Path, number: int, lo: str, hi: str
+) -> None:
+    """Write the pages of the groups of subjects [lo, hi) into ``tmp``, their files named
+    ``part-<number>-<i>`` (the index orders the files by their keys, not their names)."""
+    written = tmp / f"range-{number:05d}"
+    connection.execute(render("pages/write_pages", out=str(written), lo=lo, hi=hi))
+    for file in written.glob("part-*.parquet"):
+        file.rename(tmp / f"part-{number:05d}-{file.name.removeprefix('part-')}")
+    shutil.rmtree(written)
 
 
 def _index(connection: duckdb.DuckDBPyConnection, files: list[Path]) -> list[PageFile]:

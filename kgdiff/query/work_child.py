@@ -16,9 +16,13 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from kgdiff.children import die_with_parent
 from kgdiff.errors import KgdiffError
 from kgdiff.query.graph import KnowledgeGraph
+from kgdiff.query.jobs import JobOutOfMemoryError
+from kgdiff.query.sql_errors import one_line
 from kgdiff.query.work_limits import WorkLimits
 from kgdiff.store.layout import StoreLayout
 
@@ -50,5 +54,11 @@ def _outcome(work: Any, graph: KnowledgeGraph) -> tuple[str, object]:
         return "ok", work(graph)
     except KgdiffError as exc:
         return "error", exc
+    except duckdb.OutOfMemoryException as exc:  # the work is too large for its memory
+        detail = one_line(str(exc))
+        return "error", JobOutOfMemoryError(
+            f"the work ran out of memory ({detail}): give the service's heavy works more "
+            "(KGDIFF_API_HEAVY_MEMORY, see docs/rest.md)"
+        )
     except Exception:  # a bug: its traceback goes to the server's log
         return "bug", traceback.format_exc()
