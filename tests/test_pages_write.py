@@ -3,6 +3,7 @@ written in one range: the same rows in the same key order, files that do not ove
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 from pathlib import Path
 
@@ -22,7 +23,7 @@ def _rows(folder: Path) -> pa.Table:
     """Every row of the pages in ``folder``, file after file in the index's order."""
     paged = load_pages(folder)
     keys = [(file.first, file.last) for file in paged.files]
-    assert all(a[1] < b[0] for a, b in zip(keys, keys[1:], strict=False)), "files overlap"
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(keys)), "files overlap"
     tables = [pq.read_table(folder / file.name) for file in paged.files]
     assert [t.num_rows for t in tables] == [file.rows for file in paged.files]
     return pa.concat_tables(tables)

@@ -21,8 +21,9 @@ def run_module(*args: str) -> str:
     return done.stdout
 
 
-@pytest.mark.slow
-def test_the_refresh_benchmark_on_a_tiny_store(tmp_path: Path) -> None:
+def tiny_dumps(tmp_path: Path, *options: str) -> tuple[Path, Path, list[str]]:
+    """A generated store of two snapshots of 3,000 statements, and bench.refresh_gen's dumps
+    of the changes between them (with ``options``): the store, the dumps, the snapshots."""
     store, dumps = tmp_path / "gen", tmp_path / "dumps"
     run_module(
         "bench.classify_gen", "--statements", "3000", "--snapshots", "2", "--out", str(store)
@@ -30,8 +31,14 @@ def test_the_refresh_benchmark_on_a_tiny_store(tmp_path: Path) -> None:
     names = sorted(path.name.removeprefix("snapshot=") for path in (store / "snapshots").iterdir())
     run_module(
         "bench.refresh_gen", "--store", str(store), "--base", names[0], "--target", names[1],
-        "--out", str(dumps), "--share", "0.5", "--range-entities", "40",
+        "--out", str(dumps), *options,
     )  # fmt: skip
+    return store, dumps, names
+
+
+@pytest.mark.slow
+def test_the_refresh_benchmark_on_a_tiny_store(tmp_path: Path) -> None:
+    store, dumps, names = tiny_dumps(tmp_path, "--share", "0.5", "--range-entities", "40")
     assert len(list((dumps / f".texts-{names[0]}").glob("part-*.parquet"))) > 2
     figures = json.loads((dumps / "refresh_gen.json").read_text())
     made = json.loads((store / "gen.json").read_text())["snapshots"]
@@ -70,15 +77,7 @@ def test_the_refresh_benchmark_on_a_tiny_store(tmp_path: Path) -> None:
 def test_the_refresh_benchmark_against_the_generators_own_target(tmp_path: Path) -> None:
     """A store too large for its full dump: the changes alone written (--no-target-dump) and
     the refresh of the generator's base snapshot compared with its target snapshot."""
-    store, dumps = tmp_path / "gen", tmp_path / "dumps"
-    run_module(
-        "bench.classify_gen", "--statements", "3000", "--snapshots", "2", "--out", str(store)
-    )
-    names = sorted(path.name.removeprefix("snapshot=") for path in (store / "snapshots").iterdir())
-    run_module(
-        "bench.refresh_gen", "--store", str(store), "--base", names[0], "--target", names[1],
-        "--out", str(dumps), "--no-base-dump", "--no-target-dump",
-    )  # fmt: skip
+    store, dumps, names = tiny_dumps(tmp_path, "--no-base-dump", "--no-target-dump")
     assert not (dumps / "base.json").exists() and not (dumps / "target.json").exists()
     report = json.loads(
         run_module(

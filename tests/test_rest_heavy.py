@@ -197,4 +197,5 @@ def test_a_work_out_of_memory_fails_its_job_saying_what_to_give_it(store: Path) 
         state = poll(api, first_build(api, "2014-03-01"))
     assert state["status"] == "failed", state
     assert state["error_kind"] == "JobOutOfMemoryError", state
-    assert "ran out of memory" in state["error"] and "KGDIFF_API_HEAVY_MEMORY" in state["error"]
+    error = str(state["error"])
+    assert "ran out of memory" in error and "KGDIFF_API_HEAVY_MEMORY" in error
