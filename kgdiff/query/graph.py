@@ -32,6 +32,7 @@ from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import disable_wrong_optimizers
 from kgdiff.store.store_root import CATALOG_MEMORY, set_store_root
 from kgdiff.temporal.dates import GapPolicy
 from kgdiff.temporal.facts import check_day
@@ -183,6 +184,7 @@ class KnowledgeGraph(GraphQuestions):
         """The catalog's private copy, read-only (never kg.duckdb itself: its lock), with the
         helper macros an older kgdiff's catalog lacks."""
         base = duckdb.connect(str(catalog_copy(self.layout.catalog)), read_only=True)
+        disable_wrong_optimizers(base)
         return with_helpers(base, self.layout)
 
     def close(self) -> None:

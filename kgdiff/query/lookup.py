@@ -42,6 +42,7 @@ from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import disable_wrong_optimizers
 from kgdiff.store.store_root import set_store_root
 
 SORTED_TABLES = {
@@ -151,6 +152,7 @@ def writing_beside_catalog(
     connection = duckdb.connect(config={"memory_limit": WRITER_MEMORY})
     try:
         connection.execute("SET enable_progress_bar = false")
+        disable_wrong_optimizers(connection)
         connection.execute(f"SET temp_directory = {quote(str(spill))}")
         attach_catalog(connection, layout)
         connection.execute(f"USE {CATALOG_ALIAS}")
@@ -204,6 +206,7 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     row groups, more threads only cost their start."""
     connection = duckdb.connect(":memory:", config=READER_CONFIG)
     try:
+        disable_wrong_optimizers(connection)
         connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
         attach_catalog(connection, layout)
     except BaseException:

@@ -19,6 +19,7 @@ from kgdiff.errors import StoreError
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import disable_wrong_optimizers
 
 
 def root_macros() -> list[str]:
@@ -76,6 +77,7 @@ def open_catalog(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
     connection = duckdb.connect(str(catalog_copy(layout.catalog)), read_only=True)
     try:
         hold_to_catalog_memory(connection)
+        disable_wrong_optimizers(connection)
         set_store_root(connection, layout)
     except BaseException:
         connection.close()

@@ -24,6 +24,7 @@ from kgdiff.sqlfiles import load_sql, render
 from kgdiff.store.delta import chain
 from kgdiff.store.layout import StoreLayout, table_files
 from kgdiff.store.manifest import Manifest
+from kgdiff.store.optimizers import disabled_setting
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.store.store_root import open_catalog
 
@@ -31,7 +32,7 @@ ROWS_PER_PART = 8_000_000
 """Statements read per part: DuckDB peaks at about 2.5 GB for that many (bench/)."""
 PAST_EVERY_SUBJECT = "\U0010ffff"
 """Upper bound of the last range: sorts after every entity id."""
-PLANNER_SETTING = "SET disabled_optimizers = 'build_side_probe_side'"
+PLANNER_SETTING = disabled_setting("build_side_probe_side")
 """DuckDB's estimates through the catalog views are poor; without this setting it builds
 hash tables on millions of statements instead of on the few snapshots read and runs out of
 memory (3 × 20 M benchmark)."""

@@ -1,0 +1,32 @@
+"""DuckDB optimizers kgdiff turns off on its connections, for correct answers.
+
+DuckDB 2.0's ``partitioned_execution`` splits an aggregate into ranges of its group key read
+from the files' statistics; over the catalog's views (hive-partitioned by snapshot) the
+split scans lose the view's filter on the snapshot and read every snapshot's files. On the
+scale ladder's 3 x 25 M store, ``SELECT subject, count(*) FROM statements WHERE snapshot =
+'syn-2022-01-01' GROUP BY subject`` counted 78,527,568 statements (every snapshot's) instead of
+24,999,920; ``count(*)`` alone was right. The setting is the database's (global), so every
+connection that sets ``disabled_optimizers`` must name these too.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+WRONG_ANSWERS = ("partitioned_execution",)
+"""Optimizers that gave wrong answers over the catalog's views (see the module)."""
+
+
+def disabled_setting(*more: str) -> str:
+    """``SET disabled_optimizers`` to :data:`WRONG_ANSWERS` and ``more``."""
+    names = ",".join(dict.fromkeys((*WRONG_ANSWERS, *more)))
+    return f"SET disabled_optimizers = '{names}'"
+
+
+def disable_wrong_optimizers(connection: duckdb.DuckDBPyConnection) -> None:
+    """Turn off :data:`WRONG_ANSWERS` on the connection's database, keeping any other
+    optimizer a caller turned off already."""
+    row = connection.execute("SELECT current_setting('disabled_optimizers')").fetchone()
+    present = [name.strip() for name in str(row[0] if row else "").split(",") if name.strip()]
+    if not set(WRONG_ANSWERS) <= set(present):
+        connection.execute(disabled_setting(*present))
