@@ -5,11 +5,14 @@ snapshot's statements for a query that asked for one, on a store of 3 x 25 M sta
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import duckdb
 
 import kgdiff
+from kgdiff.query.sql_limits import SqlLimits
+from kgdiff.query.sql_session import locked_connection
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.optimizers import WRONG_ANSWERS, disable_wrong_optimizers
 from kgdiff.store.store_root import open_catalog
@@ -37,3 +40,17 @@ def test_turning_them_off_keeps_what_a_caller_turned_off() -> None:
         assert _disabled(connection) == {"top_n", *WRONG_ANSWERS}
         disable_wrong_optimizers(connection)
         assert _disabled(connection) == {"top_n", *WRONG_ANSWERS}
+
+
+def test_the_services_sql_sessions_leave_them_off(sample_store: Path, tmp_path: Path) -> None:
+    """A ``POST /v1/sql`` query's connection (its settings locked once it starts; made in a
+    process of its own in the service, here on a copy of the catalog no other connection of
+    this process has open)."""
+    layout = StoreLayout.resolve(sample_store)
+    catalog = tmp_path / "kg.duckdb"
+    shutil.copyfile(layout.catalog, catalog)
+    connection = locked_connection(layout, catalog, SqlLimits())
+    try:
+        assert set(WRONG_ANSWERS) <= _disabled(connection)
+    finally:
+        connection.close()

@@ -45,6 +45,7 @@ from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_rows import rows_json
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import WRONG_ANSWERS
 
 
 def _config(limits: SqlLimits) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def _config(limits: SqlLimits) -> dict[str, Any]:
         # by a query over local files.
         "async_threads": 0,
         "memory_limit": limits.memory_limit,
+        "disabled_optimizers": ",".join(WRONG_ANSWERS),  # kgdiff/store/optimizers.py
         "max_execution_time": limits.timeout_ms,
         "temp_directory": "",
         "max_temp_directory_size": "0KB",

@@ -14,6 +14,7 @@ from kgdiff.sqlfiles import load_sql
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.catalog_reuse import macro_names
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import disable_wrong_optimizers
 from kgdiff.store.store_root import open_catalog, set_store_root
 from kgdiff.temporal.classify import rule_macros
 
@@ -100,7 +101,9 @@ def with_helpers(
         return connection
     connection.close()
     helped = with_helper_macros(catalog_copy(layout.catalog), layout)
-    return duckdb.connect(str(helped), read_only=True)
+    connection = duckdb.connect(str(helped), read_only=True)
+    disable_wrong_optimizers(connection)
+    return connection
 
 
 def open_catalog_with_helpers(layout: StoreLayout) -> duckdb.DuckDBPyConnection:
