@@ -24,10 +24,11 @@ from polars.testing import assert_frame_equal
 import kgdiff
 from kgdiff.errors import UnknownIdError
 from kgdiff.query import lookup, lookup_build
+from kgdiff.query.copy_memory import MetadataBound, row_group_metadata_bytes
 from kgdiff.query.facts_copies import FactsCopies
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.labels import labels_for
-from kgdiff.query.lookup import LookupCopies, MetadataBound, lookup_folder
+from kgdiff.query.lookup import LookupCopies, lookup_folder
 from kgdiff.query.lookup_ranges import route
 from kgdiff.query.memo import StoreMemo
 from kgdiff.query.timeline_labels import label_ids, remember_value_labels
@@ -529,9 +530,9 @@ def test_attached_again_the_writer_lets_go_of_the_row_groups_it_wrote(tmp_path: 
     fill = "CREATE TABLE lookup.t{n} AS SELECT i, 'x' || i AS s FROM range({lo}, {hi}) r(i)"
     for n in range(4):
         connection.execute(fill.format(n=n, lo=n * 200_000, hi=(n + 1) * 200_000))
-    held = lookup.row_group_metadata_bytes(connection)
+    held = row_group_metadata_bytes(connection)
     lookup.attach_again(connection, partial, "lookup")
-    assert lookup.row_group_metadata_bytes(connection) < held / 10
+    assert row_group_metadata_bytes(connection) < held / 10
     connection.execute(fill.format(n=4, lo=0, hi=100_000))
     groups = connection.execute(
         "SELECT DISTINCT row_group_id, count FROM pragma_storage_info('lookup.t4')"
@@ -552,10 +553,10 @@ def _metadata_after_two_readings(copies: LookupCopies, graph: KnowledgeGraph) ->
         with copies.reading(stamp, tag, "Q64") as found:
             assert found is not None
             cursor, _ = found
-            held.append(lookup.row_group_metadata_bytes(cursor))
+            held.append(row_group_metadata_bytes(cursor))
             rows = cursor.execute("SELECT count(*) FROM statements WHERE subject = 'Q64'")
             assert rows.fetchall()[0][0] > 100
-            held.append(lookup.row_group_metadata_bytes(cursor))
+            held.append(row_group_metadata_bytes(cursor))
     return held
 
 

@@ -21,10 +21,10 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from kgdiff.query.copy_memory import MetadataBound
 from kgdiff.query.frames import frame_of
 from kgdiff.query.lookup import (
     READER_CONFIG,
-    MetadataBound,
     attach_again,
     made_whole,
     writing_beside_catalog,
