@@ -12,7 +12,7 @@ from kgdiff.errors import UsageError
 from kgdiff.query.build_limits import BuildLimits
 from kgdiff.query.jobs import DEFAULT_QUEUE, DEFAULT_WORKERS
 from kgdiff.query.safe_sql import SqlLimits
-from kgdiff.query.work_limits import WorkLimits
+from kgdiff.query.work_limits import MEMORY_ENV, WorkLimits
 
 STORE = "KGDIFF_STORE"
 ENABLE_SQL = "KGDIFF_API_ENABLE_SQL"
@@ -27,7 +27,7 @@ MAX_BUILDS = "KGDIFF_API_MAX_BUILDS"
 HEAVY_WORKERS = "KGDIFF_API_HEAVY_WORKERS"
 HEAVY_QUEUE = "KGDIFF_API_HEAVY_QUEUE"
 HEAVY_NICE = "KGDIFF_API_HEAVY_NICE"
-HEAVY_MEMORY = "KGDIFF_API_HEAVY_MEMORY"
+HEAVY_MEMORY = MEMORY_ENV
 DEFAULT_SQL_CONCURRENCY = 2
 """``POST /v1/sql`` queries a worker runs at once (each is a process with up to 1 GB)."""
 

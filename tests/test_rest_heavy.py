@@ -198,4 +198,4 @@ def test_a_work_out_of_memory_fails_its_job_saying_what_to_give_it(store: Path) 
     assert state["status"] == "failed", state
     assert state["error_kind"] == "JobOutOfMemoryError", state
     error = str(state["error"])
-    assert "ran out of memory" in error and "KGDIFF_API_HEAVY_MEMORY" in error
+    assert "ran out of its 4MB of memory" in error and "KGDIFF_API_HEAVY_MEMORY" in error

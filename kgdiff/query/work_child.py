@@ -23,7 +23,7 @@ from kgdiff.errors import KgdiffError
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.jobs import JobOutOfMemoryError
 from kgdiff.query.sql_errors import one_line
-from kgdiff.query.work_limits import WorkLimits
+from kgdiff.query.work_limits import MEMORY_ENV, WorkLimits
 from kgdiff.store.layout import StoreLayout
 
 
@@ -55,10 +55,10 @@ def _outcome(work: Any, graph: KnowledgeGraph) -> tuple[str, object]:
     except KgdiffError as exc:
         return "error", exc
     except duckdb.OutOfMemoryException as exc:  # the work is too large for its memory
-        detail = one_line(str(exc))
+        limit = graph.settings.get("memory_limit", "its")
         return "error", JobOutOfMemoryError(
-            f"the work ran out of memory ({detail}): give the service's heavy works more "
-            "(KGDIFF_API_HEAVY_MEMORY, see docs/rest.md)"
+            f"the work ran out of its {limit} of memory ({one_line(str(exc))}): give the "
+            f"service's heavy works more ({MEMORY_ENV}, see docs/rest.md)"
         )
     except Exception:  # a bug: its traceback goes to the server's log
         return "bug", traceback.format_exc()

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 DEFAULT_NICE = 10
 """How much lower than the service's the CPU priority of the heavy work is (``nice``)."""
+MEMORY_ENV = "KGDIFF_API_HEAVY_MEMORY"
+"""The variable of the service's environment that sets :attr:`WorkLimits.memory_limit`."""
 DEFAULT_MEMORY = "2GB"
 """DuckDB's memory limit in a work process (spilling past it where DuckDB can)."""
 
