@@ -125,3 +125,26 @@ def test_an_export_keeps_the_names_in_a_file_beside_its_output(
     with kg.connection() as connection:
         Names.read(connection, IDS, "wd-2014-10", "en")
         assert _files(connection) == ["None"]  # in memory: DuckDB gives no path
+
+
+def test_exports_on_two_stores_keep_their_names_beside_their_own_outputs(
+    pristine_demo: Path, tmp_path: Path
+) -> None:
+    """An export on one store running when another starts on another store (a notebook, a
+    long-lived process) does not decide where the other's names are kept; each store's folder
+    is gone after its own last export."""
+    first = kgdiff.open(private_copy(pristine_demo, tmp_path / "first"))
+    second = kgdiff.open(private_copy(pristine_demo, tmp_path / "second"))
+    outputs = [tmp_path / "out-first", tmp_path / "out-second"]
+    for output in outputs:
+        output.mkdir()
+    with names_kept(first, "en", outputs[0]):
+        with names_kept(second, "en", outputs[1]):
+            for kg, output in zip((first, second), outputs, strict=True):
+                with kg.connection() as connection:
+                    Names.read(connection, IDS, "wd-2014-10", "en")
+                    (path,) = _files(connection)
+                assert Path(path).parent.parent == output
+        assert list(outputs[1].iterdir()) == []
+        assert len(list(outputs[0].iterdir())) == 1
+    assert list(outputs[0].iterdir()) == []

@@ -36,9 +36,11 @@ from kgdiff.query.lookup import store_tag
 from kgdiff.sqlfiles import render
 
 _lock = threading.Lock()  # one build at a time; a second asker then finds it made
-_kept: Counter[tuple[str, str]] = Counter()  # (catalog, database): the exports running on it
-# the folder the exports running in this process (those counted in _kept) keep the files in
-_folder: tempfile.TemporaryDirectory[str] | None = None
+# (catalog, database): the exports running on it; a catalog is named as the graphs' DuckDB
+# database of it is (one per store in a process, whatever the graphs opened on it)
+_kept: Counter[tuple[str, str]] = Counter()
+# the folder the exports running on a catalog (those counted in _kept) keep its files in
+_folders: dict[str, tempfile.TemporaryDirectory[str]] = {}
 
 
 def names_database(lang: str) -> str:
@@ -60,7 +62,7 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
     is now, unless they are already there; the database that holds them."""
     database, tag = names_database(lang), store_tag(connection)
     with _lock:
-        connection.execute(_attach(database, tag))
+        connection.execute(_attach(connection, database, tag))
         if _built_for(connection, database) == tag:
             return database
         connection.execute(f'DROP TABLE IF EXISTS "{database}".cache_key')
@@ -74,40 +76,57 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
     return database
 
 
-def _attach(database: str, tag: str) -> str:
-    """The statement attaching ``database`` (if it is not): a file of the exports' folder
-    while one runs (one per store: two stores' graphs are two DuckDB instances, which cannot
-    open one file), in memory otherwise."""
-    if _folder is None:
+def _catalog_name(connection: duckdb.DuckDBPyConnection) -> str:
+    """The name of the catalog's database ``connection`` reads (its graphs' one)."""
+    row = connection.execute("SELECT current_database()").fetchone()
+    return str(row[0]) if row else ""
+
+
+def _attach(connection: duckdb.DuckDBPyConnection, database: str, tag: str) -> str:
+    """The statement attaching ``database`` (if it is not): a file of the folder of the
+    exports running on the store (one per store: two stores' graphs are two DuckDB instances,
+    which cannot open one file), in memory while none runs."""
+    folder = _folders.get(_catalog_name(connection))
+    if folder is None:
         return f"ATTACH IF NOT EXISTS ':memory:' AS \"{database}\" (READ_WRITE, COMPRESS)"
     store = hashlib.sha256(tag.encode("utf-8")).hexdigest()[:16]
-    path = str(Path(_folder.name) / f"{database}-{store}.duckdb").replace("'", "''")
+    path = str(Path(folder.name) / f"{database}-{store}.duckdb").replace("'", "''")
     return f"ATTACH IF NOT EXISTS '{path}' AS \"{database}\" (READ_WRITE)"
 
 
 @contextmanager
 def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Iterator[None]:
     """Keep the names' tables of ``lang`` while an export runs, in a temporary folder of
-    ``folder`` (the system's temporary folder when None); detach them after the last export
-    running on the store's database ends, and remove the folder after the last export."""
-    global _folder
-    key = (str(kg.layout.catalog), names_database(lang))
+    ``folder`` (the system's temporary folder when None) made by the first export running on
+    the store; detach them after the last export running on the store in ``lang`` ends, and
+    remove the folder after the last export running on the store."""
+    with kg.connection() as connection:
+        catalog = _catalog_name(connection)
+    key = (catalog, names_database(lang))
     with _lock:
         _kept[key] += 1
-        if _folder is None:
+        if catalog not in _folders:
             # named by this process: a killed export's is removed by the next (core.leftovers)
-            _folder = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
+            _folders[catalog] = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
     try:
         yield
     finally:
         with _lock:
-            _kept[key] -= 1
-            if _kept[key] <= 0:
-                del _kept[key]
-                _detach(kg, key[1])
-            if not _kept and _folder is not None:  # the last export running has ended
-                _folder.cleanup()
-                _folder = None
+            _let_go(kg, key)
+
+
+def _let_go(kg: KnowledgeGraph, key: tuple[str, str]) -> None:
+    """One export fewer on ``key``: its names detached after the last, the store's folder
+    removed after its last export (whatever the detaching raised)."""
+    catalog, database = key
+    _kept[key] -= 1
+    try:
+        if _kept[key] <= 0:
+            del _kept[key]
+            _detach(kg, database)
+    finally:
+        if not any(other == catalog for other, _ in _kept):
+            _folders.pop(catalog).cleanup()
 
 
 def _detach(kg: KnowledgeGraph, database: str) -> None:
