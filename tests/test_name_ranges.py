@@ -17,6 +17,7 @@ from kgdiff.export.words import name_stream
 from kgdiff.export.words.name_ids import NAME_IDS
 from kgdiff.export.words.name_stream import named_chunks
 from kgdiff.export.words.names import Name, Names
+from kgdiff.export.words.names_cache import fill_namesakes
 from kgdiff.sqlfiles import render
 
 SNAPSHOT = "wd-2014-10"
@@ -149,10 +150,11 @@ def _outranked_by_definition(carriers: list[tuple[str, str, int | None]]) -> set
     }
 
 
-@given(carriers=_carriers, split=st.integers(1, 8))
+@given(carriers=_carriers, split=st.integers(1, 8), part_labels=st.integers(1, 9))
 def test_the_namesake_rule_holds_for_any_labels_and_sitelinks(
-    carriers: list[tuple[str, str, int | None]], split: int
+    carriers: list[tuple[str, str, int | None]], split: int, part_labels: int
 ) -> None:
+    """Whatever the ranges the names are read in and the parts the namesakes are found in."""
     with duckdb.connect() as connection:
         connection.execute(_TABLES)
         for qid, label, links in carriers:
@@ -160,7 +162,7 @@ def test_the_namesake_rule_holds_for_any_labels_and_sitelinks(
                 "INSERT INTO names.in_lang VALUES ('s2', ?, 'label', ?, 0)", [qid, label]
             )
             connection.execute("INSERT INTO entities VALUES (?, 's2', ?, [])", [qid, links])
-        connection.execute(render("export/names_cache_namesakes", names="names"))
+        fill_namesakes(connection, "names", part_labels)
         ids = sorted(qid for qid, _, _ in carriers)
         found: set[str] = set()
         for start in range(0, len(ids), split):  # the rule does not depend on the ranges

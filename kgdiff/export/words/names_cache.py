@@ -20,6 +20,7 @@ them after.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import tempfile
 import threading
@@ -35,6 +36,9 @@ from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.sqlfiles import render
 
+NAMESAKES_PART_LABELS = 2_000_000
+"""The labels of a snapshot grouped at once to find its namesakes (the export's DuckDB holds
+their values and ids; a snapshot of 200 M statements has ~14 M English labels)."""
 _lock = threading.Lock()  # one build at a time; a second asker then finds it made
 # (catalog, database): the exports running on it; a catalog is named as the graphs' DuckDB
 # database of it is (one per store in a process, whatever the graphs opened on it)
@@ -68,7 +72,7 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
         connection.execute(f'DROP TABLE IF EXISTS "{database}".cache_key')
         for name in ("export/names_cache_in_lang", "export/names_cache_other_names"):
             connection.execute(render(name, names=database), {"lang": lang})
-        connection.execute(render("export/names_cache_namesakes", names=database))
+        fill_namesakes(connection, database)
         # compressed as a database file's are (288 MB → 47 MB at 3 × 5 M statements, 0.7 s)
         connection.execute(f'CHECKPOINT "{database}"')
         key = render("export/names_cache_key", names=database)
@@ -80,6 +84,20 @@ def _catalog_name(connection: duckdb.DuckDBPyConnection) -> str:
     """The name of the catalog's database ``connection`` reads (its graphs' one)."""
     row = connection.execute("SELECT current_database()").fetchone()
     return str(row[0]) if row else ""
+
+
+def fill_namesakes(
+    connection: duckdb.DuckDBPyConnection, database: str, part_labels: int = NAMESAKES_PART_LABELS
+) -> None:
+    """The namesakes of ``database`` (sql/export/names_cache_namesakes.sql), a snapshot and
+    about ``part_labels`` of its labels at a time."""
+    connection.execute(render("export/names_cache_namesakes_table", names=database))
+    fill = render("export/names_cache_namesakes", names=database)
+    counts = connection.execute(render("export/names_cache_label_counts", names=database))
+    for snapshot, labels in counts.fetchall():
+        parts = max(1, math.ceil(labels / part_labels))
+        for part in range(parts):
+            connection.execute(fill, {"snapshot": snapshot, "parts": parts, "part": part})
 
 
 def _attach(connection: duckdb.DuckDBPyConnection, database: str, tag: str) -> str:
