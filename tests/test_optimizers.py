@@ -14,9 +14,10 @@ import kgdiff
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import locked_connection
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.optimizers import WRONG_ANSWERS, disable_wrong_optimizers
+from kgdiff.store.optimizers import WRONG_ANSWERS, connect, disable_wrong_optimizers
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.parts import PLANNER_SETTING
+from tests.paths import ROOT
 
 
 def _disabled(connection: duckdb.DuckDBPyConnection) -> set[str]:
@@ -54,3 +55,23 @@ def test_the_services_sql_sessions_leave_them_off(sample_store: Path, tmp_path: 
         assert set(WRONG_ANSWERS) <= _disabled(connection)
     finally:
         connection.close()
+
+
+def test_a_new_database_starts_with_them_off_beside_the_callers_settings() -> None:
+    with connect({"threads": 1, "disabled_optimizers": "top_n"}) as connection:
+        assert _disabled(connection) == {"top_n", *WRONG_ANSWERS}
+        assert connection.execute("SELECT current_setting('threads')").fetchone() == (1,)
+
+
+def test_every_connection_kgdiff_opens_turns_them_off() -> None:
+    """A file that opens DuckDB itself opens it with :func:`connect`, turns them off on the
+    connection or names them in its configuration (a file's database keeps the
+    configuration its first opener gave)."""
+    careless = []
+    for path in sorted((ROOT / "kgdiff").rglob("*.py")):
+        text, name = path.read_text(encoding="utf-8"), str(path.relative_to(ROOT))
+        if "duckdb.connect(" not in text or name == "kgdiff/store/optimizers.py":
+            continue
+        if "disable_wrong_optimizers(" not in text and "WRONG_ANSWERS" not in text:
+            careless.append(name)
+    assert careless == []

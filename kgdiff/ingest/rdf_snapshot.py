@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import duckdb
 import msgspec
 import zstandard
 
@@ -48,6 +47,7 @@ from kgdiff.readers.rdf_entities import (
 from kgdiff.readers.rdf_nodes import RdfStats
 from kgdiff.store.layout import StoreLayout, check_snapshot_name
 from kgdiff.store.manifest import SUBSET
+from kgdiff.store.optimizers import connect
 from kgdiff.store.property_datatypes import property_datatypes
 
 FULL = "full"
@@ -156,7 +156,7 @@ def _store_datatypes(layout: StoreLayout) -> dict[str, str]:
     """Property datatypes the store's snapshots record (for files that do not declare them)."""
     if not layout.published_names():
         return {}
-    with duckdb.connect() as connection:
+    with connect() as connection:
         return property_datatypes(connection, layout)
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import duckdb
 import pyarrow as pa
 
 from kgdiff.errors import StoreError
 from kgdiff.pageviews.store import pageviews_root, table_files
 from kgdiff.sqlfiles import render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import connect
 
 
 def popularity_of_files(
@@ -28,7 +28,7 @@ def popularity_of_files(
     popularity, months; most popular first."""
     sql = render("pageviews/popularity", files=files)
     params = {"wiki": wiki, "titles": list(titles) if titles else None}
-    with duckdb.connect(config={"threads": 2}) as connection:
+    with connect({"threads": 2}) as connection:
         return connection.sql(sql, params=params).to_arrow_table()
 
 

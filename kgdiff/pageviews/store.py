@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import msgspec
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -33,6 +32,7 @@ from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.inventory import file_records
 from kgdiff.store.layout import StoreLayout, check_name
+from kgdiff.store.optimizers import connect
 
 FOLDER = "pageviews"
 TABLE_FILE = "pageviews.parquet"
@@ -153,8 +153,8 @@ def _aggregate(raw: Path, out: Path, spill: Path) -> int:
     """Sum the raw rows per key into ``out``, sorted by wiki, title and period; row count."""
     written = 0
     with (
-        duckdb.connect(
-            config={"threads": 2, "memory_limit": "600MB", "temp_directory": str(spill)}
+        connect(
+            {"threads": 2, "memory_limit": "600MB", "temp_directory": str(spill)}
         ) as connection,
         pq.ParquetWriter(out, SCHEMA, compression="zstd") as writer,
     ):

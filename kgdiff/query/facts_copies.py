@@ -33,6 +33,7 @@ from kgdiff.query.lookup_ranges import COPY_ALIAS, ShardMap
 from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import quote, render
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import connect
 from kgdiff.temporal.classify import check_mode
 
 WHOLE = "facts_whole"
@@ -113,7 +114,7 @@ class FactsCopies:
             if opened is not None and self._bound.passed(opened[0]):
                 opened = None  # opened again; the old one let go, not closed (see LookupCopies)
             if opened is None:
-                instance = duckdb.connect(":memory:", config=READER_CONFIG)
+                instance = connect(READER_CONFIG)
                 try:
                     instance.execute(f"ATTACH {quote(str(path))} AS facts (READ_ONLY)")
                     opened = (instance, ShardMap.read(instance, "facts"))

@@ -43,7 +43,7 @@ from kgdiff.query.thread_cursors import ThreadCursors
 from kgdiff.sqlfiles import load_sql, quote
 from kgdiff.store.catalog_copy import catalog_copy
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.optimizers import disable_wrong_optimizers
+from kgdiff.store.optimizers import connect
 from kgdiff.store.store_root import set_store_root
 
 SORTED_TABLES = {
@@ -142,10 +142,9 @@ def writing_beside_catalog(
     :data:`WRITER_MEMORY` (spilling into a folder beside ``partial``, removed after);
     detached (written out) when the block ends without an error."""
     spill = spill_folder(partial.parent, os.getpid())
-    connection = duckdb.connect(config={"memory_limit": WRITER_MEMORY})
+    connection = connect({"memory_limit": WRITER_MEMORY})
     try:
         connection.execute("SET enable_progress_bar = false")
-        disable_wrong_optimizers(connection)
         connection.execute(f"SET temp_directory = {quote(str(spill))}")
         attach_catalog(connection, layout)
         connection.execute(f"USE {CATALOG_ALIAS}")
@@ -197,9 +196,8 @@ def open_lookup(layout: StoreLayout, path: Path) -> duckdb.DuckDBPyConnection:
     their own (DuckDB shares a database opened by its path within a process, and another
     graph's may have the catalog attached already), on one thread: a lookup reads a few
     row groups, more threads only cost their start."""
-    connection = duckdb.connect(":memory:", config=READER_CONFIG)
+    connection = connect(READER_CONFIG)
     try:
-        disable_wrong_optimizers(connection)
         connection.execute(f"ATTACH {quote(str(path))} AS {COPY_ALIAS} (READ_ONLY)")
         attach_catalog(connection, layout)
     except BaseException:

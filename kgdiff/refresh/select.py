@@ -18,6 +18,7 @@ from kgdiff.refresh.inputs import ParsedInput
 from kgdiff.refresh.occurrences import occurrences, xml_revisions
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.occurrences import Dropped, Occurrence
+from kgdiff.store.optimizers import connect
 
 KEPT = "kept"
 DELETIONS_SCHEMA = pa.schema(
@@ -46,7 +47,7 @@ class Selection:
 
 
 def _connection(inputs: list[ParsedInput], deletions: pa.Table) -> duckdb.DuckDBPyConnection:
-    connection = duckdb.connect()
+    connection = connect()
     connection.execute("SET threads = 2")
     connection.register("occurrences", occurrences(inputs))
     connection.register("xml_revisions", xml_revisions(inputs))

@@ -43,6 +43,7 @@ from kgdiff.store.coverage import COVERAGE_TABLE
 from kgdiff.store.delta import CHANGES_TABLE, CarryPlan, carry_plan
 from kgdiff.store.layout import TABLES, WIKIPEDIA_TABLES, StoreLayout, table_sources
 from kgdiff.store.manifest import Manifest
+from kgdiff.store.optimizers import connect
 from kgdiff.store.store_root import open_catalog, root_macros, set_store_root, store_relative
 from kgdiff.store.vetting import (
     LeftOut,
@@ -286,7 +287,7 @@ def _fill(tmp: Path, layout: StoreLayout, plan: CatalogPlan, from_copy: bool = T
     them already; False, with nothing made, when it is a copy that cannot keep its macros or
     cannot be opened."""
     mark = macro_mark(plan.marked, CATALOG_STORAGE_VERSION)
-    connection = duckdb.connect()
+    connection = connect()
     try:
         version = quote(CATALOG_STORAGE_VERSION)
         try:

@@ -11,6 +11,8 @@ connection that sets ``disabled_optimizers`` must name these too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import duckdb
 
 WRONG_ANSWERS = ("partitioned_execution",)
@@ -30,3 +32,16 @@ def disable_wrong_optimizers(connection: duckdb.DuckDBPyConnection) -> None:
     present = [name.strip() for name in str(row[0] if row else "").split(",") if name.strip()]
     if not set(WRONG_ANSWERS) <= set(present):
         connection.execute(disabled_setting(*present))
+
+
+def connect(
+    config: Mapping[str, str | bool | int | float | list[str]] | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """A new in-memory DuckDB database with ``config`` and :data:`WRONG_ANSWERS` off from its
+    start (a file's database is opened once per process with its first configuration: turn
+    them off on its connection instead, :func:`disable_wrong_optimizers`)."""
+    wanted = dict(config or {})
+    present = str(wanted.get("disabled_optimizers", ""))
+    names = [name.strip() for name in present.split(",") if name.strip()]
+    wanted["disabled_optimizers"] = ",".join(dict.fromkeys((*WRONG_ANSWERS, *names)))
+    return duckdb.connect(":memory:", config=wanted)

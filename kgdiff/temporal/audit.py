@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
-
 from kgdiff.resources import sql_names
 from kgdiff.sqlfiles import render
 from kgdiff.store.layout import duckdb_glob
+from kgdiff.store.optimizers import connect
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,7 @@ def audit_names() -> list[str]:
 def run_audits(build: Path, examples: int = 3) -> list[AuditResult]:
     """Run every audit against a classification build."""
     results = []
-    with duckdb.connect() as connection:
+    with connect() as connection:
         for name in audit_names():
             rows = connection.execute(render(f"audits/{name}", build=duckdb_glob(build))).fetchall()
             results.append(AuditResult(name, len(rows), rows[:examples]))

@@ -14,11 +14,10 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 
-import duckdb
-
 from kgdiff.sqlfiles import render
 from kgdiff.store.catalog import rebuild_catalog, store_lock
 from kgdiff.store.layout import StoreLayout, duckdb_glob
+from kgdiff.store.optimizers import connect
 from kgdiff.temporal.builds import Build, classification, lacks_view
 from kgdiff.temporal.curve_pass import MonthCounts
 
@@ -55,7 +54,7 @@ def months_classified(
 def level_counts(build: Path) -> dict[str, int]:
     """Groups per level of a classification build."""
     query = render("classify/level_counts", build=duckdb_glob(build))
-    with duckdb.connect() as connection:
+    with connect() as connection:
         params = {"pids": [], "levels": [], "subjects": [], "substantive": False}
         rows = connection.execute(query, params).fetchall()
     return {str(level): int(groups) for level, groups in rows}

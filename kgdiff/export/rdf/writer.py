@@ -42,6 +42,7 @@ from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.sqlfiles import render
 from kgdiff.store.compact import write_whole
 from kgdiff.store.layout import StoreLayout, table_files
+from kgdiff.store.optimizers import connect
 from kgdiff.store.property_datatypes import property_datatypes
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import Build
@@ -181,7 +182,7 @@ def export_rdf(store: str | Path | None, request: RdfRequest) -> RdfResult:
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": spill.name,
     }
-    connection = duckdb.connect(config=config)
+    connection = connect(config)
     try:
         snapshots = _whole(layout, snapshots, Path(spill.name))
         _check_entities(connection, list(snapshots.values()), request)
