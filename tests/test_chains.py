@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import closing
 from datetime import date
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,20 @@ from kgdiff.errors import UsageError
 from kgdiff.query.window_answers import SHOWN_CHAINS, chains_of, write_chains_of
 from kgdiff.temporal.chains import ChainQuery, chains, load_relations, stage_chains, staged_rows
 from kgdiff.temporal.dates import GapPolicy
+from kgdiff.temporal.parts import PAST_EVERY_SUBJECT
 from kgdiff.timetext import bound_text
-from tests.chain_graphs import T, best_values, edges, found, graph, paths, stmt, two_hops, validity
+from tests.chain_graphs import (
+    SYNTHETIC_GAP,
+    T,
+    best_values,
+    edges,
+    found,
+    graph,
+    paths,
+    stmt,
+    two_hops,
+    validity,
+)
 from tests.paths import run_kgdiff
 from tests.reused_chain_graph import GraphOnce
 
@@ -198,7 +211,12 @@ def test_property_chains_are_sound(graphs: GraphOnce, drawn: list[Any], max_hops
     live = [r for r in rows if r[4] != "deprecated"]
     relations = {"P1": ["P2", "P3"], "P2": ["P1", "P3"], "P3": ["P1", "P2"]}
     by_id = {r[1]: r for r in live}
-    result = found(graphs.graph(rows), relations=relations, max_hops=max_hops)
+    connection = graphs.graph(rows)
+    result = found(connection, relations=relations, max_hops=max_hops)
+    query = ChainQuery(T, max_hops, relations, gap=SYNTHETIC_GAP)
+    # the hops found a subject range at a time: the same chains, numbered apart
+    assert stage_chains(connection, query, [("", "Q2"), ("Q2", "Q4"), ("Q4", "Q9")]) == len(result)
+    assert staged_rows(connection, None) == result
     for chain in result:
         hops = chain["hops"]
         entities = [chain["start_subject"], *(h["object"] for h in hops)]
@@ -270,5 +288,10 @@ def test_the_stages_one_at_a_time_find_what_one_query_finds(real: Any, day: date
     whole = [dict(zip(names, row, strict=True)) for row in one_query.fetchall()]
     assert stage_chains(real, query) == len(whole) > 100
     assert staged_rows(real, None) == whole
+    rows = real.execute("SELECT DISTINCT subject FROM statements ORDER BY 1").fetchall()
+    subjects = [str(row[0]) for row in rows]
+    cuts = ["", *(subjects[len(subjects) * k // 5] for k in range(1, 5)), PAST_EVERY_SUBJECT]
+    assert stage_chains(real, query, list(pairwise(cuts))) == len(whole)
+    assert staged_rows(real, None) == whole  # the hops found a subject range at a time
     left = real.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
     assert {name for (name,) in left} == {"chain_results"}  # the stages' tables are gone

@@ -35,7 +35,13 @@ from kgdiff.query.window_answers import (
 from kgdiff.sqlfiles import load_sql, run_arrow
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.builds import Build, classification
-from kgdiff.temporal.chains import DEFAULT_HOPS, ChainQuery, Relations, load_relations
+from kgdiff.temporal.chains import (
+    DEFAULT_HOPS,
+    ChainQuery,
+    Relations,
+    chain_ranges,
+    load_relations,
+)
 from kgdiff.temporal.classify import check_mode
 from kgdiff.temporal.dates import DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.facts import check_day, facts_at, part_facts_at, subject_parts
@@ -246,7 +252,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         query = _chain_query(day, subject, relations, max_hops, pid, lang, gap)
         with self.graph.connection() as connection:
             check_known(connection, [*query.subjects, *query.pids], self.graph.memos.current())
-            frame, read, notes = chains_of(connection, query)
+            ranges = chain_ranges(connection, self.graph.layout)
+            frame, read, notes = chains_of(connection, query, ranges)
         return Answer(frame, [read], notes)
 
     def write_chains(
@@ -267,7 +274,8 @@ class Answers(EvidenceAnswers, OverviewAnswers):
         query = _chain_query(day, subject, relations, max_hops, pid, lang, gap)
         with self.graph.connection() as connection:
             check_known(connection, [*query.subjects, *query.pids], self.graph.memos.current())
-            shown, written, read, notes = write_chains_of(connection, query, out, limit)
+            ranges = chain_ranges(connection, self.graph.layout)
+            shown, written, read, notes = write_chains_of(connection, query, out, limit, ranges)
         return Answer(shown, [read], notes), written
 
     def updates(

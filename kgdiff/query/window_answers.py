@@ -21,7 +21,14 @@ from kgdiff.temporal.chains import ChainQuery, stage_chains, staged_relation, st
 from kgdiff.temporal.dates import DateRead
 from kgdiff.temporal.parts import Part
 from kgdiff.temporal.pool_export import export_pools
-from kgdiff.temporal.pools import PoolRequest, Reach, latest_year, pool_readers, pools_reach
+from kgdiff.temporal.pools import (
+    PoolRequest,
+    Reach,
+    SubjectRange,
+    latest_year,
+    pool_readers,
+    pools_reach,
+)
 from kgdiff.temporal.updates import UpdatesQuery, updates_in_parts, updates_of_build
 from kgdiff.temporal.writers import write_reader
 from kgdiff.timetext import bound_text
@@ -143,12 +150,13 @@ def write_pools_of(
 
 
 def chains_of(
-    connection: duckdb.DuckDBPyConnection, query: ChainQuery
+    connection: duckdb.DuckDBPyConnection, query: ChainQuery, ranges: Sequence[SubjectRange] = ()
 ) -> tuple[pl.DataFrame, DateRead, list[str]]:
-    """The chains of ``query`` (all of them), the read of its date, and the notes: why none
-    were found, the ids shown without a label."""
+    """The chains of ``query`` (all of them; their hops found a subject range of ``ranges``
+    at a time), the read of its date, and the notes: why none were found, the ids shown
+    without a label."""
     read = query.check_date(connection)
-    found = stage_chains(connection, query)
+    found = stage_chains(connection, query, ranges)
     frame = with_start_texts(relation_frame(staged_relation(connection, None)))
     notes = [] if found else why_no_chain(connection, query, read)
     return frame, read, notes + label_notes(staged_unlabelled(connection, None), query.lang)
@@ -164,13 +172,14 @@ def write_chains_of(
     query: ChainQuery,
     out: Path,
     limit: int | None,
+    ranges: Sequence[SubjectRange] = (),
     batch: int = CHAIN_BATCH,
 ) -> tuple[pl.DataFrame, int, DateRead, list[str]]:
     """Write the first ``limit`` chains of ``query`` (all when None) to ``out``, ``batch``
     at a time, never holding them all; return the first :data:`SHOWN_CHAINS` of them, how
     many were written, the read of its date and the notes (as :func:`chains_of`)."""
     read = query.check_date(connection)
-    found = stage_chains(connection, query)
+    found = stage_chains(connection, query, ranges)
     empty = with_start_texts(relation_frame(staged_relation(connection, 0)))
     batches = (
         with_start_texts(frame_of(pa.Table.from_batches([batch]))).to_arrow().to_batches()

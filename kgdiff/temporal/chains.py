@@ -30,7 +30,9 @@ from kgdiff.errors import UsageError
 from kgdiff.ids import DEFAULT_LANG
 from kgdiff.resources import data_text
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote, staged_as_one, used_params
+from kgdiff.store.layout import StoreLayout
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
+from kgdiff.temporal.parts import PAST_EVERY_SUBJECT, latest_ranges
 from kgdiff.temporal.writers import write_relation
 
 DEFAULT_HOPS = 3
@@ -48,10 +50,19 @@ ITEM_ID = re.compile(r"Q[1-9][0-9]*")
 PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
-STAGES = ("chains/chain_edges", "chains/chain_walk")
+EDGES = "chains/chain_edges"
+STAGES = (EDGES, "chains/chain_walk")
 """The statements ahead of ``sql/chains/chains.sql``, each read by the next as a relation named
 after it: :func:`stage_chains` keeps each in a temporary table, so that each spills within
 DuckDB's limit (as one query, the chains of 3 × 50 M statements ran out of 1 GB)."""
+
+RANGE_STATEMENTS = 20_000_000
+"""Statements of the latest snapshot whose subjects' hops are found at a time
+(sql/chains/chain_edges.sql: its ordered aggregates do not spill; every subject at once took
+DuckDB's 2.7 GB at 3 × 100 M statements and ran out of it at 3 × 200 M)."""
+EVERY_SUBJECT = {"subject_from": "''", "subject_to": quote(PAST_EVERY_SUBJECT), "first_edge": "0"}
+"""The hops' range parameters as literals for every subject at once, numbered from 1 (the
+catalog macro, a streamed search)."""
 
 Relations = dict[str, list[str]]
 CATALOGUE = "relation_catalogue.toml"
@@ -164,16 +175,39 @@ def chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> duckdb.D
     start_label.
     """
     query.check_date(connection)
-    return connection.execute(staged_as_one("chains/chains", STAGES), query.params())
+    return connection.execute(
+        _every_subject(staged_as_one("chains/chains", STAGES)), query.params()
+    )
 
 
-def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> int:
-    """Keep the chains in the temporary table ``chain_results``; return how many."""
+def _every_subject(text: str) -> str:
+    """The stages as one statement, the hops of every subject found at once."""
+    for name, literal in EVERY_SUBJECT.items():
+        text = re.sub(rf"\${name}\b", literal, text)
+    return text
+
+
+def chain_ranges(
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout
+) -> tuple[tuple[str, str], ...]:
+    """The subject ranges whose hops :func:`stage_chains` finds at a time
+    (:data:`RANGE_STATEMENTS` of the latest snapshot each); none on a small store."""
+    return latest_ranges(connection, layout, RANGE_STATEMENTS)
+
+
+def stage_chains(
+    connection: duckdb.DuckDBPyConnection,
+    query: ChainQuery,
+    ranges: Sequence[tuple[str, str]] = (),
+) -> int:
+    """Keep the chains in the temporary table ``chain_results``, their hops found a subject
+    range of ``ranges`` at a time (every subject at once when empty); return how many."""
     query.check_date(connection)
     params = query.params()
     tables = {stage: stage.rsplit("/", 1)[-1] for stage in STAGES} | {"chains/chains": RESULTS}
     try:
-        for stage, table in tables.items():
+        _stage_edges(connection, params, ranges or [("", PAST_EVERY_SUBJECT)])
+        for stage, table in list(tables.items())[1:]:
             statement = f"CREATE OR REPLACE TEMP TABLE {table} AS\n{load_sql(stage)}"
             connection.execute(statement, used_params(stage, params))
     finally:
@@ -182,6 +216,26 @@ def stage_chains(connection: duckdb.DuckDBPyConnection, query: ChainQuery) -> in
     # fetchall, not fetchone: a result left unfinished blocks the connection's next relation
     counted = connection.execute(load_sql("chains/staged_count")).fetchall()
     return int(counted[0][0]) if counted else 0
+
+
+def _stage_edges(
+    connection: duckdb.DuckDBPyConnection,
+    params: dict[str, Any],
+    ranges: Sequence[tuple[str, str]],
+) -> None:
+    """Fill the temporary table ``chain_edges`` a subject range at a time, its edges
+    numbered on from one range to the next."""
+    edges = 0
+    for index, (lo, hi) in enumerate(ranges):
+        into = (
+            "CREATE OR REPLACE TEMP TABLE chain_edges AS"
+            if index == 0
+            else ("INSERT INTO temp.chain_edges")
+        )
+        values = params | {"subject_from": lo, "subject_to": hi, "first_edge": edges}
+        connection.execute(f"{into}\n{load_sql(EDGES)}", used_params(EDGES, values))
+        counted = connection.execute("SELECT count(*) FROM temp.chain_edges").fetchall()
+        edges = int(counted[0][0])
 
 
 def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:
@@ -229,5 +283,5 @@ def catalog_macro() -> str:
         "allow_gap": "false",
         "lang": f"'{DEFAULT_LANG}'",
     }
-    text = staged_as_one("chains/chains", STAGES)
+    text = _every_subject(staged_as_one("chains/chains", STAGES))
     return as_table_macro("chains/chains", "chains", PARAMS, defaults, text)

@@ -168,6 +168,17 @@ def subject_ranges(
     ]
 
 
+def latest_ranges(
+    connection: duckdb.DuckDBPyConnection, layout: StoreLayout, per_range: int
+) -> tuple[tuple[str, str], ...]:
+    """Subject ranges of about ``per_range`` statements of the latest snapshot each
+    (:func:`subject_ranges`); none when it has no more than that."""
+    latest = max(list_snapshots(layout), key=lambda m: (m.date, m.name), default=None)
+    statements = latest.counts.get("statements", 0) if latest is not None else 0
+    count = math.ceil(statements / per_range)
+    return tuple(subject_ranges(connection, layout, count)) if count > 1 else ()
+
+
 def classify_in_parts(
     connection: duckdb.DuckDBPyConnection,
     values: dict[str, object],

@@ -43,7 +43,6 @@ The Python API takes years 1…9999; the SQL itself (and the catalog macro) any 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,7 +56,6 @@ from kgdiff.errors import StoreError, UsageError
 from kgdiff.ids import DEFAULT_LANG
 from kgdiff.sqlfiles import as_table_macro, load_sql
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.dates import (
     DEFAULT_MAX_GAP,
     DateRead,
@@ -65,7 +63,7 @@ from kgdiff.temporal.dates import (
     check_answerable,
     latest_snapshot,
 )
-from kgdiff.temporal.parts import subject_ranges
+from kgdiff.temporal.parts import latest_ranges
 
 GRANULARITIES = ("year", "month")
 PARAMS = ["qid", "pid"]
@@ -214,10 +212,7 @@ def pool_ranges(
 ) -> tuple[SubjectRange, ...]:
     """The subject ranges the pools of every subject are read in (:data:`RANGE_STATEMENTS`
     of the latest snapshot each); none when the store is that small."""
-    latest = max(list_snapshots(layout), key=lambda m: (m.date, m.name), default=None)
-    statements = latest.counts.get("statements", 0) if latest is not None else 0
-    count = math.ceil(statements / RANGE_STATEMENTS)
-    return tuple(subject_ranges(connection, layout, count)) if count > 1 else ()
+    return latest_ranges(connection, layout, RANGE_STATEMENTS)
 
 
 def pool_readers(

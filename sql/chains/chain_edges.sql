@@ -14,8 +14,13 @@
 --          (sql/dates/date_reads.sql). kgdiff keeps it in a temporary table before the walk,
 --          so that each stage spills within DuckDB's memory limit (one query ran out of 1 GB
 --          at 3 × 50 M statements); the catalog macro `chains` runs the stages as one query.
+--          kgdiff finds the hops of the subjects in [$subject_from, $subject_to) at a time,
+--          their edges numbered from $first_edge + 1 (every subject at once took DuckDB's 2.7
+--          GB at 3 × 100 M statements and ran out of it at 3 × 200 M: the ordered aggregates
+--          do not spill); the macro reads every subject, numbered from 1.
 -- params: $ref_date (DATE); $relations (MAP(VARCHAR, VARCHAR[])); $max_gap (INTEGER days);
---         $allow_gap (BOOLEAN). Reads the view `statements` and the macro `date_reads`.
+--         $allow_gap (BOOLEAN); $subject_from, $subject_to (VARCHAR); $first_edge (BIGINT).
+--         Reads the view `statements` and the macro `date_reads`.
 WITH
 reading AS (
     -- record time: the snapshot at or before the date (a date beyond the data is an error
@@ -55,6 +60,7 @@ judged AS (
     FROM statements AS st
     JOIN reading AS r ON st.snapshot = r.snapshot
     WHERE st.rank <> 'deprecated'
+      AND st.subject >= $subject_from AND st.subject < $subject_to
       AND st.pid IN (SELECT pid FROM links UNION SELECT next_pid FROM links)
 ),
 best AS (
@@ -75,7 +81,7 @@ edges AS (
     -- one hop per group: is it single-valued, which statement it takes, all its answers,
     -- numbered: the walk carries the numbers, not the hops
     SELECT
-        row_number() OVER () AS edge,
+        CAST($first_edge AS BIGINT) + row_number() OVER () AS edge,
         j.subject, j.pid,
         count(DISTINCT j.value) = 1 AS single,
         first({
