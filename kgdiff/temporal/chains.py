@@ -51,17 +51,25 @@ PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
 EDGES = "chains/chain_edges"
-STAGES = (EDGES, "chains/chain_walk")
+STAGES = (
+    "chains/chain_reading",
+    EDGES,
+    "chains/chain_walk",
+    "chains/chain_names",
+    "chains/chain_hop_starts",
+    "chains/chain_aliases",
+)
 """The statements ahead of ``sql/chains/chains.sql``, each read by the next as a relation named
 after it: :func:`stage_chains` keeps each in a temporary table, so that each spills within
 DuckDB's limit (as one query, the chains of 3 × 50 M statements ran out of 1 GB)."""
 
 RANGE_STATEMENTS = 20_000_000
-"""Statements of the latest snapshot whose subjects' hops are found at a time
-(sql/chains/chain_edges.sql: its ordered aggregates do not spill; every subject at once took
-DuckDB's 2.7 GB at 3 × 100 M statements and ran out of it at 3 × 200 M)."""
+"""Statements of the latest snapshot whose subjects' hops are found, and whose chains are
+labelled, at a time (sql/chains/chain_edges.sql: its ordered aggregates do not spill; every
+subject at once took DuckDB's 2.7 GB at 3 × 100 M statements and ran out of it at 3 × 200 M,
+as the labelling of every chain did)."""
 EVERY_SUBJECT = {"subject_from": "''", "subject_to": quote(PAST_EVERY_SUBJECT), "first_edge": "0"}
-"""The hops' range parameters as literals for every subject at once, numbered from 1 (the
+"""The range parameters as literals for every subject at once, the hops numbered from 1 (the
 catalog macro, a streamed search)."""
 
 Relations = dict[str, list[str]]
@@ -200,16 +208,18 @@ def stage_chains(
     query: ChainQuery,
     ranges: Sequence[tuple[str, str]] = (),
 ) -> int:
-    """Keep the chains in the temporary table ``chain_results``, their hops found a subject
-    range of ``ranges`` at a time (every subject at once when empty); return how many."""
+    """Keep the chains in the temporary table ``chain_results``, their hops found and
+    their chains labelled a subject range of ``ranges`` at a time (every subject at once
+    when empty); return how many."""
     query.check_date(connection)
     params = query.params()
     tables = {stage: stage.rsplit("/", 1)[-1] for stage in STAGES} | {"chains/chains": RESULTS}
+    ranged = {EDGES, "chains/chains"}  # the walk follows hops from one range to another
+    whole = [("", PAST_EVERY_SUBJECT)]
     try:
-        _stage_edges(connection, params, ranges or [("", PAST_EVERY_SUBJECT)])
-        for stage, table in list(tables.items())[1:]:
-            statement = f"CREATE OR REPLACE TEMP TABLE {table} AS\n{load_sql(stage)}"
-            connection.execute(statement, used_params(stage, params))
+        for stage, table in tables.items():
+            parts = (ranges or whole) if stage in ranged else whole
+            _stage_in_ranges(connection, stage, table, params, parts)
     finally:
         for stage in STAGES:
             connection.execute(f"DROP TABLE IF EXISTS temp.{tables[stage]}")
@@ -218,24 +228,26 @@ def stage_chains(
     return int(counted[0][0]) if counted else 0
 
 
-def _stage_edges(
+def _stage_in_ranges(
     connection: duckdb.DuckDBPyConnection,
+    stage: str,
+    table: str,
     params: dict[str, Any],
     ranges: Sequence[tuple[str, str]],
 ) -> None:
-    """Fill the temporary table ``chain_edges`` a subject range at a time, its edges
-    numbered on from one range to the next."""
-    edges = 0
+    """Fill the temporary table ``table`` with the rows of ``stage`` a subject range at a
+    time, in order; the edges of ``chain_edges`` numbered on from one range to the next."""
+    rows = 0
     for index, (lo, hi) in enumerate(ranges):
         into = (
-            "CREATE OR REPLACE TEMP TABLE chain_edges AS"
+            f"CREATE OR REPLACE TEMP TABLE {table} AS"
             if index == 0
-            else ("INSERT INTO temp.chain_edges")
+            else (f"INSERT INTO temp.{table}")
         )
-        values = params | {"subject_from": lo, "subject_to": hi, "first_edge": edges}
-        connection.execute(f"{into}\n{load_sql(EDGES)}", used_params(EDGES, values))
-        counted = connection.execute("SELECT count(*) FROM temp.chain_edges").fetchall()
-        edges = int(counted[0][0])
+        values = params | {"subject_from": lo, "subject_to": hi, "first_edge": rows}
+        connection.execute(f"{into}\n{load_sql(stage)}", used_params(stage, values))
+        counted = connection.execute(f"SELECT count(*) FROM temp.{table}").fetchall()
+        rows = int(counted[0][0])
 
 
 def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:

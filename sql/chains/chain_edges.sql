@@ -1,7 +1,8 @@
 -- name: chain_edges
--- purpose: The first stage of sql/chains/chains.sql (docs/questions.md): the hops a chain at
---          $ref_date may take, in record time. Reads the latest snapshot at or before the
---          date and judges every statement's start/end/point qualifiers at the date
+-- purpose: A stage of sql/chains/chains.sql (docs/questions.md): the hops a chain at
+--          the date may take, in record time. Reads the snapshot of `chain_reading` (the
+--          latest at or before the date) and judges every statement's start/end/point
+--          qualifiers at the date
 --          (docs/classification.md, three-valued). A hop is a non-deprecated, item-valued
 --          statement of a relation of $relations (a key or a next hop) valid at the date,
 --          chosen from the best rank present in its (subject, pid) group (preferred, else
@@ -9,30 +10,16 @@
 --          no part. One row per group: `edge` (a number), `subject`, `pid`, `single` (the group
 --          has exactly one best-rank value), `hop` (the statement it takes: the latest start,
 --          then the smallest value key: subject, pid, object, statement_id, rank) and
---          `answers` (every best-rank value). A date more than $max_gap days after the latest
---          snapshot, or before the first, is an error naming the snapshots unless $allow_gap
---          (sql/dates/date_reads.sql). kgdiff keeps it in a temporary table before the walk,
+--          `answers` (every best-rank value). kgdiff keeps it in a temporary table before the walk,
 --          so that each stage spills within DuckDB's memory limit (one query ran out of 1 GB
 --          at 3 × 50 M statements); the catalog macro `chains` runs the stages as one query.
 --          kgdiff finds the hops of the subjects in [$subject_from, $subject_to) at a time,
 --          their edges numbered from $first_edge + 1 (every subject at once took DuckDB's 2.7
 --          GB at 3 × 100 M statements and ran out of it at 3 × 200 M: the ordered aggregates
 --          do not spill); the macro reads every subject, numbered from 1.
--- params: $ref_date (DATE); $relations (MAP(VARCHAR, VARCHAR[])); $max_gap (INTEGER days);
---         $allow_gap (BOOLEAN); $subject_from, $subject_to (VARCHAR); $first_edge (BIGINT).
---         Reads the view `statements` and the macro `date_reads`.
+-- params: $relations (MAP(VARCHAR, VARCHAR[])); $subject_from, $subject_to (VARCHAR);
+--         $first_edge (BIGINT). Reads the relation `chain_reading` and the view `statements`.
 WITH
-reading AS (
-    -- record time: the snapshot at or before the date (a date beyond the data is an error
-    -- unless $allow_gap). One aggregated row: no filter of a later step can be pushed below
-    -- it and skip the check.
-    SELECT any_value(d.snapshot) AS snapshot, any_value(d.day) AS day,
-           any_value(d.gap_days) AS gap_days
-    FROM date_reads(
-        [CAST($ref_date AS DATE)], ['date'], 'record',
-        max_gap := $max_gap, allow_gap := $allow_gap
-    ) AS d
-),
 links AS (
     SELECT entry.key AS pid, unnest(entry.value) AS next_pid
     FROM (SELECT unnest(map_entries(CAST($relations AS MAP(VARCHAR, VARCHAR[])))) AS entry)
@@ -58,7 +45,7 @@ judged AS (
             ELSE 'unknown'
         END AS validity
     FROM statements AS st
-    JOIN reading AS r ON st.snapshot = r.snapshot
+    JOIN chain_reading AS r ON st.snapshot = r.snapshot
     WHERE st.rank <> 'deprecated'
       AND st.subject >= $subject_from AND st.subject < $subject_to
       AND st.pid IN (SELECT pid FROM links UNION SELECT next_pid FROM links)

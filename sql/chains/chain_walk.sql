@@ -1,5 +1,5 @@
 -- name: chain_walk
--- purpose: The second stage of sql/chains/chains.sql: the chains of 2 .. $max_hops hops over
+-- purpose: A stage of sql/chains/chains.sql: the chains of 2 .. $max_hops hops over
 --          the hops of `chain_edges` (sql/chains/chain_edges.sql). Every hop but the last is
 --          single-valued; no entity repeats; pid p2 may follow p1 only if $relations allows it;
 --          a chain starts at one of $subjects (all when empty) with one of $first_pids (every
