@@ -148,3 +148,24 @@ def test_exports_on_two_stores_keep_their_names_beside_their_own_outputs(
         assert list(outputs[1].iterdir()) == []
         assert len(list(outputs[0].iterdir())) == 1
     assert list(outputs[0].iterdir()) == []
+
+
+def test_an_export_keeps_its_folder_when_it_publishes_a_build(
+    pristine_demo: Path, tmp_path: Path
+) -> None:
+    """An export's first classification for its dates publishes a build, which replaces the
+    catalog (and the graph's DuckDB database of it): the names read after it are still kept
+    in the export's folder, not in memory."""
+    kg = kgdiff.open(private_copy(pristine_demo, tmp_path / "store"))
+    beside = tmp_path / "exports"
+    beside.mkdir()
+    with names_kept(kg, "en", beside):
+        with kg.connection() as connection:
+            before = connection.execute("SELECT current_database()").fetchall()
+        kg.answers.classification(CUTOFF)  # a new build: the catalog is rebuilt
+        with kg.connection() as connection:
+            assert connection.execute("SELECT current_database()").fetchall() != before
+            Names.read(connection, IDS, "wd-2014-10", "en")
+            (path,) = _files(connection)
+        assert Path(path).parent.parent == beside
+    assert list(beside.iterdir()) == []

@@ -239,11 +239,8 @@ def _stage_in_ranges(
     time, in order; the edges of ``chain_edges`` numbered on from one range to the next."""
     rows = 0
     for index, (lo, hi) in enumerate(ranges):
-        into = (
-            f"CREATE OR REPLACE TEMP TABLE {table} AS"
-            if index == 0
-            else (f"INSERT INTO temp.{table}")
-        )
+        first = f"CREATE OR REPLACE TEMP TABLE {table} AS"
+        into = first if index == 0 else f"INSERT INTO temp.{table}"
         values = params | {"subject_from": lo, "subject_to": hi, "first_edge": rows}
         connection.execute(f"{into}\n{load_sql(stage)}", used_params(stage, values))
         counted = connection.execute(f"SELECT count(*) FROM temp.{table}").fetchall()

@@ -40,10 +40,10 @@ NAMESAKES_PART_LABELS = 2_000_000
 """The labels of a snapshot grouped at once to find its namesakes (the export's DuckDB holds
 their values and ids; a snapshot of 200 M statements has ~14 M English labels)."""
 _lock = threading.Lock()  # one build at a time; a second asker then finds it made
-# (catalog, database): the exports running on it; a catalog is named as the graphs' DuckDB
-# database of it is (one per store in a process, whatever the graphs opened on it)
+# (store, database): the exports running on the store (its root, as its connections name it:
+# the same while an export publishes a build, which replaces the catalog and its database)
 _kept: Counter[tuple[str, str]] = Counter()
-# the folder the exports running on a catalog (those counted in _kept) keep its files in
+# the folder the exports running on a store (those counted in _kept) keep its files in
 _folders: dict[str, tempfile.TemporaryDirectory[str]] = {}
 
 
@@ -80,9 +80,9 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
     return database
 
 
-def _catalog_name(connection: duckdb.DuckDBPyConnection) -> str:
-    """The name of the catalog's database ``connection`` reads (its graphs' one)."""
-    row = connection.execute("SELECT current_database()").fetchone()
+def _store_of(connection: duckdb.DuckDBPyConnection) -> str:
+    """The root of the store whose catalog ``connection`` reads (sql/catalog/set_store_root.sql)."""
+    row = connection.execute("SELECT getvariable('kgdiff_store')").fetchone()
     return str(row[0]) if row else ""
 
 
@@ -104,7 +104,7 @@ def _attach(connection: duckdb.DuckDBPyConnection, database: str, tag: str) -> s
     """The statement attaching ``database`` (if it is not): a file of the folder of the
     exports running on the store (one per store: two stores' graphs are two DuckDB instances,
     which cannot open one file), in memory while none runs."""
-    folder = _folders.get(_catalog_name(connection))
+    folder = _folders.get(_store_of(connection))
     if folder is None:
         return f"ATTACH IF NOT EXISTS ':memory:' AS \"{database}\" (READ_WRITE, COMPRESS)"
     store = hashlib.sha256(tag.encode("utf-8")).hexdigest()[:16]
@@ -119,13 +119,13 @@ def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Ite
     the store; detach them after the last export running on the store in ``lang`` ends, and
     remove the folder after the last export running on the store."""
     with kg.connection() as connection:
-        catalog = _catalog_name(connection)
-    key = (catalog, names_database(lang))
+        store = _store_of(connection)
+    key = (store, names_database(lang))
     with _lock:
         _kept[key] += 1
-        if catalog not in _folders:
+        if store not in _folders:
             # named by this process: a killed export's is removed by the next (core.leftovers)
-            _folders[catalog] = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
+            _folders[store] = tempfile.TemporaryDirectory(prefix=spill_prefix(), dir=folder)
     try:
         yield
     finally:
@@ -136,15 +136,15 @@ def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Ite
 def _let_go(kg: KnowledgeGraph, key: tuple[str, str]) -> None:
     """One export fewer on ``key``: its names detached after the last, the store's folder
     removed after its last export (whatever the detaching raised)."""
-    catalog, database = key
+    store, database = key
     _kept[key] -= 1
     try:
         if _kept[key] <= 0:
             del _kept[key]
             _detach(kg, database)
     finally:
-        if not any(other == catalog for other, _ in _kept):
-            _folders.pop(catalog).cleanup()
+        if not any(other == store for other, _ in _kept):
+            _folders.pop(store).cleanup()
 
 
 def _detach(kg: KnowledgeGraph, database: str) -> None:
