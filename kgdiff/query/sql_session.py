@@ -45,7 +45,8 @@ from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_rows import rows_json
 from kgdiff.sqlfiles import load_sql
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.optimizers import WRONG_ANSWERS
+from kgdiff.store.optimizers import disabled_names
+from kgdiff.store.store_root import root_text
 
 
 def _config(limits: SqlLimits) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def _config(limits: SqlLimits) -> dict[str, Any]:
         # by a query over local files.
         "async_threads": 0,
         "memory_limit": limits.memory_limit,
-        "disabled_optimizers": ",".join(WRONG_ANSWERS),  # kgdiff/store/optimizers.py
+        "disabled_optimizers": disabled_names(),  # kgdiff/store/optimizers.py
         "max_execution_time": limits.timeout_ms,
         "temp_directory": "",
         "max_temp_directory_size": "0KB",
@@ -81,8 +82,8 @@ def locked_connection(
     try:
         # allowed_directories can only be set once the database runs, and before external
         # access goes off; the trailing '/' keeps '/data/kg2' out of '/data/kg/'.
-        root = str(layout.root).rstrip("/") + "/"
-        connection.execute(load_sql("safe_sql/allowed_directories"), {"folders": [root]})
+        folders = [root_text(layout)]
+        connection.execute(load_sql("safe_sql/allowed_directories"), {"folders": folders})
         connection.execute(load_sql("safe_sql/disable_external_access"))
         connection.execute(load_sql("safe_sql/no_progress_bar"))
         connection.execute(load_sql("catalog/set_store_root"), {"root": ""})

@@ -19,19 +19,29 @@ WRONG_ANSWERS = ("partitioned_execution",)
 """Optimizers that gave wrong answers over the catalog's views (see the module)."""
 
 
+def _names(text: str) -> list[str]:
+    """The optimizer names of a comma-separated ``disabled_optimizers`` value."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def disabled_names(*more: str) -> str:
+    """:data:`WRONG_ANSWERS` and ``more`` (optimizer names, or comma-separated lists of them)
+    as the value of ``disabled_optimizers``, each once."""
+    return ",".join(dict.fromkeys((*WRONG_ANSWERS, *(n for text in more for n in _names(text)))))
+
+
 def disabled_setting(*more: str) -> str:
     """``SET disabled_optimizers`` to :data:`WRONG_ANSWERS` and ``more``."""
-    names = ",".join(dict.fromkeys((*WRONG_ANSWERS, *more)))
-    return f"SET disabled_optimizers = '{names}'"
+    return f"SET disabled_optimizers = '{disabled_names(*more)}'"
 
 
 def disable_wrong_optimizers(connection: duckdb.DuckDBPyConnection) -> None:
     """Turn off :data:`WRONG_ANSWERS` on the connection's database, keeping any other
     optimizer a caller turned off already."""
     row = connection.execute("SELECT current_setting('disabled_optimizers')").fetchone()
-    present = [name.strip() for name in str(row[0] if row else "").split(",") if name.strip()]
-    if not set(WRONG_ANSWERS) <= set(present):
-        connection.execute(disabled_setting(*present))
+    present = str(row[0] if row else "")
+    if not set(WRONG_ANSWERS) <= set(_names(present)):
+        connection.execute(disabled_setting(present))
 
 
 def connect(
@@ -41,7 +51,5 @@ def connect(
     start (a file's database is opened once per process with its first configuration: turn
     them off on its connection instead, :func:`disable_wrong_optimizers`)."""
     wanted = dict(config or {})
-    present = str(wanted.get("disabled_optimizers", ""))
-    names = [name.strip() for name in present.split(",") if name.strip()]
-    wanted["disabled_optimizers"] = ",".join(dict.fromkeys((*WRONG_ANSWERS, *names)))
+    wanted["disabled_optimizers"] = disabled_names(str(wanted.get("disabled_optimizers", "")))
     return duckdb.connect(":memory:", config=wanted)

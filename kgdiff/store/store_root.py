@@ -34,10 +34,14 @@ def store_relative(layout: StoreLayout, path: Path) -> str:
     return path.relative_to(layout.root).as_posix()
 
 
+def root_text(layout: StoreLayout) -> str:
+    """The store's root as the catalog's views read it (``kgdiff_store``: a trailing ``/``)."""
+    return str(layout.root).rstrip("/") + "/"
+
+
 def set_store_root(connection: duckdb.DuckDBPyConnection, layout: StoreLayout) -> None:
     """Make the catalog's views on ``connection`` read the files of ``layout``'s store."""
-    root = str(layout.root).rstrip("/") + "/"
-    connection.execute(load_sql("catalog/set_store_root"), {"root": root})
+    connection.execute(load_sql("catalog/set_store_root"), {"root": root_text(layout)})
 
 
 CATALOG_MEMORY = "3GB"

@@ -243,8 +243,9 @@ def _stage_in_ranges(
         into = first if index == 0 else f"INSERT INTO temp.{table}"
         values = params | {"subject_from": lo, "subject_to": hi, "first_edge": rows}
         connection.execute(f"{into}\n{load_sql(stage)}", used_params(stage, values))
-        counted = connection.execute(f"SELECT count(*) FROM temp.{table}").fetchall()
-        rows = int(counted[0][0])
+        if index + 1 < len(ranges):  # the next range numbers its rows on from these
+            counted = connection.execute(f"SELECT count(*) FROM temp.{table}").fetchall()
+            rows = int(counted[0][0])
 
 
 def staged_rows(connection: duckdb.DuckDBPyConnection, limit: int | None) -> list[dict[str, Any]]:

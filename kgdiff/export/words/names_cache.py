@@ -35,6 +35,7 @@ from kgdiff.export.core.leftovers import spill_prefix
 from kgdiff.query.graph import KnowledgeGraph
 from kgdiff.query.lookup import store_tag
 from kgdiff.sqlfiles import render
+from kgdiff.store.store_root import root_text
 
 NAMESAKES_PART_LABELS = 2_000_000
 """The labels of a snapshot grouped at once to find its namesakes (the export's DuckDB holds
@@ -81,7 +82,8 @@ def ensure_names_cache(connection: duckdb.DuckDBPyConnection, lang: str) -> str:
 
 
 def _store_of(connection: duckdb.DuckDBPyConnection) -> str:
-    """The root of the store whose catalog ``connection`` reads (sql/catalog/set_store_root.sql)."""
+    """The root of the store whose catalog ``connection`` reads, as :func:`root_text` gives it
+    (sql/catalog/set_store_root.sql)."""
     row = connection.execute("SELECT getvariable('kgdiff_store')").fetchone()
     return str(row[0]) if row else ""
 
@@ -118,8 +120,7 @@ def names_kept(kg: KnowledgeGraph, lang: str, folder: Path | None = None) -> Ite
     ``folder`` (the system's temporary folder when None) made by the first export running on
     the store; detach them after the last export running on the store in ``lang`` ends, and
     remove the folder after the last export running on the store."""
-    with kg.connection() as connection:
-        store = _store_of(connection)
+    store = root_text(kg.layout)
     key = (store, names_database(lang))
     with _lock:
         _kept[key] += 1
