@@ -11,7 +11,8 @@ connection that sets ``disabled_optimizers`` must name these too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 import duckdb
 
@@ -53,3 +54,19 @@ def connect(
     wanted = dict(config or {})
     wanted["disabled_optimizers"] = disabled_names(str(wanted.get("disabled_optimizers", "")))
     return duckdb.connect(":memory:", config=wanted)
+
+
+@contextmanager
+def optimizers_off(connection: duckdb.DuckDBPyConnection, *names: str) -> Iterator[None]:
+    """Turn ``names`` off on the connection's database while the block runs, then set back
+    what was off before. The setting is the database's: a question planned on another cursor
+    of the same database meanwhile is planned without them too (the same answer, perhaps a
+    slower plan), so this is for work that has its database to itself, such as a heavy work
+    of the service (one at a time in its own process) or an export."""
+    row = connection.execute("SELECT current_setting('disabled_optimizers')").fetchone()
+    before = str(row[0] if row else "")
+    connection.execute(disabled_setting(before, *names))
+    try:
+        yield
+    finally:
+        connection.execute(disabled_setting(before))

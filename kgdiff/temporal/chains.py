@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -31,6 +32,7 @@ from kgdiff.ids import DEFAULT_LANG
 from kgdiff.resources import data_text
 from kgdiff.sqlfiles import as_table_macro, load_sql, quote, staged_as_one, used_params
 from kgdiff.store.layout import StoreLayout
+from kgdiff.store.optimizers import optimizers_off
 from kgdiff.temporal.dates import DEFAULT_MAX_GAP, DateRead, GapPolicy, check_answerable
 from kgdiff.temporal.parts import PAST_EVERY_SUBJECT, latest_ranges
 from kgdiff.temporal.writers import write_relation
@@ -51,10 +53,11 @@ PROPERTY_ID = re.compile(r"P[1-9][0-9]*")
 RESULTS = "chain_results"
 """The temporary table :func:`stage_chains` fills (one per connection)."""
 EDGES = "chains/chain_edges"
+WALK = "chains/chain_walk"
 STAGES = (
     "chains/chain_reading",
     EDGES,
-    "chains/chain_walk",
+    WALK,
     "chains/chain_names",
     "chains/chain_hop_starts",
     "chains/chain_aliases",
@@ -62,6 +65,12 @@ STAGES = (
 """The statements ahead of ``sql/chains/chains.sql``, each read by the next as a relation named
 after it: :func:`stage_chains` keeps each in a temporary table, so that each spills within
 DuckDB's limit (as one query, the chains of 3 × 50 M statements ran out of 1 GB)."""
+
+WALK_PLANNER = ("build_side_probe_side",)
+"""Optimizers off while the walk runs: DuckDB otherwise builds the recursive join's hash
+table on every hop (`chain_edges`) rather than on the chains walked, and at 3 × 200 M
+statements (8.9 M hops) that ran out of an export's 1 GB; built on the walk, every stage
+fits it (bench/README.md)."""
 
 RANGE_STATEMENTS = 20_000_000
 """Statements of the latest snapshot whose subjects' hops are found, and whose chains are
@@ -219,13 +228,22 @@ def stage_chains(
     try:
         for stage, table in tables.items():
             parts = (ranges or whole) if stage in ranged else whole
-            _stage_in_ranges(connection, stage, table, params, parts)
+            with _planned_for(connection, stage):
+                _stage_in_ranges(connection, stage, table, params, parts)
     finally:
         for stage in STAGES:
             connection.execute(f"DROP TABLE IF EXISTS temp.{tables[stage]}")
     # fetchall, not fetchone: a result left unfinished blocks the connection's next relation
     counted = connection.execute(load_sql("chains/staged_count")).fetchall()
     return int(counted[0][0]) if counted else 0
+
+
+def _planned_for(connection: duckdb.DuckDBPyConnection, stage: str) -> AbstractContextManager[None]:
+    """The walk with its hash table built on the chains walked (:data:`WALK_PLANNER`), any
+    other stage as the connection plans it."""
+    if stage == WALK:
+        return optimizers_off(connection, *WALK_PLANNER)
+    return nullcontext()
 
 
 def _stage_in_ranges(
