@@ -286,8 +286,12 @@ def test_the_stages_one_at_a_time_find_what_one_query_finds(real: Any, day: date
     one_query = chains(real, query)
     names = [column[0] for column in one_query.description or []]
     whole = [dict(zip(names, row, strict=True)) for row in one_query.fetchall()]
+    planned = "SELECT current_setting('disabled_optimizers')"
+    before = real.execute(planned).fetchall()
     assert stage_chains(real, query) == len(whole) > 100
     assert staged_rows(real, None) == whole
+    # the walk's stage plans with build_side_probe_side off, then sets back what was off
+    assert real.execute(planned).fetchall() == before
     rows = real.execute("SELECT DISTINCT subject FROM statements ORDER BY 1").fetchall()
     subjects = [str(row[0]) for row in rows]
     cuts = ["", *(subjects[len(subjects) * k // 5] for k in range(1, 5)), PAST_EVERY_SUBJECT]

@@ -9,12 +9,18 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
 import kgdiff
 from kgdiff.query.sql_limits import SqlLimits
 from kgdiff.query.sql_session import locked_connection
 from kgdiff.store.layout import StoreLayout
-from kgdiff.store.optimizers import WRONG_ANSWERS, connect, disable_wrong_optimizers
+from kgdiff.store.optimizers import (
+    WRONG_ANSWERS,
+    connect,
+    disable_wrong_optimizers,
+    optimizers_off,
+)
 from kgdiff.store.store_root import open_catalog
 from kgdiff.temporal.parts import PLANNER_SETTING
 from tests.paths import ROOT
@@ -41,6 +47,17 @@ def test_turning_them_off_keeps_what_a_caller_turned_off() -> None:
         assert _disabled(connection) == {"top_n", *WRONG_ANSWERS}
         disable_wrong_optimizers(connection)
         assert _disabled(connection) == {"top_n", *WRONG_ANSWERS}
+
+
+def test_a_block_turns_more_off_and_sets_back_what_was_off_before() -> None:
+    with connect({"disabled_optimizers": "top_n"}) as connection:
+        before = _disabled(connection)
+        with optimizers_off(connection, "build_side_probe_side"):
+            assert _disabled(connection) == before | {"build_side_probe_side"}
+        assert _disabled(connection) == before == set(WRONG_ANSWERS) | {"top_n"}
+        with pytest.raises(duckdb.Error), optimizers_off(connection, "build_side_probe_side"):
+            connection.execute("SELECT * FROM no_such_table")
+        assert _disabled(connection) == before
 
 
 def test_the_services_sql_sessions_leave_them_off(sample_store: Path, tmp_path: Path) -> None:

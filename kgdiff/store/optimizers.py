@@ -58,15 +58,15 @@ def connect(
 
 @contextmanager
 def optimizers_off(connection: duckdb.DuckDBPyConnection, *names: str) -> Iterator[None]:
-    """Turn ``names`` off on the connection's database while the block runs, then set back
-    what was off before. The setting is the database's: a question planned on another cursor
-    of the same database meanwhile is planned without them too (the same answer, perhaps a
-    slower plan), so this is for work that has its database to itself, such as a heavy work
-    of the service (one at a time in its own process) or an export."""
+    """Turn ``names`` (and :data:`WRONG_ANSWERS`) off on the connection's database while the
+    block runs, then set back what was off before. The setting is the database's: a question
+    planned on another cursor of the same database meanwhile is planned without them too (the
+    same answer, perhaps a slower plan), so this is for work that has its database to itself,
+    such as a heavy work of the service (one at a time in its own process) or an export."""
     row = connection.execute("SELECT current_setting('disabled_optimizers')").fetchone()
     before = str(row[0] if row else "")
     connection.execute(disabled_setting(before, *names))
     try:
         yield
     finally:
-        connection.execute(disabled_setting(before))
+        connection.execute(f"SET disabled_optimizers = '{before}'")
