@@ -130,18 +130,33 @@ def id_ordered_parts(
     part: a file sorted by it (the export's groups, by subject:
     :mod:`kgdiff.export.inputs.group_file`) is then read only in the row groups that hold
     the part."""
-    columns = [key.alias(ID), *([pl.col(within)] if within is not None else [])]
-    order = rows.select(columns).collect().sort(ID)
-    for offset in range(0, order.height, size):
-        wanted = order.slice(offset, size)
+    for first, last, least, most in _part_bounds(rows, key, size, within):
         part = rows
         if within is not None:
-            least, most = wanted.get_column(within).min(), wanted.get_column(within).max()
             part = part.filter(pl.col(within).is_between(pl.lit(least), pl.lit(most)))
-        first, last = wanted.get_column(ID)[0], wanted.get_column(ID)[-1]
         inside = pl.col(ID).is_between(pl.lit(first), pl.lit(last))
         part = part.with_columns(key.alias(ID)).filter(inside)
         yield part.collect(engine="streaming").sort(ID)
+
+
+def _part_bounds(
+    rows: pl.LazyFrame, key: pl.Expr, size: int, within: str | None
+) -> list[tuple[str, str, object, object]]:
+    """Each part's first and last id and least and greatest ``within`` (None without): the
+    ids are sorted whole once and let go before the parts are read (held while the parts
+    were built, the ids of the ``qa`` split of the stable groups were ~0.25 GB at 3 × 200 M
+    statements)."""
+    columns = [key.alias(ID), *([pl.col(within)] if within is not None else [])]
+    order = rows.select(columns).collect().sort(ID)
+    bounds: list[tuple[str, str, object, object]] = []
+    for offset in range(0, order.height, size):
+        wanted = order.slice(offset, size)
+        ids = wanted.get_column(ID)
+        least = most = None
+        if within is not None:
+            least, most = wanted.get_column(within).min(), wanted.get_column(within).max()
+        bounds.append((ids[0], ids[-1], least, most))
+    return bounds
 
 
 def sorted_chunks(
