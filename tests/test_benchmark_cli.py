@@ -18,7 +18,7 @@ from kgdiff.export.benchmark import (
     duckdb_memory,
     reads_ahead,
 )
-from kgdiff.export.core.duckdb_bounds import bounded_duckdb
+from kgdiff.export.core.duckdb_bounds import bounded_duckdb, release_duckdb
 from kgdiff.store.layout import StoreLayout
 from kgdiff.store.snapshots import list_snapshots
 from kgdiff.temporal.dates import GapPolicy
@@ -199,6 +199,23 @@ def test_duckdbs_limit_holds_when_a_build_replaces_the_catalog(
     assert held == ("572.2 MiB",) and threads == (True,)
     with kg.connection() as connection:
         assert connection.execute("SELECT current_setting('memory_limit')").fetchone() == default
+
+
+def test_releasing_duckdbs_memory_keeps_its_limit_and_its_tables(
+    export_sample_store: Path, tmp_path: Path
+) -> None:
+    """The limit dips to the floor and comes back as the export set it; a temporary table
+    larger than the floor (its pages evicted to disk, or the dip refused) reads back whole."""
+    kg = kgdiff.open(export_sample_store, lookup=False)
+    with bounded_duckdb(kg, "600MB"), kg.connection() as connection:
+        connection.execute(f"SET temp_directory = '{tmp_path}'")
+        rows = "SELECT range AS k, repeat('x', 40) || range AS v FROM range(3000000)"
+        connection.execute(f"CREATE TEMP TABLE big AS {rows}")
+        release_duckdb(kg)
+        held = connection.execute("SELECT current_setting('memory_limit')").fetchone()
+        total = connection.execute("SELECT count(*), sum(length(v)) FROM temp.big").fetchone()
+    assert held == ("572.2 MiB",)
+    assert total == (3_000_000, sum(40 + len(str(k)) for k in range(3_000_000)))
 
 
 def test_duckdbs_limit_stops_at_its_cap_on_a_large_store() -> None:

@@ -26,7 +26,7 @@ from kgdiff.export.core.benchmark_model import (
     ConfigExport,
     Dates,
 )
-from kgdiff.export.core.duckdb_bounds import bounded_duckdb
+from kgdiff.export.core.duckdb_bounds import bounded_duckdb, release_duckdb
 from kgdiff.export.core.leftovers import sweep_leftovers
 from kgdiff.export.dataset.writer import check_target, write_dataset
 from kgdiff.export.distractors.tier_caps import tier_cap
@@ -194,6 +194,8 @@ def _built(
             groups.ahead.submit(following, read)
         yield config
         del config  # written: not held while the next config is built
+        with groups.ahead.exclusive():
+            release_duckdb(kg)  # the config's queries' memory, before the next one's
     # every config written: what they shared goes before the task files and the audit (at
     # 3 × 50 M statements the audit took 3.0 GB alone, 5.4 GB beside it)
     groups.naming.release()

@@ -26,6 +26,7 @@ from typing import TypeVar
 
 import polars as pl
 
+from kgdiff.export.core.duckdb_bounds import release_duckdb
 from kgdiff.export.core.leftovers import SpillFolder
 from kgdiff.export.core.sorted_search import among_sorted
 from kgdiff.export.distractors.class_members import class_members, small_classes
@@ -189,6 +190,7 @@ class SharedNaming:
                 )
                 book.merge(names.subset(_within(units, found).to_list()))
                 named.append(pl.Series(found, dtype=pl.String()))
+            release_duckdb(self._kg)  # the naming queries' memory, before the words are made
         self._ask_facts()  # read while the values without a name get their words
         done = pl.concat([pl.Series(dtype=pl.String()), *named])
         for chunk in _unnamed(values, done):
@@ -299,6 +301,8 @@ class SharedNaming:
                 self._catalogue, members, facts.truths, facts.typical, self._cap, self._lifespans,
             )  # fmt: skip
             self._tiers[snapshot] = found
+            with self.ahead.exclusive():
+                release_duckdb(self._kg)  # what reading the facts and class members freed
         return found
 
     def _kinds(self, snapshot: str | None) -> Iterator[pl.DataFrame]:
