@@ -50,6 +50,15 @@ class NoiseTiers:
     lifespans: Lifespans | None = None
     """The people's years of birth and death, read as records asked about a year need them."""
 
+    def summary(self) -> str:
+        """How many tiers and candidates, and the memory their frames take."""
+        frames = (self.candidates, self.aliases, self.members, self.sizes, self.people)
+        held = sum(frame.estimated_size() for frame in frames) / 2**20
+        return (
+            f"{self.sizes.height:,} distractor tiers of {self.candidates.height:,} candidates"
+            f" ({self.members.height:,} places, {self.aliases.height:,} aliases: {held:,.0f} MB)"
+        )
+
     @classmethod
     def of(
         cls,

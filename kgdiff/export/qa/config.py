@@ -115,6 +115,7 @@ def qa_config(
     asked = chosen.select(pl.len()).collect().item()
     on_step(f"qa: naming the answers of {asked:,} groups")
     _read_names(groups, chosen, current_snapshot(groups))
+    on_step(f"qa: {groups.naming.tiers(current_snapshot(groups)).summary()}")
 
     def builder_of(rows: pl.DataFrame) -> BuildFrame:
         setting = _setting(kg, groups, rows, request, dates, catalogue)
