@@ -144,10 +144,7 @@ class _Drawing:
         offered = pl.concat([frame.select(*_DRAWN).cast(_DRAWN_TYPES) for frame in drawn])
         if not offered.height:
             return
-        offered = offered.join(self.tiers.members, on=["tier", "index"])
-        offered = alive_in_year(
-            offered.join(self.tiers.candidates, on="cand"), self.years, self.spans
-        )
+        offered = alive_in_year(self.tiers.drawn(offered), self.years, self.spans)
         near = near_own(offered, self.own)
         offered = offered.join(near, on=["_id", "cand"], how="anti", maintain_order="left")
         self.offered = pl.concat([self.offered, offered.select(_OFFERED.names()).cast(_OFFERED)])
@@ -191,13 +188,6 @@ class _Drawing:
         return kept.filter(pl.int_range(pl.len()).over("_id") < pl.col("need")).drop("need")
 
 
-def _clashes(taken: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
-    """(``_id``, ``cand``): the candidates one of whose aliases reads as a text the request
-    has taken (a distractor that is another name of the gold, or of an outdated object)."""
-    found = taken.join(tiers.aliases, on="form").select("_id", "cand")
-    return found.unique()
-
-
 def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
     """``_id``, ``noise`` and ``noise_phrases``: the distractor texts each request gets (at
     most its ``need``) and how each reads in a sentence.
@@ -219,7 +209,8 @@ def draw_noise(requests: pl.DataFrame, tiers: NoiseTiers) -> pl.DataFrame:
         tiers=tiers,
         blocked=blocked_values(wanting, tiers.truths),
         taken=taken,
-        clashes=_clashes(taken, tiers),
+        # a candidate another name of the gold's, or of an outdated object's, is none
+        clashes=tiers.clashes(taken),
         needs=wanting.select("_id", "need"),
         years=years,
         spans=spans,

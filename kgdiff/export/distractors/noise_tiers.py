@@ -21,6 +21,12 @@ from kgdiff.export.distractors.tier_build import (
     kept_candidates,
     placed_candidates,
 )
+from kgdiff.export.distractors.tier_places import (
+    alias_clashes,
+    drawn_candidates,
+    sorted_aliases,
+    tier_starts,
+)
 from kgdiff.export.relations.model import ObjectType, RelationCatalogue
 
 _PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
@@ -28,9 +34,10 @@ _PEOPLE = pl.Schema({"cand": pl.UInt32(), "value": pl.String()})
 
 @dataclass(frozen=True)
 class NoiseTiers:
-    """The distractor candidates (``cand``, ``value``, ``text``, ``form``, ``phrase``), the
-    forms of their other texts (``cand``, ``form``: aliases), each tier's members in order
-    (``tier``, ``index``, ``cand``) and each tier's key and size (``key``, ``tier``, ``n``);
+    """The distractor candidates (``cand``, ``value``, ``text``, ``form``, ``phrase``; sorted
+    by ``cand``), the forms of their other texts (``cand``, ``form``: aliases, sorted by form),
+    each tier's members in order (``tier``, ``index``, ``cand``: each tier's indexes from 0) and
+    each tier's key and size (``key``, ``tier``, ``n``; tiers numbered from 0);
     tiers and candidates are numbered, so that a candidate's words are held once however many
     tiers it is in."""
 
@@ -49,6 +56,21 @@ class NoiseTiers:
     """``cand``, ``value``: the candidates of class human (Q5)."""
     lifespans: Lifespans | None = None
     """The people's years of birth and death, read as records asked about a year need them."""
+    starts: pl.Series = field(init=False)
+    """Where each tier's places begin among the ``members`` (:func:`tier_starts`)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "starts", tier_starts(self.sizes))
+
+    def drawn(self, places: pl.DataFrame) -> pl.DataFrame:
+        """``places`` (``tier``, ``index``) with the candidate at each and its words
+        (:func:`~kgdiff.export.distractors.tier_places.drawn_candidates`)."""
+        return drawn_candidates(places, self.starts, self.members, self.candidates)
+
+    def clashes(self, taken: pl.DataFrame) -> pl.DataFrame:
+        """(``_id``, ``cand``): the candidates one of whose aliases reads as a form taken
+        (:func:`~kgdiff.export.distractors.tier_places.alias_clashes`)."""
+        return alias_clashes(taken, self.aliases)
 
     def summary(self) -> str:
         """How many tiers and candidates, and the memory their frames take."""
@@ -142,6 +164,7 @@ class NoiseTiers:
         spelled = pl.element().is_not_null() & (pl.element() != "")
         forms = pl.col("forms").list.filter(spelled).list.unique(maintain_order=True)
         aliases = base.select("cand", forms.alias("form")).explode("form").drop_nulls("form")
+        aliases = sorted_aliases(aliases)
         candidates = base.select("cand", "value", "text", "form", "phrase")
         declared = pl.DataFrame(
             [(r.pid, r.object_class) for r in catalogue if r.object_class],
