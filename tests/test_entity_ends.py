@@ -127,6 +127,10 @@ def test_the_gone_years_are_each_subjects_own(
         assert subject in _ended_reference(store, snapshots, date(year, 1, 1))
 
 
+def _hops(rows: list[tuple[str, str, str]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=["subject", "pid", "object"], orient="row")
+
+
 def test_a_later_value_a_chain_read_is_no_change(export_sample_store: Path) -> None:
     # François Hollande holds three positions in the dump of 2013-12; that of 2014-10 gives
     # two of them as held on 2014-06-01 (since 2012-05-15) and the third as ended in 2008:
@@ -135,11 +139,11 @@ def test_a_later_value_a_chain_read_is_no_change(export_sample_store: Path) -> N
     # hop may hold several)
     kg = kgdiff.open(export_sample_store)
     held = ("Q191954", "Q683337", "Q747123")
-    day = date(2014, 6, 1)
+    read = ("wd-2013-12", date(2014, 6, 1))
     with kg.connection() as connection:
-        every = changed_hops(connection, [("Q157", "P39", v) for v in held], "wd-2013-12", day)
-        one = changed_hops(connection, [("Q157", "P39", "Q747123")], "wd-2013-12", day)
-        kept = changed_hops(connection, [("Q157", "P39", "Q191954")], "wd-2013-12", day)
+        every = changed_hops(connection, _hops([("Q157", "P39", v) for v in held]), *read)
+        one = changed_hops(connection, _hops([("Q157", "P39", "Q747123")]), *read)
+        kept = changed_hops(connection, _hops([("Q157", "P39", "Q191954")]), *read)
     assert every == frozenset()
     assert one == {("Q157", "P39")}
     assert kept == {("Q157", "P39")}  # the co-principality began the same day

@@ -1,7 +1,7 @@
 -- name: stale_hops
--- purpose: For the benchmark export's `multi_hop` config: which hop groups ($subjects[i],
---          $pids[i]) of chains read in $snapshot at $day, with the values $objects[i] the
---          chains read of them (a row per value: a last hop may hold several), a later
+-- purpose: For the benchmark export's `multi_hop` config: which hop groups (subject, pid) of
+--          chains read in $snapshot at $day, with the values (object) the chains read of
+--          them (a row per value: a last hop may hold several), a later
 --          snapshot shows to have changed by then: it records a value of the group none of the
 --          chains read (or a statement without a value), not deprecated, that had begun on or
 --          before $day (a start that surely came by then) and had not surely ended, which the
@@ -13,13 +13,12 @@
 --          state). A value replaced without its history is no sign (Poland's Donald Tusk,
 --          followed by Ewa Kopacz from 2014-09-22).
 --          One row per such group: `subject`, `pid`. Unsorted.
--- params: $subjects, $pids, $objects (VARCHAR[], of one length); $snapshot (VARCHAR);
---         $day (DATE). Reads the views `statements`, `entities` and `snapshots`.
+-- params: $snapshot (VARCHAR); $day (DATE). Reads the relation `stale_hops_read` (subject,
+--         pid, object: the hops asked about) and the views `statements`, `entities` and
+--         `snapshots`.
 WITH
 read AS (
-    SELECT unnest(CAST($subjects AS VARCHAR[])) AS subject,
-           unnest(CAST($pids AS VARCHAR[])) AS pid,
-           unnest(CAST($objects AS VARCHAR[])) AS object
+    SELECT subject, pid, object FROM stale_hops_read
 ),
 wanted AS (
     SELECT subject, pid, list(object) AS objects

@@ -61,7 +61,7 @@ def hop_state(
     past = hops.filter(pl.col("subject").is_in(list(gone))).select("subject", "pid").unique()
     with kg.connection() as connection:
         several = several_valued(connection, past.iter_rows(), snapshot)
-        changed = changed_hops(connection, hops.iter_rows(), snapshot, day)
+        changed = changed_hops(connection, hops, snapshot, day)
     return HopState(gone, several, changed)
 
 
