@@ -54,7 +54,7 @@ def changed_hops(
     """The ``(subject, pid)`` groups of ``hops`` (``subject``, ``pid``, ``object``) read in
     ``snapshot`` that a later snapshot shows to have held, by ``day``, a value none of their
     hops read. The hops go to DuckDB as an Arrow table (as Python tuples and lists of
-    parameters, the 1.5 M hops of 3 × 200 M statements raised the export's memory by ~1 GB)."""
+    parameters, the 1.2 M hops of 3 × 200 M statements raised the export's memory by ~1 GB)."""
     wanted = hops.select("subject", "pid", "object").unique()
     if not wanted.height:
         return frozenset()
