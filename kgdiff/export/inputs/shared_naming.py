@@ -190,7 +190,6 @@ class SharedNaming:
                 )
                 book.merge(names.subset(_within(units, found).to_list()))
                 named.append(pl.Series(found, dtype=pl.String()))
-            release_duckdb(self._kg)  # the naming queries' memory, before the words are made
         self._ask_facts()  # read while the values without a name get their words
         done = pl.concat([pl.Series(dtype=pl.String()), *named])
         for chunk in _unnamed(values, done):
