@@ -37,7 +37,11 @@ pytest.importorskip("sqlglot")
 if shutil.which("java") is None:
     pytest.skip("the Spark tests need Java (scripts/system-packages test)", allow_module_level=True)
 
+import sqlglot
+from sqlglot import exp
+
 from kgdiff.spark.classify import classification_frame, spark_classification
+from kgdiff.spark.stages import STAGE_PREFIX, staged_frame
 from kgdiff.spark.views import register_reads, register_redirects
 from tests.spark_session import LOCAL, cluster_session
 from tests.test_spark_ingest import dump_with_rejects
@@ -82,7 +86,7 @@ def test_spark_build_equals_duckdb_on_the_real_samples_and_a_delta(
 ) -> None:
     """Mode 'both': it computes the record and the valid view's levels (each mode alone only
     projects one of them, which the generated histories below check in every mode). One
-    classification: each costs Spark ~30 s of planning however small the data."""
+    classification: each costs Spark ~10 s of planning and running however small the data."""
     mode = "both"
     layout = StoreLayout.resolve(spark_store)
     with open_catalog(layout) as connection:
@@ -118,9 +122,10 @@ def _load_history(spark: Any, connection: duckdb.DuckDBPyConnection) -> None:
 
 
 @settings(
-    # One classification (~7 s) per example, its mode drawn with the history: every mode over
-    # the examples of a few runs, each history checked in the mode it came with.
-    max_examples=4,
+    # One classification (~2 s since the steps read twice are checkpointed, ~15 s cached) per
+    # example, its mode drawn with the history: every mode over the examples of a run or two,
+    # each history checked in the mode it came with.
+    max_examples=8,
     suppress_health_check=[
         *settings.get_profile("kgdiff").suppress_health_check,
         HealthCheck.function_scoped_fixture,
@@ -161,3 +166,34 @@ def test_the_commands_ingest_classify_and_write_out(spark: object, tmp_path: Pat
     assert classified.exit_code == 0, classified.output
     assert "built " in classified.output and f"to {out}" in classified.output.replace("\n", "")
     assert out.is_file()
+
+
+STAGED = """
+WITH a AS (SELECT id AS x FROM range(100)), b AS (SELECT x FROM a WHERE x % 2 = 0)
+SELECT count(*) AS n FROM a JOIN b ON a.x = b.x JOIN a AS c ON c.x = b.x
+"""
+"""``a`` read three times (checkpointed), ``b`` once (a view only)."""
+
+
+@pytest.mark.parametrize("folder", [False, True], ids=["local", "checkpoint folder"])
+def test_stages_read_twice_are_computed_once_and_let_go_of_after(
+    spark: Any, folder: bool, tmp_path: Path
+) -> None:
+    """A step read more than once is checkpointed (its rows kept by the executors, or written
+    to the session's checkpoint folder when it has one); once the block ends, no stage view
+    and no checkpoint's rows are left in the session."""
+    persistent = spark.sparkContext._jsc.getPersistentRDDs
+    if folder:
+        spark.sparkContext.setCheckpointDir(str(tmp_path / "checkpoints"))
+    tree = sqlglot.parse_one(STAGED, read="spark")
+    assert isinstance(tree, exp.Expression)
+    with staged_frame(spark, tree) as frame:
+        plan = frame._jdf.queryExecution().analyzed().toString()
+        assert [tuple(row) for row in frame.collect()] == [(50,)]
+        assert persistent().size() == (0 if folder else 1)
+        # a's three reads (b's among them) scan its rows: no read computes a again
+        assert plan.count("LogicalRDD") == 3 and "Range" not in plan
+    if folder:
+        assert any((tmp_path / "checkpoints").rglob("part-*"))
+    assert persistent().size() == 0
+    assert not any(spark.catalog.tableExists(STAGE_PREFIX + name) for name in ("a", "b"))
