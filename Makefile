@@ -44,15 +44,16 @@ lint: $(STAMP) $(NODE_STAMP)
 test-packages:
 	scripts/system-packages test
 
-# Four pytest processes, on any number of cores: the suite spends half its time waiting (on
-# servers, subprocesses, Spark's JVMs), so two processes per core of a 2-core machine keep it
-# busy (tests share nothing but the read-only samples, ingested once per run:
-# tests/built_once.py). Whole files go to one process (--dist loadfile),
+# Six pytest processes, on any number of cores: the suite spends much of its time waiting (on
+# servers, subprocesses, Spark's JVMs, queries run to their time limits), so three processes
+# per core of a 2-core machine keep it busy (a fresh clone's suite on 2 cores, 2026-12-07:
+# 21:06 with four, 19:03 with six; tests share nothing but the read-only samples, ingested
+# once per run: tests/built_once.py). Whole files go to one process (--dist loadfile),
 # so a module's fixtures (exports, servers, stores) are built once, not once per process that
 # got one of its tests, and the longest files first (tests/file_order.py: in the order
 # collected, not by number of tests). `.venv/bin/pytest tests/FILE` runs serially.
 test: lint test-packages
-	$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest -n 6 --dist loadfile --no-loadscope-reorder
 
 # docs/cli.md's reference from the commands' --help (tests/test_docs.py fails when it is stale)
 docs: $(STAMP)

@@ -1,6 +1,6 @@
 """The CPU each test spends, for finding what makes the suite slow (``KGDIFF_TEST_CPU=FILE``).
 
-``--durations`` reports wall time, which on four pytest processes sharing two cores measures
+``--durations`` reports wall time, which on six pytest processes sharing two cores measures
 the neighbours as much as the test. With ``KGDIFF_TEST_CPU`` set, every test (set-up, call
 and tear-down) appends one line to that file: its id, the pytest process, its wall seconds,
 the CPU seconds of the pytest process (every thread: DuckDB's and polars' too) and of the

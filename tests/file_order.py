@@ -1,6 +1,6 @@
 """The longest test files first (``tests/file_costs.tsv``), so that no long file starts last.
 
-``make test`` hands whole files to four pytest processes (``--dist loadfile``), each taking
+``make test`` hands whole files to six pytest processes (``--dist loadfile``), each taking
 the next file when it is done, in the order collected (``--no-loadscope-reorder``; by default
 pytest-xdist orders them by their number of tests, which says little about their length).
 A file of a minute handed out last kept one process running alone for that minute while the
