@@ -107,6 +107,23 @@ def test_an_existing_file_is_no_benchmark_folder(demo_store: Path, tmp_path: Pat
     assert taken.read_text() == "a file\n"
 
 
+@pytest.mark.parametrize("parent_is_a_file", [False, True], ids=["missing", "a file"])
+def test_a_missing_parent_folder_is_named_with_what_to_do(
+    demo_store: Path, tmp_path: Path, parent_is_a_file: bool
+) -> None:
+    """A benchmark folder inside one that does not exist: create that one (kgdiff does not
+    make a tree of folders on a typo's word); inside a file, only that it is not a folder."""
+    parent = tmp_path / "runs"
+    if parent_is_a_file:
+        parent.write_text("a file\n")
+    out = parent / "bench"
+    args = ["--cutoff", CUTOFF, "--out", str(out), "--store", str(demo_store)]
+    done = run_kgdiff("export", "benchmark", *args)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert f"--out {out}: {parent} is not a folder" in done.stderr
+    assert ("it does not exist: create it" in done.stderr) is not parent_is_a_file
+
+
 @pytest.mark.parametrize(
     ("name", "fmt", "parse_as"),
     [("germany.ttl", None, "turtle"), ("germany.nt", None, "nt"), ("germany.txt", "nt", "nt")],

@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 
-from kgdiff.errors import UsageError
 from kgdiff.ids import normalise_ids
 from kgdiff.temporal.dates import DateRead, GapPolicy
-from kgdiff.temporal.writers import check_out
+from kgdiff.temporal.writers import check_out, check_parent
 
 MaxGapOption = Annotated[
     int,
@@ -63,8 +62,7 @@ def checked_out(out: Path | None) -> Path | None:
     if out is None:
         return None
     check_out(out)
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: {out.parent} is not a folder")
+    check_parent(out)
     return out
 
 

@@ -14,7 +14,7 @@ from kgdiff.cli.options import LangOption, pid_list
 from kgdiff.errors import UsageError
 from kgdiff.plot.embed import PlotData, picture_kind
 from kgdiff.plot.timeline_choice import MAX_LANES
-from kgdiff.temporal.writers import OUT_SUFFIXES, check_out, write_reader
+from kgdiff.temporal.writers import OUT_SUFFIXES, check_out, check_parent, write_reader
 
 PictureOption = Annotated[
     Path, typer.Option("--out", help="The picture to write: FILE.svg or FILE.png.")
@@ -121,15 +121,13 @@ def plot_staleness_command(
 def _check_outputs(out: Path, data: Path | None) -> None:
     """Both outputs' kinds and folders, before any work."""
     picture_kind(out)
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: {out.parent} is not a folder")
+    check_parent(out)
     if data is not None:
         try:
             check_out(data)
         except UsageError as exc:
             raise UsageError(str(exc).replace("--out", "--data", 1)) from exc
-        if not data.parent.is_dir():
-            raise UsageError(f"--data {data}: {data.parent} is not a folder")
+        check_parent(data, "--data")
 
 
 def _mode(mode: str) -> str:

@@ -38,6 +38,16 @@ def check_out(out: Path, suffixes: Sequence[str] = OUT_SUFFIXES) -> str:
     return suffix
 
 
+def check_parent(path: Path, option: str = "--out") -> None:
+    """A usage error unless ``path``'s folder exists, saying what to do when it does not."""
+    parent = path.parent
+    if parent.is_dir():
+        return
+    if parent.exists():
+        raise UsageError(f"{option} {path}: {parent} is not a folder")
+    raise UsageError(f"{option} {path}: {parent} is not a folder (it does not exist: create it)")
+
+
 def copy_format(out: Path) -> str | None:
     """The DuckDB ``COPY … (FORMAT …)`` name for ``out``: ``json`` (lines) or ``parquet``;
     None for a CSV file, which :func:`write_reader` writes."""

@@ -23,6 +23,7 @@ from kgdiff.export.core.arrow_frames import arrow_type
 from kgdiff.export.core.benchmark_model import BuildFacts, ConfigExport
 from kgdiff.export.core.leftovers import replaced_folder, staging_folder
 from kgdiff.export.dataset.card import BUILD_FILE, CARD_FILE, build_json, card_text, data_file
+from kgdiff.temporal.writers import check_parent
 
 
 def check_target(out: Path, force: bool) -> None:
@@ -35,8 +36,7 @@ def check_target(out: Path, force: bool) -> None:
             f"--out {out} exists and is not empty; choose a new folder, or add --force to"
             " replace it"
         )
-    if not out.parent.is_dir():
-        raise UsageError(f"--out {out}: {out.parent} is not a folder")
+    check_parent(out)
 
 
 def write_split(
