@@ -181,7 +181,9 @@ def test_stages_read_twice_are_computed_once_and_let_go_of_after(
 ) -> None:
     """A step read more than once is checkpointed (its rows kept by the executors, or written
     to the session's checkpoint folder when it has one); once the block ends, no stage view
-    and no checkpoint's rows are left in the session."""
+    and no checkpoint's rows are left in the session. Last in the module, the local case
+    first: a SparkContext's checkpoint folder, once set, cannot be unset, and every later
+    classification of this session would write its steps there."""
     persistent = spark.sparkContext._jsc.getPersistentRDDs
     if folder:
         spark.sparkContext.setCheckpointDir(str(tmp_path / "checkpoints"))
